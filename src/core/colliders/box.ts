@@ -1,0 +1,100 @@
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { ParticleStore } from '../particles.js';
+import { collides, makeContact, pushOut, type Collider } from './collider.js';
+
+/** An axis-aligned box between `min` and `max`; with `inside: true` it is a container (the paper's cube world). */
+export interface BoxShape {
+  type: 'box';
+  min: Vec3Like;
+  max: Vec3Like;
+  inside?: boolean;
+  friction?: number;
+}
+
+/**
+ * A static axis-aligned box. Outside mode pushes a particle out through the face
+ * it penetrates least (the box grown by the particle's radius, so corners are square);
+ * inside mode clamps each coordinate, exactly the paper's section 3 code.
+ */
+export class BoxCollider implements Collider {
+  readonly type = 'box';
+  readonly min: Vec3;
+  readonly max: Vec3;
+  inside: boolean;
+  friction: number;
+  private contact = makeContact();
+
+  constructor(shape: BoxShape) {
+    this.min = toVec3(shape.min, 'box collider: min');
+    this.max = toVec3(shape.max, 'box collider: max');
+    for (let k = 0; k < 3; k++) {
+      if (this.min[k]! > this.max[k]!) throw new RangeError(`box collider: min [${this.min.join(', ')}] must not exceed max [${this.max.join(', ')}]`);
+    }
+    this.inside = shape.inside ?? false;
+    this.friction = checkNumber(shape.friction ?? 1, 'box collider: friction', 0);
+  }
+
+  project(particles: ParticleStore, from: number, to: number): void {
+    if (this.inside) this.keepInside(particles, from, to);
+    else this.keepOutside(particles, from, to);
+  }
+
+  private keepInside(particles: ParticleStore, from: number, to: number): void {
+    const pos = particles.position;
+    for (let i = from; i < to; i++) {
+      const r = particles.radius[i]!;
+      for (let k = 0; k < 3; k++) {
+        const x = pos[i * 3 + k]!;
+        const low = this.min[k]! + r - x;
+        const high = x - (this.max[k]! - r);
+        if ((low > 0 || high > 0) && collides(particles, i)) {
+          this.axisContact(k, low > 0 ? 1 : -1, low > 0 ? low : high);
+          pushOut(particles, i, this.contact);
+        }
+      }
+    }
+  }
+
+  private keepOutside(particles: ParticleStore, from: number, to: number): void {
+    const pos = particles.position;
+    for (let i = from; i < to; i++) {
+      const r = particles.radius[i]!;
+      let best = Infinity;
+      let axis = 0;
+      let sign = 1;
+      for (let k = 0; k < 3; k++) {
+        const x = pos[i * 3 + k]!;
+        const low = x - (this.min[k]! - r);
+        const high = this.max[k]! + r - x;
+        if (low <= 0 || high <= 0) {
+          best = -1;
+          break;
+        }
+        if (low < best) {
+          best = low;
+          axis = k;
+          sign = -1;
+        }
+        if (high < best) {
+          best = high;
+          axis = k;
+          sign = 1;
+        }
+      }
+      if (best > 0 && collides(particles, i)) {
+        this.axisContact(axis, sign, best);
+        pushOut(particles, i, this.contact);
+      }
+    }
+  }
+
+  /** Fills the contact for a push along axis `axis` in direction `sign`. */
+  private axisContact(axis: number, sign: number, depth: number): void {
+    const c = this.contact;
+    c[0] = axis === 0 ? sign : 0;
+    c[1] = axis === 1 ? sign : 0;
+    c[2] = axis === 2 ? sign : 0;
+    c[3] = depth;
+    c[4] = this.friction;
+  }
+}

@@ -1,0 +1,68 @@
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { ParticleStore } from '../particles.js';
+import { collides, makeContact, pushOut, type Collider } from './collider.js';
+
+/** A ball; with `inside: true` particles are kept inside it instead. */
+export interface SphereShape {
+  type: 'sphere';
+  center: Vec3Like;
+  radius: number;
+  inside?: boolean;
+  friction?: number;
+}
+
+/** A static sphere obstacle (or container). */
+export class SphereCollider implements Collider {
+  readonly type = 'sphere';
+  readonly center: Vec3;
+  radius: number;
+  inside: boolean;
+  friction: number;
+  private contact = makeContact();
+
+  constructor(shape: SphereShape) {
+    this.center = toVec3(shape.center, 'sphere collider: center');
+    this.radius = checkNumber(shape.radius, 'sphere collider: radius', 0);
+    this.inside = shape.inside ?? false;
+    this.friction = checkNumber(shape.friction ?? 1, 'sphere collider: friction', 0);
+  }
+
+  project(particles: ParticleStore, from: number, to: number): void {
+    const cx = this.center[0]!;
+    const cy = this.center[1]!;
+    const cz = this.center[2]!;
+    const contact = this.contact;
+    contact[4] = this.friction;
+    const pos = particles.position;
+    const radius = particles.radius;
+    for (let i = from; i < to; i++) {
+      const p = i * 3;
+      const dx = pos[p]! - cx;
+      const dy = pos[p + 1]! - cy;
+      const dz = pos[p + 2]! - cz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (this.inside) {
+        const limit = this.radius - radius[i]!;
+        if (d2 <= limit * limit || !collides(particles, i)) continue;
+        const d = Math.sqrt(d2);
+        setContact(contact, -dx / d, -dy / d, -dz / d, d - limit);
+        pushOut(particles, i, contact);
+      } else {
+        const limit = this.radius + radius[i]!;
+        if (d2 >= limit * limit || !collides(particles, i)) continue;
+        const d = Math.sqrt(d2);
+        // A particle exactly at the centre has no outward direction; push it up.
+        if (d === 0) setContact(contact, 0, 1, 0, limit);
+        else setContact(contact, dx / d, dy / d, dz / d, limit - d);
+        pushOut(particles, i, contact);
+      }
+    }
+  }
+}
+
+function setContact(c: Float64Array, nx: number, ny: number, nz: number, depth: number): void {
+  c[0] = nx;
+  c[1] = ny;
+  c[2] = nz;
+  c[3] = depth;
+}

@@ -1,0 +1,11 @@
+import type { World } from '../world.js';
+
+/**
+ * A user fix-up run inside the relaxation loop, after the sticks and before the
+ * colliders and pins, `iterations` times per substep (the paper: "one simply adds
+ * the corresponding fix-up code to the relaxation loop"). Move particles by writing
+ * `world.particles.position`; respect `world.particles.inverseMass` (0 = immovable).
+ */
+export interface Constraint {
+  project(world: World): void;
+}

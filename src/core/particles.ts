@@ -1,0 +1,151 @@
+/** Bit flags stored per particle slot. */
+export const enum ParticleFlag {
+  /** The slot holds a live particle. */
+  Alive = 1,
+  /** A pin holds the particle: sticks treat it as infinitely heavy. */
+  Pinned = 2,
+  /** The particle's body is asleep: it is neither integrated nor projected. */
+  Asleep = 4,
+}
+
+/**
+ * Struct-of-arrays storage for particles. Positions, previous positions and
+ * force accumulators are xyz-interleaved Float64Arrays (measured faster than
+ * Float32 in the relaxation loop, see DESIGN.md); the rest is one value per slot.
+ *
+ * Slots are handed out contiguously so a body's particles form one range; removed
+ * slots go to a free list and are reused. Arrays grow by doubling, never inside a step.
+ * Re-read the arrays after adding particles: growing replaces them.
+ */
+export class ParticleStore {
+  /** Number of slots the arrays can hold. */
+  capacity: number;
+  /** One past the highest slot ever used: loops run over `[0, end)`. */
+  end = 0;
+  /** Live particles. */
+  count = 0;
+
+  position: Float64Array;
+  previous: Float64Array;
+  /** Accumulated external force (N) for the current step; cleared after it. */
+  force: Float64Array;
+  inverseMass: Float64Array;
+  /** The inverse mass a particle had before a pin made it immovable. */
+  freeInverseMass: Float64Array;
+  radius: Float64Array;
+  friction: Float64Array;
+  flags: Uint8Array;
+  /** Particles of the same non-zero group do not collide with each other. */
+  group: Uint32Array;
+  /** Penetration depth collected by collider projections in the current substep (for friction). */
+  contactDepth: Float64Array;
+  /** Outward normal of the latest contact, xyz interleaved. */
+  contactNormal: Float64Array;
+  /** Friction coefficient of the latest contact (particle μ × collider μ). */
+  contactFriction: Float64Array;
+
+  private freeSlots: number[] = [];
+
+  constructor(capacity = 64) {
+    this.capacity = capacity;
+    this.position = new Float64Array(capacity * 3);
+    this.previous = new Float64Array(capacity * 3);
+    this.force = new Float64Array(capacity * 3);
+    this.inverseMass = new Float64Array(capacity);
+    this.freeInverseMass = new Float64Array(capacity);
+    this.radius = new Float64Array(capacity);
+    this.friction = new Float64Array(capacity);
+    this.flags = new Uint8Array(capacity);
+    this.group = new Uint32Array(capacity);
+    this.contactDepth = new Float64Array(capacity);
+    this.contactNormal = new Float64Array(capacity * 3);
+    this.contactFriction = new Float64Array(capacity);
+  }
+
+  /** True when `id` names a live particle. */
+  isAlive(id: number): boolean {
+    return Number.isInteger(id) && id >= 0 && id < this.end && (this.flags[id]! & ParticleFlag.Alive) !== 0;
+  }
+
+  /**
+   * Reserves `n` contiguous slots and returns the first. A single slot comes from the
+   * free list when one is there; a range reuses a run of free slots when one is long enough.
+   */
+  allocate(n: number): number {
+    const start = this.findFreeRun(n);
+    if (start >= 0) {
+      for (let i = start; i < start + n; i++) this.freeSlots.splice(this.freeSlots.indexOf(i), 1);
+    } else {
+      if (this.end + n > this.capacity) this.grow(this.end + n);
+    }
+    const first = start >= 0 ? start : this.end;
+    if (start < 0) this.end += n;
+    for (let i = first; i < first + n; i++) this.flags[i] = ParticleFlag.Alive;
+    this.count += n;
+    return first;
+  }
+
+  /** Frees a slot; its data is zeroed so a dead slot never moves or collides. */
+  release(id: number): void {
+    this.flags[id] = 0;
+    this.inverseMass[id] = 0;
+    this.freeInverseMass[id] = 0;
+    this.radius[id] = 0;
+    this.friction[id] = 0;
+    this.group[id] = 0;
+    this.contactDepth[id] = 0;
+    for (let k = 0; k < 3; k++) {
+      this.position[id * 3 + k] = 0;
+      this.previous[id * 3 + k] = 0;
+      this.force[id * 3 + k] = 0;
+    }
+    this.freeSlots.push(id);
+    this.count--;
+  }
+
+  /** The free slots, for snapshots. */
+  get free(): readonly number[] {
+    return this.freeSlots;
+  }
+
+  /** Replaces the free list (restore from a snapshot). */
+  setFree(slots: readonly number[]): void {
+    this.freeSlots = slots.slice();
+  }
+
+  private findFreeRun(n: number): number {
+    if (this.freeSlots.length < n) return -1;
+    const sorted = this.freeSlots.slice().sort((a, b) => a - b);
+    let runStart = 0;
+    for (let i = 1; i <= sorted.length; i++) {
+      if (i - runStart >= n) return sorted[runStart]!;
+      if (i < sorted.length && sorted[i] !== sorted[i - 1]! + 1) runStart = i;
+    }
+    return -1;
+  }
+
+  /** Ensures room for `needed` slots, doubling so that repeated adds stay cheap. */
+  grow(needed: number): void {
+    let capacity = this.capacity;
+    while (capacity < needed) capacity *= 2;
+    if (capacity === this.capacity) return;
+    const widen = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, perSlot: number): T => {
+      const next = new (old.constructor as new (n: number) => T)(capacity * perSlot);
+      next.set(old);
+      return next;
+    };
+    this.position = widen(this.position, 3);
+    this.previous = widen(this.previous, 3);
+    this.force = widen(this.force, 3);
+    this.inverseMass = widen(this.inverseMass, 1);
+    this.freeInverseMass = widen(this.freeInverseMass, 1);
+    this.radius = widen(this.radius, 1);
+    this.friction = widen(this.friction, 1);
+    this.flags = widen(this.flags, 1);
+    this.group = widen(this.group, 1);
+    this.contactDepth = widen(this.contactDepth, 1);
+    this.contactNormal = widen(this.contactNormal, 3);
+    this.contactFriction = widen(this.contactFriction, 1);
+    this.capacity = capacity;
+  }
+}

@@ -1,0 +1,593 @@
+import { BoxCollider, type BoxShape } from './colliders/box.js';
+import type { Collider } from './colliders/collider.js';
+import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
+import { SphereCollider, type SphereShape } from './colliders/sphere.js';
+import type { Constraint } from './constraints/constraint.js';
+import { PinTable } from './constraints/pins.js';
+import { StickTable, stickKindCodes, type StickKind } from './constraints/sticks.js';
+import type { Force } from './forces.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { ParticleFlag, ParticleStore } from './particles.js';
+import { SeededRandom } from './random.js';
+import { stepWorld } from './solver.js';
+import { restoreSnapshot, takeSnapshot, type WorldSnapshot } from './snapshot.js';
+
+/** Options of {@link World}; every one can also be changed later through the property of the same name. */
+export interface WorldOptions {
+  /** Acceleration of gravity in m/s², default `[0, -9.81, 0]`. */
+  gravity?: Vec3Like;
+  /** Fixed step in seconds, default 1/60. */
+  timeStep?: number;
+  /** Relaxation passes per substep, default 1. */
+  iterations?: number;
+  /**
+   * Verlet + relaxation substeps per step, default 10. Small steps buy far more
+   * stiffness and far less artificial damping per pass than extra iterations
+   * (see the README's fidelity table).
+   */
+  substeps?: number;
+  /** Per-second drag k: velocity is scaled by 1 - k·h each substep. 0 (default) = none. */
+  damping?: number;
+  /** Use the paper's square-root approximation in the stick pass. Default false. */
+  sqrtApprox?: boolean;
+  /** Most steps one `advance()` call runs; the rest of a long pause is dropped. Default 5. */
+  maxStepsPerAdvance?: number;
+  /** Seed of the generator that jitters coincident particles apart. */
+  seed?: number;
+}
+
+/** What {@link World.addParticle} takes. */
+export interface ParticleOptions {
+  position: Vec3Like;
+  /** Initial velocity in m/s, default zero. */
+  velocity?: Vec3Like;
+  /** kg; 0 or Infinity makes the particle immovable. Default 1. */
+  mass?: number;
+  /** Collision radius in m, default 0. */
+  radius?: number;
+  /** Coulomb friction coefficient μ, default 0.5. */
+  friction?: number;
+}
+
+/** What {@link World.addStick} takes. */
+export interface StickOptions {
+  /** Rest length; default the particles' current distance. */
+  length?: number;
+  /** Share of the error repaired per pass, in (0, 1]; default 1 (rigid). */
+  stiffness?: number;
+  /** `'equal'` (default), `'min'` (only pushes apart) or `'max'` (only pulls together: a rope). */
+  kind?: StickKind;
+}
+
+/** What {@link World.addCollider} takes. */
+export type ColliderShape = PlaneShape | SphereShape | BoxShape | Collider;
+
+/**
+ * The simulation: particles, constraints and colliders, stepped at a fixed rate
+ * with Verlet integration and relaxation (Jakobsen, "Advanced Character Physics").
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * const anchor = world.addParticle({ position: [0, 2, 0], mass: 0 });
+ * const bob = world.addParticle({ position: [1, 2, 0] });
+ * world.addStick(anchor, bob);
+ * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+ * world.advance(1 / 60);
+ * world.getPosition(bob); // swinging down
+ * ```
+ */
+export class World {
+  /** Particle storage; renderers read `particles.position` directly. */
+  readonly particles = new ParticleStore();
+  /** The stick table, in solving order. */
+  readonly sticks = new StickTable();
+  /** The pin table. */
+  readonly pins = new PinTable();
+  /** Static colliders, projected in every relaxation pass. */
+  readonly colliders: Collider[] = [];
+  /** User constraints, projected in every relaxation pass. */
+  readonly constraints: Constraint[] = [];
+  /** Force generators, applied at the start of every step. */
+  readonly forces: Force[] = [];
+  /** The seeded generator behind coincident-particle jitter. */
+  readonly random: SeededRandom;
+
+  /** Relaxation passes per substep. */
+  iterations: number;
+  /** Per-second drag. */
+  damping: number;
+  /** Use the square-root approximation for sticks. */
+  sqrtApprox: boolean;
+  /** Most steps per `advance()` call. */
+  maxStepsPerAdvance: number;
+  /** Leftover fraction of a step after the last `advance()`, in [0, 1): blend `stepStartPositions` → `positions` by it. */
+  alpha = 0;
+  /** Simulated seconds. */
+  time = 0;
+  /** Steps taken. */
+  stepCount = 0;
+  /** Positions at the start of the latest step, for interpolated rendering. */
+  stepStartPositions: Float64Array;
+
+  private gravityValue: Vec3;
+  /** @internal Backing field of `timeStep`; the solver reads it directly (no getter call in the loop). */
+  timeStepValue: number;
+  /** @internal Backing field of `substeps`. */
+  substepsValue: number;
+  private accumulator = 0;
+  private nextConstraintId = 1;
+  private stickRows = new Map<number, number>();
+  private pinRows = new Map<number, number>();
+  private customIds = new Map<number, Constraint>();
+  private colliderIds = new Map<number, Collider>();
+
+  constructor(options: WorldOptions = {}) {
+    this.gravityValue = toVec3(options.gravity ?? [0, -9.81, 0], 'World: gravity');
+    this.timeStepValue = checkPositive(options.timeStep ?? 1 / 60, 'World: timeStep');
+    this.iterations = checkInteger(options.iterations ?? 1, 'World: iterations', 1);
+    this.substepsValue = checkInteger(options.substeps ?? 10, 'World: substeps', 1);
+    this.damping = checkNumber(options.damping ?? 0, 'World: damping', 0);
+    this.sqrtApprox = options.sqrtApprox ?? false;
+    this.maxStepsPerAdvance = checkInteger(options.maxStepsPerAdvance ?? 5, 'World: maxStepsPerAdvance', 1);
+    this.random = new SeededRandom(options.seed);
+    this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
+  }
+
+  /** Acceleration of gravity (m/s²). */
+  get gravity(): Readonly<Vec3> {
+    return this.gravityValue;
+  }
+  set gravity(g: Vec3Like) {
+    this.gravityValue = toVec3(g, 'World: gravity');
+  }
+
+  /** The fixed step (s). Changing it rescales previous positions so velocities are kept (course notes, variable dt). */
+  get timeStep(): number {
+    return this.timeStepValue;
+  }
+  set timeStep(dt: number) {
+    checkPositive(dt, 'World: timeStep');
+    this.rescaleVelocities(dt / this.substepsValue / this.substep);
+    this.timeStepValue = dt;
+  }
+
+  /** Substeps per step. Changing it keeps velocities, like a time step change. */
+  get substeps(): number {
+    return this.substepsValue;
+  }
+  set substeps(n: number) {
+    checkInteger(n, 'World: substeps', 1);
+    this.rescaleVelocities(this.timeStepValue / n / this.substep);
+    this.substepsValue = n;
+  }
+
+  /** The Verlet step h = timeStep / substeps; velocities are (x - x*) / h. */
+  get substep(): number {
+    return this.timeStepValue / this.substepsValue;
+  }
+
+  /** Live particles. */
+  get particleCount(): number {
+    return this.particles.count;
+  }
+
+  /** Live constraints of every kind (sticks, pins, user constraints). */
+  get constraintCount(): number {
+    return this.sticks.count + this.pins.count + this.customIds.size;
+  }
+
+  /** Current positions, xyz interleaved by particle id. Re-read after adding particles: the array may be replaced. */
+  get positions(): Float64Array {
+    return this.particles.position;
+  }
+
+  /**
+   * Adds a particle and returns its id. The previous position is set so that under
+   * constant acceleration it follows p0 + v0·t + ½·a·t² exactly at every step.
+   */
+  addParticle(options: ParticleOptions): number {
+    return this.addParticles([options]);
+  }
+
+  /**
+   * Adds particles in one contiguous id range (a body) and returns the first id;
+   * the i-th particle gets id `first + i`.
+   */
+  addParticles(list: readonly ParticleOptions[]): number {
+    if (!Array.isArray(list) || list.length === 0) throw new RangeError('addParticles: list must be a non-empty array');
+    const checked = list.map((o, i) => checkParticle(o, list.length === 1 ? 'addParticle' : `addParticles[${i}]`));
+    const first = this.particles.allocate(list.length);
+    this.syncCapacity();
+    checked.forEach((o, i) => this.writeParticle(first + i, o));
+    return first;
+  }
+
+  /** Adds a stick between particles `a` and `b`; returns its constraint id. */
+  addStick(a: number, b: number, options: StickOptions = {}): number {
+    this.checkParticle(a, 'addStick: a');
+    this.checkParticle(b, 'addStick: b');
+    if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${a}`);
+    const p = this.particles.position;
+    const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
+    checkNumber(length, 'addStick: length', 0);
+    const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
+    if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
+    const kind = options.kind ?? 'equal';
+    if (!(kind in stickKindCodes)) throw new RangeError(`addStick: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
+    const id = this.nextConstraintId++;
+    this.stickRows.set(id, this.sticks.add(id, a, b, length, stiffness, stickKindCodes[kind]));
+    return id;
+  }
+
+  /** Changes a stick's rest length, stiffness or kind in place. */
+  setStick(id: number, options: StickOptions): void {
+    const row = this.stickRows.get(id);
+    if (row === undefined) throw new RangeError(`setStick: no stick with id ${id}`);
+    if (options.length !== undefined) this.sticks.rest[row] = checkNumber(options.length, 'setStick: length', 0);
+    if (options.stiffness !== undefined) this.sticks.stiffness[row] = checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1);
+    if (options.kind !== undefined) {
+      if (!(options.kind in stickKindCodes)) throw new RangeError(`setStick: kind must be 'equal', 'min' or 'max', got ${String(options.kind)}`);
+      this.sticks.kind[row] = stickKindCodes[options.kind];
+    }
+  }
+
+  /** Row of stick `id` in {@link World.sticks}, or -1; rows move when sticks are removed. */
+  stickRow(id: number): number {
+    return this.stickRows.get(id) ?? -1;
+  }
+
+  /**
+   * Pins particle `id` at `target` (default: where it is) and returns the pin's
+   * constraint id. While pinned the particle is immovable to sticks.
+   */
+  addPin(id: number, target?: Vec3Like): number {
+    this.checkParticle(id, 'addPin: particle');
+    const t = target === undefined ? this.getPosition(id) : toVec3(target, 'addPin: target');
+    const particles = this.particles;
+    if ((particles.flags[id]! & ParticleFlag.Pinned) === 0) {
+      particles.freeInverseMass[id] = particles.inverseMass[id]!;
+      particles.inverseMass[id] = 0;
+      particles.flags[id]! |= ParticleFlag.Pinned;
+    }
+    this.wake(id);
+    const pin = this.nextConstraintId++;
+    this.pinRows.set(pin, this.pins.add(pin, id, t[0], t[1], t[2]));
+    return pin;
+  }
+
+  /** Moves pin `pin` to `target`; the particle follows inside the next relaxation passes. */
+  setPinTarget(pin: number, target: Vec3Like): void {
+    const row = this.pinRows.get(pin);
+    if (row === undefined) throw new RangeError(`setPinTarget: no pin with id ${pin}`);
+    const t = toVec3(target, 'setPinTarget: target');
+    this.pins.setTarget(row, t[0], t[1], t[2]);
+    this.wake(this.pins.particle[row]!);
+  }
+
+  /** Adds a user constraint to the relaxation loop; returns its id for `removeConstraint`. */
+  addConstraint(constraint: Constraint): number {
+    if (!constraint || typeof constraint.project !== 'function') throw new TypeError('addConstraint: constraint must have a project(world) method');
+    const id = this.nextConstraintId++;
+    this.customIds.set(id, constraint);
+    this.constraints.push(constraint);
+    return id;
+  }
+
+  /** Adds a force generator applied at the start of every step. Returns a function that removes it. */
+  addForce(force: Force): () => void {
+    if (!force || typeof force.apply !== 'function') throw new TypeError('addForce: force must have an apply(world) method');
+    this.forces.push(force);
+    return () => {
+      const i = this.forces.indexOf(force);
+      if (i >= 0) this.forces.splice(i, 1);
+    };
+  }
+
+  /** Adds a static collider and returns its id. */
+  addCollider(shape: ColliderShape): number {
+    const collider = makeCollider(shape);
+    const id = this.nextConstraintId++;
+    this.colliderIds.set(id, collider);
+    this.colliders.push(collider);
+    return id;
+  }
+
+  /** The collider with id `id`, e.g. to move a plane or change its friction. */
+  getCollider(id: number): Collider {
+    const c = this.colliderIds.get(id);
+    if (!c) throw new RangeError(`getCollider: no collider with id ${id}`);
+    return c;
+  }
+
+  /** Removes a collider. */
+  removeCollider(id: number): void {
+    const c = this.colliderIds.get(id);
+    if (!c) throw new RangeError(`removeCollider: no collider with id ${id}`);
+    this.colliderIds.delete(id);
+    this.colliders.splice(this.colliders.indexOf(c), 1);
+  }
+
+  /** Removes a stick, pin or user constraint. */
+  removeConstraint(id: number): void {
+    const stick = this.stickRows.get(id);
+    if (stick !== undefined) {
+      this.stickRows.delete(id);
+      const moved = this.sticks.removeRow(stick);
+      if (moved >= 0) this.stickRows.set(moved, stick);
+      return;
+    }
+    const pin = this.pinRows.get(id);
+    if (pin !== undefined) {
+      const particle = this.pins.particle[pin]!;
+      this.pinRows.delete(id);
+      const moved = this.pins.removeRow(pin);
+      if (moved >= 0) this.pinRows.set(moved, pin);
+      this.unpinIfFree(particle);
+      return;
+    }
+    const custom = this.customIds.get(id);
+    if (custom) {
+      this.customIds.delete(id);
+      this.constraints.splice(this.constraints.indexOf(custom), 1);
+      return;
+    }
+    throw new RangeError(`removeConstraint: no constraint with id ${id}`);
+  }
+
+  /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
+  removeParticle(id: number): void {
+    this.checkParticle(id, 'removeParticle: id');
+    for (let row = this.sticks.count - 1; row >= 0; row--) {
+      if (this.sticks.a[row] === id || this.sticks.b[row] === id) this.removeConstraint(this.sticks.ids[row]!);
+    }
+    for (let row = this.pins.count - 1; row >= 0; row--) {
+      if (this.pins.particle[row] === id) this.removeConstraint(this.pins.ids[row]!);
+    }
+    this.particles.release(id);
+  }
+
+  /** Runs exactly one fixed step. */
+  step(): void {
+    copyPositions(this.particles.position, this.stepStartPositions, this.particles.end * 3);
+    stepWorld(this);
+    this.time += this.timeStepValue;
+    this.stepCount++;
+  }
+
+  /**
+   * Adds `elapsedSeconds` to the accumulator and runs as many whole steps as it
+   * holds, at most `maxStepsPerAdvance` (time beyond that is dropped, so a stalled
+   * tab does not spiral). Sets `alpha` to the leftover fraction; returns the steps run.
+   */
+  advance(elapsedSeconds: number): number {
+    checkNumber(elapsedSeconds, 'advance: elapsedSeconds', 0);
+    const dt = this.timeStepValue;
+    this.accumulator += elapsedSeconds;
+    let steps = 0;
+    // The tolerance keeps 60 calls of 1/60 s from drifting into a skipped step.
+    while (this.accumulator >= dt * (1 - 1e-9) && steps < this.maxStepsPerAdvance) {
+      this.step();
+      this.accumulator = Math.max(0, this.accumulator - dt);
+      steps++;
+    }
+    if (this.accumulator >= dt) this.accumulator %= dt;
+    this.alpha = this.accumulator / dt;
+    return steps;
+  }
+
+  /** Position of particle `id`, written into `out` when given. */
+  getPosition(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+    this.checkParticle(id, 'getPosition: id');
+    const p = this.particles.position;
+    out[0] = p[id * 3]!;
+    out[1] = p[id * 3 + 1]!;
+    out[2] = p[id * 3 + 2]!;
+    return out;
+  }
+
+  /** Position of particle `id` blended between the last two steps by `alpha`, for rendering. */
+  getInterpolatedPosition(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+    this.checkParticle(id, 'getInterpolatedPosition: id');
+    const p = this.particles.position;
+    const s = this.stepStartPositions;
+    for (let k = 0; k < 3; k++) out[k] = s[id * 3 + k]! + (p[id * 3 + k]! - s[id * 3 + k]!) * this.alpha;
+    return out;
+  }
+
+  /** Velocity of particle `id`: (x - x*) / h, the mean over the latest substep h. */
+  getVelocity(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+    this.checkParticle(id, 'getVelocity: id');
+    const p = this.particles.position;
+    const q = this.particles.previous;
+    const h = this.substep;
+    for (let k = 0; k < 3; k++) out[k] = (p[id * 3 + k]! - q[id * 3 + k]!) / h;
+    return out;
+  }
+
+  /**
+   * Moves particle `id` to `position`. With `keepVelocity` (default true) it is a
+   * teleport: x* moves along, x' - x*' = x - x* (course notes). With
+   * `keepVelocity: false` x* stays, so the move becomes velocity, which is how the
+   * paper sets bodies in motion ("move the shoulder particle backwards").
+   */
+  setPosition(id: number, position: Vec3Like, options: { keepVelocity?: boolean } = {}): void {
+    this.checkParticle(id, 'setPosition: id');
+    const t = toVec3(position, 'setPosition: position');
+    const keep = options.keepVelocity ?? true;
+    const p = this.particles.position;
+    const q = this.particles.previous;
+    for (let k = 0; k < 3; k++) {
+      if (keep) q[id * 3 + k] = t[k]! - (p[id * 3 + k]! - q[id * 3 + k]!);
+      p[id * 3 + k] = t[k]!;
+    }
+    this.wake(id);
+  }
+
+  /** Sets the velocity of particle `id`: x* = x - v·h (course notes). */
+  setVelocity(id: number, velocity: Vec3Like): void {
+    this.checkParticle(id, 'setVelocity: id');
+    const v = toVec3(velocity, 'setVelocity: velocity');
+    const p = this.particles.position;
+    const q = this.particles.previous;
+    for (let k = 0; k < 3; k++) q[id * 3 + k] = p[id * 3 + k]! - v[k]! * this.substep;
+    this.wake(id);
+  }
+
+  /** Applies impulse `j` (N·s): v += j / m, i.e. x* -= j·w·h (course notes). Immovable particles ignore it. */
+  applyImpulse(id: number, impulse: Vec3Like): void {
+    this.checkParticle(id, 'applyImpulse: id');
+    const j = toVec3(impulse, 'applyImpulse: impulse');
+    const w = this.particles.inverseMass[id]!;
+    const q = this.particles.previous;
+    for (let k = 0; k < 3; k++) q[id * 3 + k] = q[id * 3 + k]! - j[k]! * w * this.substep;
+    this.wake(id);
+  }
+
+  /** Adds force `f` (N) to particle `id` for the next step only. */
+  applyForce(id: number, force: Vec3Like): void {
+    this.checkParticle(id, 'applyForce: id');
+    const f = toVec3(force, 'applyForce: force');
+    const acc = this.particles.force;
+    for (let k = 0; k < 3; k++) acc[id * 3 + k] = acc[id * 3 + k]! + f[k]!;
+  }
+
+  /** Mass of particle `id` in kg (Infinity when immovable; a pinned particle reports its own mass). */
+  getMass(id: number): number {
+    this.checkParticle(id, 'getMass: id');
+    const pinned = (this.particles.flags[id]! & ParticleFlag.Pinned) !== 0;
+    const w = pinned ? this.particles.freeInverseMass[id]! : this.particles.inverseMass[id]!;
+    return w === 0 ? Infinity : 1 / w;
+  }
+
+  /** Sets the mass of particle `id` (0 or Infinity = immovable). */
+  setMass(id: number, mass: number): void {
+    this.checkParticle(id, 'setMass: id');
+    const w = inverseMassOf(mass, 'setMass: mass');
+    if ((this.particles.flags[id]! & ParticleFlag.Pinned) !== 0) this.particles.freeInverseMass[id] = w;
+    else this.particles.inverseMass[id] = w;
+  }
+
+  /** A copy of the whole dynamic state; `restore` brings it back bit for bit. */
+  snapshot(): WorldSnapshot {
+    return takeSnapshot(this, {
+      accumulator: this.accumulator,
+      nextConstraintId: this.nextConstraintId,
+      timeStep: this.timeStepValue,
+      substeps: this.substepsValue,
+      gravity: [...this.gravityValue],
+    });
+  }
+
+  /** Returns the world to a snapshot taken from it (or from a world with the same colliders and user constraints). */
+  restore(snapshot: WorldSnapshot): void {
+    const scalars = restoreSnapshot(this, snapshot);
+    this.accumulator = scalars.accumulator;
+    this.nextConstraintId = scalars.nextConstraintId;
+    this.timeStepValue = scalars.timeStep;
+    this.substepsValue = scalars.substeps;
+    this.gravityValue = [...scalars.gravity] as Vec3;
+    this.stickRows = new Map(Array.from(this.sticks.ids.subarray(0, this.sticks.count), (id, row) => [id, row]));
+    this.pinRows = new Map(Array.from(this.pins.ids.subarray(0, this.pins.count), (id, row) => [id, row]));
+    this.syncCapacity();
+  }
+
+  /** Throws unless `id` is a live particle; `what` names the argument. */
+  checkParticle(id: number, what: string): void {
+    if (!this.particles.isAlive(id)) throw new RangeError(`${what}: no particle with id ${String(id)}`);
+  }
+
+  /** Clears the sleep flag of a particle (the sleeping system wakes whole bodies). */
+  wake(id: number): void {
+    this.particles.flags[id]! &= ~ParticleFlag.Asleep;
+  }
+
+  private writeParticle(id: number, o: CheckedParticle): void {
+    const particles = this.particles;
+    particles.inverseMass[id] = o.inverseMass;
+    particles.freeInverseMass[id] = o.inverseMass;
+    particles.radius[id] = o.radius;
+    particles.friction[id] = o.friction;
+    const h = this.substep;
+    const g = this.gravityValue;
+    for (let k = 0; k < 3; k++) {
+      particles.position[id * 3 + k] = o.position[k]!;
+      // x* = x0 - v0·h + ½·a·h² makes Verlet reproduce the closed-form parabola exactly.
+      const a = o.inverseMass === 0 ? 0 : g[k]!;
+      particles.previous[id * 3 + k] = o.position[k]! - o.velocity[k]! * h + 0.5 * a * h * h;
+    }
+  }
+
+  private unpinIfFree(particle: number): void {
+    const pins = this.pins;
+    for (let row = 0; row < pins.count; row++) if (pins.particle[row] === particle) return;
+    const particles = this.particles;
+    particles.inverseMass[particle] = particles.freeInverseMass[particle]!;
+    particles.flags[particle]! &= ~ParticleFlag.Pinned;
+  }
+
+  /** Keeps x - x* proportional to the step when the step changes (course notes, variable dt). */
+  private rescaleVelocities(ratio: number): void {
+    const p = this.particles.position;
+    const q = this.particles.previous;
+    for (let i = 0; i < this.particles.end * 3; i++) q[i] = p[i]! - (p[i]! - q[i]!) * ratio;
+  }
+
+  private syncCapacity(): void {
+    if (this.stepStartPositions.length !== this.particles.capacity * 3) {
+      const next = new Float64Array(this.particles.capacity * 3);
+      next.set(this.stepStartPositions.subarray(0, Math.min(next.length, this.stepStartPositions.length)));
+      this.stepStartPositions = next;
+    }
+  }
+}
+
+/** A plain loop: in Node 20, TypedArray.prototype.set allocates on every call. */
+function copyPositions(from: Float64Array, to: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) to[i] = from[i]!;
+}
+
+interface CheckedParticle {
+  position: Vec3;
+  velocity: Vec3;
+  inverseMass: number;
+  radius: number;
+  friction: number;
+}
+
+function checkParticle(o: ParticleOptions, what: string): CheckedParticle {
+  if (!o || typeof o !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(o)}`);
+  return {
+    position: toVec3(o.position, `${what}: position`),
+    velocity: o.velocity === undefined ? [0, 0, 0] : toVec3(o.velocity, `${what}: velocity`),
+    inverseMass: inverseMassOf(o.mass ?? 1, `${what}: mass`),
+    radius: checkNumber(o.radius ?? 0, `${what}: radius`, 0),
+    friction: checkNumber(o.friction ?? 0.5, `${what}: friction`, 0),
+  };
+}
+
+function inverseMassOf(mass: number, what: string): number {
+  if (typeof mass !== 'number' || Number.isNaN(mass) || mass < 0) throw new RangeError(`${what} must be >= 0 (0 or Infinity = immovable), got ${String(mass)}`);
+  return mass === 0 || mass === Infinity ? 0 : 1 / mass;
+}
+
+function checkPositive(n: number, what: string): number {
+  checkNumber(n, what, 0);
+  if (n === 0) throw new RangeError(`${what} must be > 0, got 0`);
+  return n;
+}
+
+function makeCollider(shape: ColliderShape): Collider {
+  if (!shape || typeof shape !== 'object') throw new TypeError(`addCollider: shape must be an object, got ${String(shape)}`);
+  if ('project' in shape && typeof shape.project === 'function') return shape;
+  switch (shape.type) {
+    case 'plane':
+      return new PlaneCollider(shape as PlaneShape);
+    case 'sphere':
+      return new SphereCollider(shape as SphereShape);
+    case 'box':
+      return new BoxCollider(shape as BoxShape);
+    default:
+      throw new RangeError(`addCollider: unknown shape type ${JSON.stringify((shape as { type?: unknown }).type)} (expected 'plane', 'sphere' or 'box')`);
+  }
+}

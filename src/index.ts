@@ -1,0 +1,5 @@
+/**
+ * sinew: interactive Verlet physics for @react-three/fiber.
+ * @packageDocumentation
+ */
+export * from './core/index.js';

@@ -1,0 +1,34 @@
+import { World } from '../../src/core/index.js';
+
+/**
+ * The yardstick workload of ../shared/bench (cloth.c), built through sinew's public
+ * API: N×N particles 0.1 m apart in the x–y plane, top corners immovable, structural
+ * and shear sticks in the same order as the C code, 10 Gauss–Seidel passes, a ground
+ * plane at y = -5, Verlet damping 0.99 per step (k = 0.01 / dt).
+ */
+export function clothWorkload(n: number): World {
+  const dt = 1 / 60;
+  const world = new World({ timeStep: dt, iterations: 10, substeps: 1, damping: 0.01 / dt });
+  const top = -4 + (n - 1) * 0.1;
+  const first = world.addParticles(
+    Array.from({ length: n * n }, (_, p) => {
+      const i = p % n;
+      const j = Math.floor(p / n);
+      const corner = j === 0 && (i === 0 || i === n - 1);
+      return { position: [(i - (n - 1) / 2) * 0.1, top - j * 0.1, 0] as [number, number, number], mass: corner ? 0 : 1 };
+    }),
+  );
+  const id = (i: number, j: number) => first + j * n + i;
+  for (let j = 0; j < n; j++) {
+    for (let i = 0; i < n; i++) {
+      if (i + 1 < n) world.addStick(id(i, j), id(i + 1, j));
+      if (j + 1 < n) world.addStick(id(i, j), id(i, j + 1));
+      if (i + 1 < n && j + 1 < n) {
+        world.addStick(id(i, j), id(i + 1, j + 1));
+        world.addStick(id(i + 1, j), id(i, j + 1));
+      }
+    }
+  }
+  world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -5, friction: 0 });
+  return world;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { World } from '../../src/core/index.js';
+import { hangingChain } from './scenes.js';
+
+describe('pins', () => {
+  it('never move, and act as infinite mass for the sticks they touch', () => {
+    const { world, first, last } = hangingChain({});
+    world.setVelocity(last, [5, 0, 0]);
+    for (let i = 0; i < 300; i++) {
+      world.step();
+      expect(world.getPosition(first).every((x) => x === 0)).toBe(true);
+    }
+  });
+
+  it('follow a moving target (inverse kinematics) and hand the motion to Verlet on release', () => {
+    const world = new World({ gravity: [0, 0, 0], substeps: 1 });
+    const hand = world.addParticle({ position: [0, 0, 0] });
+    const elbow = world.addParticle({ position: [-1, 0, 0] });
+    world.addStick(hand, elbow);
+    const pin = world.addPin(hand);
+    for (let i = 1; i <= 10; i++) {
+      world.setPinTarget(pin, [0, 0.01 * i, 0]);
+      world.step();
+      expect(world.getPosition(hand)[1]).toBeCloseTo(0.01 * i, 12);
+    }
+    expect(world.getMass(hand)).toBe(1);
+    world.removeConstraint(pin);
+    expect(world.getVelocity(hand)[1]).toBeCloseTo(0.01 * 60, 9);
+    world.step();
+    expect(world.getPosition(hand)[1]).toBeGreaterThan(0.1);
+  });
+
+  it('restore the particle’s mass only when its last pin goes', () => {
+    const world = new World();
+    const p = world.addParticle({ position: [0, 0, 0], mass: 2 });
+    const one = world.addPin(p);
+    const two = world.addPin(p, [0, 1, 0]);
+    world.removeConstraint(one);
+    world.step();
+    expect(world.getPosition(p)).toEqual([0, 1, 0]);
+    world.removeConstraint(two);
+    world.step();
+    expect(world.getPosition(p)[1]).toBeLessThan(1);
+    expect(world.getMass(p)).toBe(2);
+  });
+});

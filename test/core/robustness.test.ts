@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { World } from '../../src/core/index.js';
+
+function scene(seed = 1) {
+  const world = new World({ seed, damping: 0.3 });
+  world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+  world.addCollider({ type: 'sphere', center: [0.3, 0.5, 0], radius: 0.4 });
+  const first = world.addParticles(Array.from({ length: 30 }, (_, i) => ({ position: [Math.sin(i) * 0.5, 2 + i * 0.05, Math.cos(i) * 0.5] as [number, number, number], radius: 0.02 })));
+  for (let i = 0; i < 29; i++) world.addStick(first + i, first + i + 1, { stiffness: 0.9 });
+  world.addStick(first, first + 29, { length: 0.3, kind: 'min' });
+  world.addPin(first + 5);
+  return world;
+}
+
+describe('determinism and snapshots', () => {
+  it('identical scenes give identical bits', () => {
+    const a = scene();
+    const b = scene();
+    for (let i = 0; i < 200; i++) {
+      a.step();
+      b.step();
+    }
+    expect(Buffer.from(a.positions.buffer).equals(Buffer.from(b.positions.buffer))).toBe(true);
+  });
+
+  it('snapshot() / restore() round-trips the whole state', () => {
+    const world = scene();
+    for (let i = 0; i < 50; i++) world.step();
+    const snap = world.snapshot();
+    for (let i = 0; i < 100; i++) world.step();
+    const after = world.positions.slice();
+    world.addParticle({ position: [9, 9, 9] });
+    world.restore(snap);
+    expect(world.particleCount).toBe(30);
+    for (let i = 0; i < 100; i++) world.step();
+    expect(world.positions.slice()).toEqual(after);
+    const clone = structuredClone(snap);
+    world.restore(clone);
+    expect(world.stepCount).toBe(50);
+  });
+});
+
+describe('storage', () => {
+  it('gives a body a contiguous id range and reuses removed slots', () => {
+    const world = new World();
+    const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }, { position: [2, 0, 0] }]);
+    const lone = world.addParticle({ position: [5, 0, 0] });
+    expect(lone).toBe(first + 3);
+    world.addStick(first, first + 1);
+    world.addStick(first + 1, first + 2);
+    world.addPin(first + 1);
+    world.removeParticle(first + 1);
+    expect(world.particleCount).toBe(3);
+    expect(world.constraintCount).toBe(0);
+    expect(() => world.getPosition(first + 1)).toThrow(/no particle with id/);
+    expect(world.addParticle({ position: [7, 0, 0] })).toBe(first + 1);
+    world.removeParticle(first);
+    world.removeParticle(first + 1);
+    expect(world.addParticles([{ position: [0, 0, 0] }, { position: [0, 0, 0] }])).toBe(first);
+  });
+
+  it('grows past its initial capacity without losing data', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    const ids = Array.from({ length: 1000 }, (_, i) => world.addParticle({ position: [i, -i, i * 2] }));
+    world.addStick(ids[0]!, ids[999]!);
+    ids.forEach((id, i) => expect(world.getPosition(id)).toEqual([i, -i, i * 2]));
+    expect(world.positions.length).toBeGreaterThanOrEqual(3000);
+  });
+});
+
+describe('bad input', () => {
+  const world = new World();
+  const p = world.addParticle({ position: [0, 0, 0] });
+  it.each([
+    [() => new World({ timeStep: 0 }), /World: timeStep must be > 0/],
+    [() => new World({ iterations: 1.5 }), /World: iterations must be an integer >= 1, got 1.5/],
+    [() => new World({ gravity: [0, NaN, 0] }), /World: gravity must be finite numbers, got \[0, NaN, 0\]/],
+    [() => new World({ damping: -1 }), /World: damping/],
+    [() => world.addParticle({ position: [0, Infinity, 0] }), /addParticle: position must be finite/],
+    [() => world.addParticle({ position: [0, 0] as never }), /addParticle: position must have 3 components/],
+    [() => world.addParticle({ position: [0, 0, 0], mass: -1 }), /addParticle: mass must be >= 0.*got -1/],
+    [() => world.addParticle({ position: [0, 0, 0], velocity: { x: 1, y: NaN, z: 0 } }), /addParticle: velocity/],
+    [() => world.addStick(p, p), /addStick: a and b must differ, both are particle 0/],
+    [() => world.addStick(p, 99), /addStick: b: no particle with id 99/],
+    [() => world.addStick(p, world.addParticle({ position: [1, 0, 0] }), { stiffness: 1.5 }), /addStick: stiffness/],
+    [() => world.addStick(p, world.addParticle({ position: [1, 0, 0] }), { kind: 'rubber' as never }), /addStick: kind must be/],
+    [() => world.addPin(-1), /addPin: particle: no particle with id -1/],
+    [() => world.setPinTarget(12345, [0, 0, 0]), /setPinTarget: no pin with id 12345/],
+    [() => world.addCollider({ type: 'cone' } as never), /addCollider: unknown shape type "cone"/],
+    [() => world.addCollider({ type: 'plane', normal: [0, 0, 0], offset: 0 }), /normal must not be \[0, 0, 0\]/],
+    [() => world.advance(-1), /advance: elapsedSeconds/],
+    [() => world.getVelocity(3.5), /getVelocity: id: no particle with id 3.5/],
+    [() => world.removeConstraint(777), /removeConstraint: no constraint with id 777/],
+  ])('%#: rejects with a message naming the argument', (fn, message) => {
+    expect(fn).toThrow(message);
+  });
+});

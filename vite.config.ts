@@ -1,0 +1,62 @@
+/// <reference types="vitest/config" />
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
+import react from '@vitejs/plugin-react';
+import { playwright } from '@vitest/browser-playwright';
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+// Debian's Chromium with SwiftShader WebGL (../shared/TOOLCHAIN.md); CHROME_PATH points elsewhere.
+const chromium = () =>
+  playwright({
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    },
+  });
+
+// Pre-bundled up front so Vite never re-bundles mid-run (which loads two Reacts).
+const browserDeps = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'three', '@react-three/fiber', '@react-three/drei', 'zustand'];
+
+// Library build of both entry points (`sinew` and `sinew/core`); declarations come
+// from `tsc -p tsconfig.build.json`. The vitest projects live here too.
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    lib: {
+      entry: { index: resolve(import.meta.dirname, 'src/index.ts'), core: resolve(import.meta.dirname, 'src/core/index.ts') },
+      formats: ['es'],
+    },
+    rollupOptions: {
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\//, /^zustand($|\/)/],
+    },
+    sourcemap: true,
+  },
+  test: {
+    globals: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'core',
+          environment: 'node',
+          include: ['test/core/**/*.test.ts'],
+          benchmark: { include: ['test/bench/**/*.bench.ts'] },
+          pool: 'forks',
+          // The heap test forces collections with global.gc().
+          execArgv: ['--expose-gc'],
+        },
+      },
+      {
+        extends: true,
+        plugins: [storybookTest({ configDir: '.storybook' })],
+        optimizeDeps: { include: browserDeps },
+        test: {
+          name: 'storybook',
+          setupFiles: ['.storybook/vitest.setup.ts'],
+          testTimeout: 30_000,
+          browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
+        },
+      },
+    ],
+  },
+});
