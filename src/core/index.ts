@@ -3,6 +3,7 @@
  * solved by relaxation (Jakobsen, "Advanced Character Physics"). No React, no three.js.
  * @packageDocumentation
  */
+export type { BodyRecord, BodyOptions } from './bodies/body.js';
 export { World, type WorldOptions, type ParticleOptions, type StickOptions, type ColliderShape } from './world.js';
 export type { WorldSnapshot } from './snapshot.js';
 export { ParticleStore, ParticleFlag } from './particles.js';

@@ -1,3 +1,4 @@
+import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import { BoxCollider, type BoxShape } from './colliders/box.js';
 import type { Collider } from './colliders/collider.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
@@ -90,6 +91,8 @@ export class World {
   readonly constraints: Constraint[] = [];
   /** Force generators, applied at the start of every step. */
   readonly forces: Force[] = [];
+  /** Registered bodies by id (removed ones stay with `alive: false`, so ids are never reused). */
+  readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
   readonly random: SeededRandom;
 
@@ -333,6 +336,40 @@ export class World {
       return;
     }
     throw new RangeError(`removeConstraint: no constraint with id ${id}`);
+  }
+
+  /**
+   * Registers particles `[first, first + count)` as one body and returns its
+   * record. Builders call this after `addParticles`; push the ids of the body's
+   * constraints into `record.constraints` so `removeBody` takes them along.
+   */
+  addBody(first: number, count: number, options: BodyOptions = {}): BodyRecord {
+    checkInteger(count, 'addBody: count', 1);
+    for (let i = first; i < first + count; i++) this.checkParticle(i, 'addBody: first/count');
+    const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
+    const record: BodyRecord = { id: this.bodies.length, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true };
+    this.bodies.push(record);
+    return record;
+  }
+
+  /** Removes a body: its constraints, then its particles (with anything else attached to them). */
+  removeBody(body: number | BodyRecord): void {
+    const record = typeof body === 'number' ? this.bodies[body] : body;
+    if (!record || !record.alive) throw new RangeError(`removeBody: no body with id ${typeof body === 'number' ? body : body?.id}`);
+    record.alive = false;
+    for (const id of record.constraints) if (this.hasConstraint(id)) this.removeConstraint(id);
+    for (let i = record.first; i < record.first + record.count; i++) if (this.particles.isAlive(i)) this.removeParticle(i);
+  }
+
+  /** The live body whose range holds particle `id`, or undefined. */
+  bodyOf(id: number): BodyRecord | undefined {
+    for (const b of this.bodies) if (b.alive && id >= b.first && id < b.first + b.count) return b;
+    return undefined;
+  }
+
+  /** True when `id` names a live stick, pin or user constraint. */
+  hasConstraint(id: number): boolean {
+    return this.stickRows.has(id) || this.pinRows.has(id) || this.customIds.has(id);
   }
 
   /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */

@@ -95,3 +95,22 @@ describe('bad input', () => {
     expect(fn).toThrow(message);
   });
 });
+
+describe('bodies', () => {
+  it('register a particle range and remove it whole, constraints included', () => {
+    const world = new World();
+    const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }, { position: [2, 0, 0] }]);
+    const other = world.addParticle({ position: [5, 0, 0] });
+    const body = world.addBody(first, 3, { kind: 'rope', iterations: 4 });
+    body.constraints.push(world.addStick(first, first + 1), world.addStick(first + 1, first + 2));
+    const tie = world.addStick(first + 2, other);
+    expect(world.bodyOf(first + 1)).toBe(body);
+    expect(world.bodyOf(other)).toBeUndefined();
+    world.removeBody(body.id);
+    expect(world.particleCount).toBe(1);
+    expect(world.hasConstraint(tie)).toBe(false);
+    expect(world.constraintCount).toBe(0);
+    expect(() => world.removeBody(body.id)).toThrow(/removeBody: no body with id 0/);
+    expect(() => world.addBody(first, 2)).toThrow(/addBody: first\/count: no particle/);
+  });
+});

@@ -1,0 +1,32 @@
+/**
+ * A body: a named, contiguous range of particle ids that belongs together (a
+ * cloth, a rope, a rigid box, a ragdoll). The world keeps a registry of bodies
+ * so it can remove them whole, give them their own relaxation iteration count
+ * (the paper: 1 to 10 depending on the object) and put them to sleep together.
+ */
+export interface BodyRecord {
+  /** The body's id (an index into the world's body list, never reused). */
+  readonly id: number;
+  /** Kind of builder that made it, e.g. `'cloth'`. */
+  readonly kind: string;
+  /** First particle id of the range. */
+  readonly first: number;
+  /** Number of particles in the range. */
+  readonly count: number;
+  /**
+   * Relaxation passes per substep for this body's constraints; `undefined` uses
+   * the world's `iterations`.
+   */
+  iterations: number | undefined;
+  /** Constraint ids created for this body (removed with it). */
+  readonly constraints: number[];
+  /** False once removed. */
+  alive: boolean;
+}
+
+/** What {@link World.addBody} takes. */
+export interface BodyOptions {
+  kind?: string;
+  /** Relaxation passes per substep for this body's constraints (default: the world's). */
+  iterations?: number;
+}
