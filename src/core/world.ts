@@ -6,7 +6,7 @@ import { SphereCollider, type SphereShape } from './colliders/sphere.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { StickTable, stickKindCodes, type StickKind } from './constraints/sticks.js';
-import type { Force } from './forces.js';
+import type { Force } from './forces/force.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
 import { ParticleFlag, ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
@@ -91,6 +91,10 @@ export class World {
   readonly constraints: Constraint[] = [];
   /** Force generators, applied at the start of every step. */
   readonly forces: Force[] = [];
+  /** Callbacks run at the start of every step, before forces (see `onBeforeStep`). */
+  readonly beforeStep: ((world: World) => void)[] = [];
+  /** Callbacks run at the end of every step (see `onAfterStep`). */
+  readonly afterStep: ((world: World) => void)[] = [];
   /** Registered bodies by id (removed ones stay with `alive: false`, so ids are never reused). */
   readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
@@ -347,7 +351,7 @@ export class World {
     checkInteger(count, 'addBody: count', 1);
     for (let i = first; i < first + count; i++) this.checkParticle(i, 'addBody: first/count');
     const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
-    const record: BodyRecord = { id: this.bodies.length, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true };
+    const record: BodyRecord = { id: this.bodies.length, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
     this.bodies.push(record);
     return record;
   }
@@ -357,6 +361,7 @@ export class World {
     const record = typeof body === 'number' ? this.bodies[body] : body;
     if (!record || !record.alive) throw new RangeError(`removeBody: no body with id ${typeof body === 'number' ? body : body?.id}`);
     record.alive = false;
+    for (const cleanup of record.onRemove) cleanup();
     for (const id of record.constraints) if (this.hasConstraint(id)) this.removeConstraint(id);
     for (let i = record.first; i < record.first + record.count; i++) if (this.particles.isAlive(i)) this.removeParticle(i);
   }
@@ -384,12 +389,24 @@ export class World {
     this.particles.release(id);
   }
 
+  /** Calls `callback` at the start of every step; returns a function that unsubscribes. */
+  onBeforeStep(callback: (world: World) => void): () => void {
+    return subscribe(this.beforeStep, callback, 'onBeforeStep');
+  }
+
+  /** Calls `callback` at the end of every step (e.g. to tear cloth); returns a function that unsubscribes. */
+  onAfterStep(callback: (world: World) => void): () => void {
+    return subscribe(this.afterStep, callback, 'onAfterStep');
+  }
+
   /** Runs exactly one fixed step. */
   step(): void {
+    for (let i = 0; i < this.beforeStep.length; i++) this.beforeStep[i]!(this);
     copyPositions(this.particles.position, this.stepStartPositions, this.particles.end * 3);
     stepWorld(this);
     this.time += this.timeStepValue;
     this.stepCount++;
+    for (let i = 0; i < this.afterStep.length; i++) this.afterStep[i]!(this);
   }
 
   /**
@@ -577,6 +594,15 @@ export class World {
       this.stepStartPositions = next;
     }
   }
+}
+
+function subscribe<T>(list: T[], callback: T, what: string): () => void {
+  if (typeof callback !== 'function') throw new TypeError(`${what}: callback must be a function, got ${String(callback)}`);
+  list.push(callback);
+  return () => {
+    const i = list.indexOf(callback);
+    if (i >= 0) list.splice(i, 1);
+  };
 }
 
 /** A plain loop: in Node 20, TypedArray.prototype.set allocates on every call. */

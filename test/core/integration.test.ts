@@ -108,3 +108,18 @@ describe('advance()', () => {
     expect(world.getInterpolatedPosition(id)[0]).toBeCloseTo(0.05, 9);
   });
 });
+
+describe('step hooks', () => {
+  it('run before and after every step, in order, until unsubscribed', () => {
+    const world = new World();
+    const calls: string[] = [];
+    const offBefore = world.onBeforeStep((w) => calls.push(`before ${w.stepCount}`));
+    const offAfter = world.onAfterStep((w) => calls.push(`after ${w.stepCount}`));
+    world.step();
+    offBefore();
+    offAfter();
+    world.step();
+    expect(calls).toEqual(['before 0', 'after 1']);
+    expect(() => world.onAfterStep(42 as never)).toThrow(/onAfterStep: callback must be a function, got 42/);
+  });
+});

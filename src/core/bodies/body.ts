@@ -22,6 +22,20 @@ export interface BodyRecord {
   readonly constraints: number[];
   /** False once removed. */
   alive: boolean;
+  /** Triangles of the body's surface, for wind and rendering (cloth, plants, soft bodies). */
+  surface?: Surface;
+  /** Builder-specific cleanup run by `removeBody` before the particles go. */
+  readonly onRemove: (() => void)[];
+}
+
+/**
+ * A triangulated surface over particle ids: `triangles[3k..3k+2]` are the
+ * particles of triangle k, for k < `triangleCount`. Builders update it in place
+ * (e.g. when cloth tears), so readers must use `triangleCount`, not the length.
+ */
+export interface Surface {
+  triangles: Uint32Array;
+  triangleCount: number;
 }
 
 /** What {@link World.addBody} takes. */

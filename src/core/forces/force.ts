@@ -1,4 +1,4 @@
-import type { World } from './world.js';
+import type { World } from '../world.js';
 
 /**
  * Something that adds forces at the start of every step, before integration:
