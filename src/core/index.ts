@@ -5,6 +5,9 @@
  */
 export type { BodyRecord, BodyOptions, Surface } from './bodies/body.js';
 export { World, type WorldOptions, type ParticleOptions, type StickOptions, type ColliderShape } from './world.js';
+export type { WorldStats } from './stats.js';
+export { TimeBudget } from './budget.js';
+export { SleepSystem, type SleepSnapshot } from './sleep.js';
 export type { WorldSnapshot } from './snapshot.js';
 export { ParticleStore, ParticleFlag } from './particles.js';
 export { StickTable, type StickKind } from './constraints/sticks.js';
@@ -17,3 +20,51 @@ export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
 export { SeededRandom } from './random.js';
 export type { Vec3, Vec3Like } from './math.js';
+// Forces and motion control (forces, integrators, target practice).
+export { Attractor, type AttractorOptions } from './forces/attractor.js';
+export { Buoyancy, type BuoyancyOptions } from './forces/buoyancy.js';
+export { GravitationalForce, type GravitationalForceOptions } from './forces/gravitation.js';
+export { ElectricForce, type ElectricForceOptions } from './forces/electric.js';
+export { Springs, type SpringOptions } from './forces/spring.js';
+export { ForceCallback } from './forces/callback.js';
+export { explode, type ExplosionOptions } from './motion/explosion.js';
+export { hit } from './motion/hit.js';
+export { inheritAnimation } from './motion/inheritAnimation.js';
+export { particleState, type ParticleState, type AccelerationFunction, type Stepper } from './integrators/stepper.js';
+export { explicitEuler, symplecticEuler } from './integrators/euler.js';
+export { leapfrog } from './integrators/leapfrog.js';
+export { velocityVerlet } from './integrators/velocityVerlet.js';
+export { positionVerlet } from './integrators/positionVerlet.js';
+export { steppers, type StepperName } from './integrators/steppers.js';
+export { projectilePosition, projectileVelocity } from './integrators/projectile.js';
+export { targetPractice, type TargetPracticeOptions, type TargetPracticeSolution, type Launch } from './targetPractice.js';
+// Rigid bodies, joints, ragdolls, angle and plane constraints.
+export { type Quat, type QuatLike, toQuat, quatFromAxisAngle, quatMultiply, quatConjugate, rotateVector, quatFromBasis, keepHemisphere } from './quaternion.js';
+export { RigidShape, InternalDamping, makeRigidTransform, type RigidTransform } from './bodies/rigidTransform.js';
+export { RigidBody, createTetrahedron, createBox, createConvex, type RigidBodyOptions, type TetrahedronOptions, type BoxOptions, type ConvexOptions } from './bodies/rigid.js';
+export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
+// Cloth, ropes, plants, soft bodies and wind.
+export { createCloth, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
+export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTearing.js';
+export { createRope, type RopeOptions, type RopeHandle } from './bodies/rope.js';
+export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';
+export { createSoftBody, type SoftBodyOptions, type SoftBodyHandle, type SoftBodyMesh } from './bodies/softBody.js';
+export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
+export { VolumeConstraint, enclosedVolume, type VolumeOptions } from './constraints/volume.js';
+export { Wind, createWind, type WindOptions, type WindHandle } from './forces/wind.js';
+export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, removeAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
+export { PlaneConstraintTable, planeConstraintTable, addPlaneConstraint, setPlaneConstraint, removePlaneConstraint, type PlaneConstraintOptions, type PlaneMode } from './constraints/planeConstraint.js';
+export { Ragdoll, createRagdoll, type RagdollOptions, type RagdollLimb, type RagdollAngle } from './bodies/ragdoll.js';
+export { ragdollParts, type RagdollPart, type RagdollPose, type RagdollLimbName, type RagdollJoint } from './bodies/ragdollSkeleton.js';
+export { LimbFrames, type LimbFrame, type LimbFrameSpec, type FrontReference } from './bodies/limbFrames.js';
+// Collision: capsule, oriented box and triangle mesh colliders, capsule edges, faces, fast objects, particle collisions.
+export { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
+export { ObbCollider, type ObbShape } from './colliders/obb.js';
+export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
+export { Bvh } from './colliders/bvh.js';
+export { addCapsuleEdge, removeCapsuleEdge, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
+export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision } from './collision/faces.js';
+export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';
+export { enableParticleCollisions, type ParticleCollisionOptions, type ParticleCollisions } from './collision/particleCollisions.js';
+export { enableSelfCollision, type SelfCollisionOptions, type SelfCollision } from './collision/selfCollision.js';
+export { SpatialHash } from './collision/spatialHash.js';

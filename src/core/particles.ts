@@ -37,6 +37,8 @@ export class ParticleStore {
   flags: Uint8Array;
   /** Particles of the same non-zero group do not collide with each other. */
   group: Uint32Array;
+  /** Id of the body whose range holds the particle, or -1 (set by `World.addBody`). */
+  body: Int32Array;
   /** Penetration depth collected by collider projections in the current substep (for friction). */
   contactDepth: Float64Array;
   /** Outward normal of the latest contact, xyz interleaved. */
@@ -57,6 +59,7 @@ export class ParticleStore {
     this.friction = new Float64Array(capacity);
     this.flags = new Uint8Array(capacity);
     this.group = new Uint32Array(capacity);
+    this.body = new Int32Array(capacity).fill(-1);
     this.contactDepth = new Float64Array(capacity);
     this.contactNormal = new Float64Array(capacity * 3);
     this.contactFriction = new Float64Array(capacity);
@@ -80,7 +83,10 @@ export class ParticleStore {
     }
     const first = start >= 0 ? start : this.end;
     if (start < 0) this.end += n;
-    for (let i = first; i < first + n; i++) this.flags[i] = ParticleFlag.Alive;
+    for (let i = first; i < first + n; i++) {
+      this.flags[i] = ParticleFlag.Alive;
+      this.body[i] = -1;
+    }
     this.count += n;
     return first;
   }
@@ -93,6 +99,7 @@ export class ParticleStore {
     this.radius[id] = 0;
     this.friction[id] = 0;
     this.group[id] = 0;
+    this.body[id] = -1;
     this.contactDepth[id] = 0;
     for (let k = 0; k < 3; k++) {
       this.position[id * 3 + k] = 0;
@@ -129,7 +136,7 @@ export class ParticleStore {
     let capacity = this.capacity;
     while (capacity < needed) capacity *= 2;
     if (capacity === this.capacity) return;
-    const widen = <T extends Float64Array | Uint8Array | Uint32Array>(old: T, perSlot: number): T => {
+    const widen = <T extends Float64Array | Uint8Array | Uint32Array | Int32Array>(old: T, perSlot: number): T => {
       const next = new (old.constructor as new (n: number) => T)(capacity * perSlot);
       next.set(old);
       return next;
@@ -143,9 +150,20 @@ export class ParticleStore {
     this.friction = widen(this.friction, 1);
     this.flags = widen(this.flags, 1);
     this.group = widen(this.group, 1);
+    this.body = widen(this.body, 1);
+    this.body.fill(-1, this.capacity);
     this.contactDepth = widen(this.contactDepth, 1);
     this.contactNormal = widen(this.contactNormal, 3);
     this.contactFriction = widen(this.contactFriction, 1);
     this.capacity = capacity;
   }
+}
+
+/**
+ * Copies `from[begin..end)` to `to[begin..end)`. A plain loop: in Node 20
+ * `TypedArray.prototype.set` allocates a view per call. One shared function, so
+ * that rare callers (a body falling asleep) run code the step keeps optimised.
+ */
+export function copyValues(from: Float64Array, to: Float64Array, begin: number, end: number): void {
+  for (let i = begin; i < end; i++) to[i] = from[i]!;
 }

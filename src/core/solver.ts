@@ -1,75 +1,90 @@
 import { applyFriction } from './colliders/collider.js';
+import { orderSticks } from './constraints/coloring.js';
 import { solvePins } from './constraints/pins.js';
-import { solveSticks } from './constraints/sticks.js';
-import { ParticleFlag } from './particles.js';
+import { SegmentLoop, solveEqualSticks, solveRigidSticks, solveSticks } from './constraints/sticks.js';
+import { copyValues } from './particles.js';
 import type { World } from './world.js';
 
 /**
  * One fixed step of the world (the paper's TimeStep): forces, then per substep a
- * damped Verlet integration followed by `iterations` relaxation passes over sticks,
- * user constraints, colliders and pins (pins last, as the paper sets IK targets last),
- * then friction from the contacts those passes found. Allocates nothing.
+ * damped Verlet integration followed by relaxation passes over sticks, user
+ * constraints, colliders and pins (pins last, as the paper sets IK targets last),
+ * then friction from the contacts those passes found, then sleep checks.
+ * Only awake particle ranges are touched (`world.sleep.ranges`); each body's
+ * sticks get its own number of passes (`sticks.segmentPasses`). Allocates nothing.
  */
 export function stepWorld(world: World): void {
   const particles = world.particles;
+  const sleep = world.sleep;
+  const ranges = sleep.ranges;
   const forces = world.forces;
+  if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
   for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
-  for (let s = 0; s < world.substepsValue; s++) {
-    integrate(world);
-    for (let pass = 0; pass < world.iterations; pass++) relax(world);
-    applyFriction(particles, 0, particles.end);
+  sleep.prepare(world);
+  for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
+  for (let s = 0; s < world.activeSubsteps; s++) {
+    for (let r = 0; r < sleep.rangeCount; r++) integrate(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
+    for (let r = 0; r < sleep.rangeCount; r++) applyFriction(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
   particles.force.fill(0, 0, particles.end * 3);
+  sleep.update(world);
 }
 
-/** One relaxation pass: every constraint projected once, Gauss–Seidel. */
-function relax(world: World): void {
+/** Relaxation pass number `pass`: every constraint that still gets a pass is projected once, Gauss–Seidel. */
+function relax(world: World, pass: number): void {
   const particles = world.particles;
-  solveSticks(world.sticks, particles, 0, world.sticks.count, world.sqrtApprox, world.random);
+  const sticks = world.sticks;
+  const start = sticks.segmentStart;
+  for (let k = 0; k < sticks.segmentCount; k++) {
+    if (pass >= sticks.segmentPasses[k]!) continue;
+    const loop = world.sqrtApprox ? SegmentLoop.General : sticks.segmentLoop[k]!;
+    if (loop === SegmentLoop.Rigid) solveRigidSticks(sticks, particles, start[k]!, start[k + 1]!, world.random);
+    else if (loop === SegmentLoop.Equal) solveEqualSticks(sticks, particles, start[k]!, start[k + 1]!, world.random);
+    else solveSticks(sticks, particles, start[k]!, start[k + 1]!, world.sqrtApprox, world.random);
+  }
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
   const colliders = world.colliders;
-  for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, 0, particles.end);
+  const ranges = world.sleep.ranges;
+  for (let r = 0; r < world.sleep.rangeCount; r++) {
+    if (pass >= ranges[r * 3 + 2]!) continue;
+    for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
+  }
   solvePins(world.pins, particles);
 }
 
 /**
- * Verlet with the course notes' damping: x' = x + (1 - k·h)(x - x*) + a·h², where
- * a = g + F/m. Immovable particles (inverse mass 0, including pinned ones) keep
- * x* = x so that a pin moved by the user gives them the velocity of the move.
+ * Verlet with the course notes' damping over particles `[from, to)`:
+ * x' = x + (1 - k·h)(x - x*) + a·h², where a = g + F/m. Immovable particles
+ * (inverse mass 0, including pinned ones) keep x* = x so that a pin moved by the
+ * user gives them the velocity of the move.
  */
 // Takes the world rather than h and k: a double passed to a call V8 does not
 // inline is boxed, and that allocation would run every substep.
-function integrate(world: World): void {
+function integrate(world: World, from: number, to: number): void {
   const particles = world.particles;
   const gravity = world.gravity;
-  const h = world.timeStepValue / world.substepsValue;
-  const damping = world.damping;
+  const h = world.timeStepValue / world.activeSubsteps;
   const pos = particles.position;
   const prev = particles.previous;
   const force = particles.force;
   const w = particles.inverseMass;
-  const flags = particles.flags;
-  const keep = 1 - damping * h;
+  const keep = 1 - world.damping * h;
   const h2 = h * h;
   const gx = gravity[0]!;
   const gy = gravity[1]!;
   const gz = gravity[2]!;
-  for (let i = 0, p = 0; i < particles.end; i++, p += 3) {
-    if ((flags[i]! & ParticleFlag.Asleep) !== 0) continue;
+  for (let i = from, p = from * 3; i < to; i++, p += 3) {
     const x = pos[p]!;
     const y = pos[p + 1]!;
     const z = pos[p + 2]!;
     const wi = w[i]!;
-    if (wi === 0) {
-      prev[p] = x;
-      prev[p + 1] = y;
-      prev[p + 2] = z;
-      continue;
+    if (wi !== 0) {
+      pos[p] = x + (x - prev[p]!) * keep + (gx + force[p]! * wi) * h2;
+      pos[p + 1] = y + (y - prev[p + 1]!) * keep + (gy + force[p + 1]! * wi) * h2;
+      pos[p + 2] = z + (z - prev[p + 2]!) * keep + (gz + force[p + 2]! * wi) * h2;
     }
-    pos[p] = x + (x - prev[p]!) * keep + (gx + force[p]! * wi) * h2;
-    pos[p + 1] = y + (y - prev[p + 1]!) * keep + (gy + force[p + 1]! * wi) * h2;
-    pos[p + 2] = z + (z - prev[p + 2]!) * keep + (gz + force[p + 2]! * wi) * h2;
     prev[p] = x;
     prev[p + 1] = y;
     prev[p + 2] = z;

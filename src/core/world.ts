@@ -1,11 +1,18 @@
 import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import { BoxCollider, type BoxShape } from './colliders/box.js';
+import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 import type { Collider } from './colliders/collider.js';
+import { ObbCollider, type ObbShape } from './colliders/obb.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 import { SphereCollider, type SphereShape } from './colliders/sphere.js';
+import { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
+import { OrderScratch, resumeOrder } from './constraints/coloring.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { StickTable, stickKindCodes, type StickKind } from './constraints/sticks.js';
+import { TimeBudget } from './budget.js';
+import { SleepSystem, type SleepSnapshot } from './sleep.js';
+import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
 import { ParticleFlag, ParticleStore } from './particles.js';
@@ -35,6 +42,29 @@ export interface WorldOptions {
   maxStepsPerAdvance?: number;
   /** Seed of the generator that jitters coincident particles apart. */
   seed?: number;
+  /**
+   * Wall-clock milliseconds each `advance()` may spend stepping. When set, the
+   * world lowers substeps (then iterations) frame by frame to stay within it,
+   * never below `minSubsteps` × `minIterations` (see `stats`). Default 0: off.
+   */
+  budgetMs?: number;
+  /** Fewest substeps the time budget may use, default 1. */
+  minSubsteps?: number;
+  /** Fewest relaxation passes the time budget may use, default 1. */
+  minIterations?: number;
+  /** Milliseconds now, for `stats` and the time budget; default `performance.now()`. Inject one to test deterministically. */
+  clock?: () => number;
+  /**
+   * Let bodies that have come to rest fall asleep: they cost nothing until touched
+   * (see `SleepSystem`). Default false: a sleeping body freezes slightly short of
+   * full convergence and does not notice colliders you move or particles you write
+   * directly (call `wake`), so it is a choice for scenes with many resting bodies.
+   */
+  sleep?: boolean;
+  /** Speed (m/s) below which a body's particles count as resting, default 0.01 (see `SleepSystem.speed`). */
+  sleepSpeed?: number;
+  /** Seconds a body must rest before it falls asleep, default 0.5. */
+  sleepTime?: number;
 }
 
 /** What {@link World.addParticle} takes. */
@@ -61,7 +91,7 @@ export interface StickOptions {
 }
 
 /** What {@link World.addCollider} takes. */
-export type ColliderShape = PlaneShape | SphereShape | BoxShape | Collider;
+export type ColliderShape = PlaneShape | SphereShape | BoxShape | CapsuleShape | ObbShape | MeshShape | Collider;
 
 /**
  * The simulation: particles, constraints and colliders, stepped at a fixed rate
@@ -81,8 +111,8 @@ export type ColliderShape = PlaneShape | SphereShape | BoxShape | Collider;
 export class World {
   /** Particle storage; renderers read `particles.position` directly. */
   readonly particles = new ParticleStore();
-  /** The stick table, in solving order. */
-  readonly sticks = new StickTable();
+  /** The stick table, in solving order (rows move: look them up with `stickRow`). */
+  readonly sticks = new StickTable(64, (id, row) => this.stickRows.set(id, row));
   /** The pin table. */
   readonly pins = new PinTable();
   /** Static colliders, projected in every relaxation pass. */
@@ -99,6 +129,16 @@ export class World {
   readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
   readonly random: SeededRandom;
+  /** Numbers about the latest steps (time, passes used, sleeping bodies), updated in place. */
+  readonly stats: WorldStats = createStats();
+  /** Sleeping bodies and the awake particle ranges the solver works on. */
+  readonly sleep: SleepSystem;
+  /** The per-frame time budget controller (`budgetMs`). */
+  readonly budget: TimeBudget;
+  /** Milliseconds now (see {@link WorldOptions.clock}). */
+  clock: () => number;
+  /** @internal Work arrays for re-ordering the stick table. */
+  readonly orderScratch = new OrderScratch();
 
   /** Relaxation passes per substep. */
   iterations: number;
@@ -122,6 +162,10 @@ export class World {
   timeStepValue: number;
   /** @internal Backing field of `substeps`. */
   substepsValue: number;
+  /** @internal Substeps the solver runs: `substeps`, or fewer under a time budget. */
+  activeSubsteps: number;
+  /** @internal Iterations the world's own constraints get: `iterations`, or fewer under a time budget. */
+  activeIterations: number;
   private accumulator = 0;
   private nextConstraintId = 1;
   private stickRows = new Map<number, number>();
@@ -139,6 +183,21 @@ export class World {
     this.maxStepsPerAdvance = checkInteger(options.maxStepsPerAdvance ?? 5, 'World: maxStepsPerAdvance', 1);
     this.random = new SeededRandom(options.seed);
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
+    this.activeSubsteps = this.substepsValue;
+    this.activeIterations = this.iterations;
+    this.budget = new TimeBudget(options.budgetMs ?? 0, options.minSubsteps ?? 1, options.minIterations ?? 1);
+    this.sleep = new SleepSystem(options.sleep ?? false, options.sleepSpeed ?? 0.01, options.sleepTime ?? 0.5);
+    if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
+    this.clock = options.clock ?? (() => performance.now());
+  }
+
+  /** Per-frame time budget in ms for `advance()`; 0 turns it off (see {@link WorldOptions.budgetMs}). */
+  get budgetMs(): number {
+    return this.budget.budgetMs;
+  }
+  set budgetMs(ms: number) {
+    this.budget.budgetMs = checkNumber(ms, 'World: budgetMs', 0);
+    if (ms === 0) this.setActive(this.substepsValue, this.iterations);
   }
 
   /** Acceleration of gravity (m/s²). */
@@ -147,6 +206,8 @@ export class World {
   }
   set gravity(g: Vec3Like) {
     this.gravityValue = toVec3(g, 'World: gravity');
+    // Sleeping bodies rest against the old gravity.
+    this.sleep.wakeAll(this);
   }
 
   /** The fixed step (s). Changing it rescales previous positions so velocities are kept (course notes, variable dt). */
@@ -155,7 +216,7 @@ export class World {
   }
   set timeStep(dt: number) {
     checkPositive(dt, 'World: timeStep');
-    this.rescaleVelocities(dt / this.substepsValue / this.substep);
+    this.rescaleVelocities(dt / this.timeStepValue);
     this.timeStepValue = dt;
   }
 
@@ -165,13 +226,13 @@ export class World {
   }
   set substeps(n: number) {
     checkInteger(n, 'World: substeps', 1);
-    this.rescaleVelocities(this.timeStepValue / n / this.substep);
     this.substepsValue = n;
+    this.setActive(this.budget.active ? Math.min(this.activeSubsteps, n) : n, this.activeIterations);
   }
 
-  /** The Verlet step h = timeStep / substeps; velocities are (x - x*) / h. */
+  /** The Verlet step h = timeStep / substeps (substeps in use); velocities are (x - x*) / h. */
   get substep(): number {
-    return this.timeStepValue / this.substepsValue;
+    return this.timeStepValue / this.activeSubsteps;
   }
 
   /** Live particles. */
@@ -232,14 +293,16 @@ export class World {
     const row = this.stickRows.get(id);
     if (row === undefined) throw new RangeError(`setStick: no stick with id ${id}`);
     if (options.length !== undefined) this.sticks.rest[row] = checkNumber(options.length, 'setStick: length', 0);
-    if (options.stiffness !== undefined) this.sticks.stiffness[row] = checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1);
+    if (options.stiffness !== undefined) this.sticks.setStiffness(row, checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1));
     if (options.kind !== undefined) {
       if (!(options.kind in stickKindCodes)) throw new RangeError(`setStick: kind must be 'equal', 'min' or 'max', got ${String(options.kind)}`);
-      this.sticks.kind[row] = stickKindCodes[options.kind];
+      this.sticks.setKind(row, stickKindCodes[options.kind]);
     }
+    this.wake(this.sticks.a[row]!);
+    this.wake(this.sticks.b[row]!);
   }
 
-  /** Row of stick `id` in {@link World.sticks}, or -1; rows move when sticks are removed. */
+  /** Row of stick `id` in {@link World.sticks}, or -1; rows move when sticks are added or removed (the table is kept in solving order). */
   stickRow(id: number): number {
     return this.stickRows.get(id) ?? -1;
   }
@@ -319,6 +382,8 @@ export class World {
   removeConstraint(id: number): void {
     const stick = this.stickRows.get(id);
     if (stick !== undefined) {
+      this.wake(this.sticks.a[stick]!);
+      this.wake(this.sticks.b[stick]!);
       this.stickRows.delete(id);
       const moved = this.sticks.removeRow(stick);
       if (moved >= 0) this.stickRows.set(moved, stick);
@@ -331,6 +396,7 @@ export class World {
       const moved = this.pins.removeRow(pin);
       if (moved >= 0) this.pinRows.set(moved, pin);
       this.unpinIfFree(particle);
+      this.wake(particle);
       return;
     }
     const custom = this.customIds.get(id);
@@ -353,6 +419,10 @@ export class World {
     const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
     const record: BodyRecord = { id: this.bodies.length, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
     this.bodies.push(record);
+    // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
+    for (let i = first; i < first + count; i++) if (this.particles.body[i] === -1) this.particles.body[i] = record.id;
+    this.sticks.ordered = false;
+    this.sleep.invalidate();
     return record;
   }
 
@@ -402,10 +472,20 @@ export class World {
   /** Runs exactly one fixed step. */
   step(): void {
     for (let i = 0; i < this.beforeStep.length; i++) this.beforeStep[i]!(this);
-    copyPositions(this.particles.position, this.stepStartPositions, this.particles.end * 3);
+    if (!this.budget.active) this.activeIterations = this.iterations;
+    else if (this.activeIterations > this.iterations) this.activeIterations = this.iterations;
     stepWorld(this);
     this.time += this.timeStepValue;
     this.stepCount++;
+    const stats = this.stats;
+    stats.iterationsUsed = this.activeIterations;
+    stats.substepsUsed = this.activeSubsteps;
+    stats.passesUsed = this.sleep.maxPasses;
+    stats.awakeBodies = this.sleep.awakeBodies;
+    stats.sleepingBodies = this.sleep.sleepingBodies;
+    stats.particles = this.particles.count;
+    stats.awakeParticles = this.sleep.awakeParticles;
+    stats.sticks = this.sticks.count;
     for (let i = 0; i < this.afterStep.length; i++) this.afterStep[i]!(this);
   }
 
@@ -418,16 +498,51 @@ export class World {
     checkNumber(elapsedSeconds, 'advance: elapsedSeconds', 0);
     const dt = this.timeStepValue;
     this.accumulator += elapsedSeconds;
-    let steps = 0;
     // The tolerance keeps 60 calls of 1/60 s from drifting into a skipped step.
-    while (this.accumulator >= dt * (1 - 1e-9) && steps < this.maxStepsPerAdvance) {
+    const due = dt * (1 - 1e-9);
+    let planned = 0;
+    for (let acc = this.accumulator; acc >= due && planned < this.maxStepsPerAdvance; acc = Math.max(0, acc - dt)) planned++;
+    if (this.budget.active && planned > 0) {
+      this.budget.plan(planned, this.substepsValue, this.iterations, this.fullPasses());
+      this.setActive(this.budget.substeps, this.budget.iterations);
+    }
+    // The clock is read per frame, not per step: its boxed result is the frame's only garbage.
+    const start = planned > 0 ? this.clock() : 0;
+    let steps = 0;
+    while (this.accumulator >= due && steps < this.maxStepsPerAdvance) {
       this.step();
       this.accumulator = Math.max(0, this.accumulator - dt);
       steps++;
     }
+    if (steps > 0) {
+      const ms = this.clock() - start;
+      this.stats.msPerFrame = ms;
+      this.stats.msPerStep = ms / steps;
+      this.stats.stepsPerFrame = steps;
+      this.budget.observe(ms, steps, this.activeSubsteps, this.sleep.maxPasses);
+    }
     if (this.accumulator >= dt) this.accumulator %= dt;
     this.alpha = this.accumulator / dt;
     return steps;
+  }
+
+  /** Most passes per substep an awake body (or the world) asks for at full quality. */
+  private fullPasses(): number {
+    let passes = this.iterations;
+    for (let b = 0; b < this.bodies.length; b++) {
+      const body = this.bodies[b]!;
+      if (body.alive && !this.sleep.isAsleep(b) && body.iterations !== undefined && body.iterations > passes) passes = body.iterations;
+    }
+    return passes;
+  }
+
+  /** Switches the substeps and iterations in use, keeping velocities when the substep changes. */
+  private setActive(substeps: number, iterations: number): void {
+    if (substeps !== this.activeSubsteps) {
+      this.rescaleVelocities(this.activeSubsteps / substeps);
+      this.activeSubsteps = substeps;
+    }
+    this.activeIterations = iterations;
   }
 
   /** Position of particle `id`, written into `out` when given. */
@@ -504,6 +619,7 @@ export class World {
     const f = toVec3(force, 'applyForce: force');
     const acc = this.particles.force;
     for (let k = 0; k < 3; k++) acc[id * 3 + k] = acc[id * 3 + k]! + f[k]!;
+    this.wake(id);
   }
 
   /** Mass of particle `id` in kg (Infinity when immovable; a pinned particle reports its own mass). */
@@ -520,17 +636,22 @@ export class World {
     const w = inverseMassOf(mass, 'setMass: mass');
     if ((this.particles.flags[id]! & ParticleFlag.Pinned) !== 0) this.particles.freeInverseMass[id] = w;
     else this.particles.inverseMass[id] = w;
+    // Whether a loose particle is an anchor decides which segment its sticks go to.
+    this.sticks.ordered = false;
+    this.wake(id);
   }
 
   /** A copy of the whole dynamic state; `restore` brings it back bit for bit. */
   snapshot(): WorldSnapshot {
-    return takeSnapshot(this, {
+    const snapshot: WorldSnapshot & SolverSnapshot = takeSnapshot(this, {
       accumulator: this.accumulator,
       nextConstraintId: this.nextConstraintId,
       timeStep: this.timeStepValue,
       substeps: this.substepsValue,
       gravity: [...this.gravityValue],
     });
+    snapshot.solver = { sleep: this.sleep.save(), sticksOrdered: this.sticks.ordered, activeSubsteps: this.activeSubsteps, activeIterations: this.activeIterations };
+    return snapshot;
   }
 
   /** Returns the world to a snapshot taken from it (or from a world with the same colliders and user constraints). */
@@ -544,6 +665,12 @@ export class World {
     this.stickRows = new Map(Array.from(this.sticks.ids.subarray(0, this.sticks.count), (id, row) => [id, row]));
     this.pinRows = new Map(Array.from(this.pins.ids.subarray(0, this.pins.count), (id, row) => [id, row]));
     this.syncCapacity();
+    // The solver's own state: stick segments, sleep timers, substeps in use.
+    const solver = (snapshot as WorldSnapshot & SolverSnapshot).solver;
+    resumeOrder(this.sticks, this.particles, this.orderScratch, solver?.sticksOrdered ?? false);
+    this.sleep.load(this, solver?.sleep);
+    this.activeSubsteps = solver?.activeSubsteps ?? this.substepsValue;
+    this.activeIterations = solver?.activeIterations ?? this.iterations;
   }
 
   /** Throws unless `id` is a live particle; `what` names the argument. */
@@ -551,9 +678,13 @@ export class World {
     if (!this.particles.isAlive(id)) throw new RangeError(`${what}: no particle with id ${String(id)}`);
   }
 
-  /** Clears the sleep flag of a particle (the sleeping system wakes whole bodies). */
+  /**
+   * Wakes the body holding particle `id`, with every body tied to it by sticks, and
+   * restarts its rest timer. Pins, teleports, velocity changes, impulses, forces
+   * and stick changes call it; call it yourself after writing particle arrays directly.
+   */
   wake(id: number): void {
-    this.particles.flags[id]! &= ~ParticleFlag.Asleep;
+    this.sleep.wakeParticle(this, id);
   }
 
   private writeParticle(id: number, o: CheckedParticle): void {
@@ -605,9 +736,9 @@ function subscribe<T>(list: T[], callback: T, what: string): () => void {
   };
 }
 
-/** A plain loop: in Node 20, TypedArray.prototype.set allocates on every call. */
-function copyPositions(from: Float64Array, to: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) to[i] = from[i]!;
+/** What a snapshot carries for the solver besides the particle and constraint arrays. */
+interface SolverSnapshot {
+  solver?: { sleep: SleepSnapshot; sticksOrdered: boolean; activeSubsteps: number; activeIterations: number };
 }
 
 interface CheckedParticle {
@@ -650,7 +781,13 @@ function makeCollider(shape: ColliderShape): Collider {
       return new SphereCollider(shape as SphereShape);
     case 'box':
       return new BoxCollider(shape as BoxShape);
+    case 'capsule':
+      return new CapsuleCollider(shape as CapsuleShape);
+    case 'obb':
+      return new ObbCollider(shape as ObbShape);
+    case 'mesh':
+      return new TriangleMeshCollider(shape as MeshShape);
     default:
-      throw new RangeError(`addCollider: unknown shape type ${JSON.stringify((shape as { type?: unknown }).type)} (expected 'plane', 'sphere' or 'box')`);
+      throw new RangeError(`addCollider: unknown shape type ${JSON.stringify((shape as { type?: unknown }).type)} (expected 'plane', 'sphere', 'box', 'capsule', 'obb' or 'mesh')`);
   }
 }

@@ -1,0 +1,306 @@
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { ParticleOptions, World } from '../world.js';
+import type { BodyRecord, Surface } from './body.js';
+import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
+import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+
+/** Which particles of a cloth are pinned: a named set, or grid indices `j * width + i`. */
+export type ClothPin = 'none' | 'top' | 'top-corners' | 'corners' | 'left' | readonly number[];
+
+/** Options of one family of cloth sticks. */
+export interface ClothStickOptions {
+  /** Share of the error repaired per pass, in (0, 1]. */
+  stiffness?: number;
+}
+
+/** The three families of cloth sticks, as named in options and {@link ClothHandle.setStiffness}. */
+export type ClothStickFamily = 'structural' | 'shear' | 'bend';
+
+/** What {@link createCloth} takes. */
+export interface ClothOptions extends MassOptions {
+  /** Particles per row, an integer >= 2. */
+  width: number;
+  /** Particles per column (rows), an integer >= 2. */
+  height: number;
+  /** Distance between neighbouring particles in m, default 0.1. */
+  spacing?: number;
+  /** Position of particle (0, 0), the top-left corner. Default `[0, 0, 0]`. */
+  origin?: Vec3Like;
+  /**
+   * `'vertical'` (default): rows run along +x and go down along -y, hanging like a
+   * curtain. `'horizontal'`: rows along +x, successive rows along +z, lying flat.
+   */
+  orientation?: 'vertical' | 'horizontal';
+  /** Collision radius of each particle, default 0. */
+  radius?: number;
+  /** Coulomb friction coefficient of each particle (the world's default when omitted). */
+  friction?: number;
+  /** Sticks between row and column neighbours; stiffness default 1. */
+  structural?: ClothStickOptions;
+  /** Sticks along both diagonals of every square (resist shearing); default stiffness 1; `false` for none. */
+  shear?: ClothStickOptions | false;
+  /** Sticks between particles two apart along rows and columns (resist folding); default none. */
+  bend?: ClothStickOptions | false;
+  /** Pinned particles, held where they start; default `'none'`. `'top'` is row 0, `'left'` column 0. */
+  pin?: ClothPin;
+  /** A structural or shear stick breaks when its length exceeds rest · (1 + tearStrain). Default: never. */
+  tearStrain?: number;
+  /** Relaxation passes per substep for this body (default: the world's). */
+  iterations?: number;
+}
+
+/** What {@link createCloth} returns; its fields are updated in place (tearing rewrites `surface`). */
+export interface ClothHandle {
+  readonly body: BodyRecord;
+  readonly first: number;
+  readonly count: number;
+  readonly width: number;
+  readonly height: number;
+  /**
+   * Triangles for rendering and wind, two per grid square, counter-clockwise seen
+   * from +z (vertical) or +y (horizontal). Tearing drops triangles: read `triangleCount`.
+   */
+  readonly surface: Surface;
+  /** Texture coordinates, two per particle in id order: u = i / (width - 1), v = 1 - j / (height - 1). */
+  readonly uvs: Float32Array;
+  /** Pin constraint ids, for `world.setPinTarget` (dragging a corner). */
+  readonly pins: readonly number[];
+  /** Every stick made for the cloth; a torn one has id -1. */
+  readonly sticks: ClothSticks;
+  /** Sticks torn so far. */
+  readonly torn: number;
+  /** Strain at which sticks tear (change it live), or undefined when the cloth does not tear. */
+  tearStrain: number | undefined;
+  /** Particle id of grid point (i, j): column i, row j. */
+  particle(i: number, j: number): number;
+  /** Sets the stiffness of every remaining stick of one family. */
+  setStiffness(family: ClothStickFamily, stiffness: number): void;
+  /** Removes the cloth with its sticks and pins. */
+  remove(): void;
+}
+
+/**
+ * A cloth (paper section 4): a grid of particles joined by sticks along rows and
+ * columns (structural), along the diagonals (shear) and two apart (bend), each
+ * family with its own stiffness. Optional pins and tearing.
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, origin: [0, 2, 0], pin: 'left', tearStrain: 0.5 });
+ * world.advance(1);
+ * flag.surface.triangleCount; // 2 · 19 · 11 until it tears
+ * ```
+ */
+export function createCloth(world: World, options: ClothOptions): ClothHandle {
+  if (!options || typeof options !== 'object') throw new TypeError(`createCloth: options must be an object, got ${String(options)}`);
+  const width = checkInteger(options.width, 'createCloth: width', 2);
+  const height = checkInteger(options.height, 'createCloth: height', 2);
+  const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
+  const origin = toVec3(options.origin ?? [0, 0, 0], 'createCloth: origin');
+  const orientation = options.orientation ?? 'vertical';
+  if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
+  const structural = stiffnessOf(options.structural, 'structural');
+  const shear = options.shear === false ? undefined : stiffnessOf(options.shear, 'shear');
+  const bend = options.bend === undefined || options.bend === false ? undefined : stiffnessOf(options.bend, 'bend');
+  const tearStrain = options.tearStrain === undefined ? undefined : checkTearStrain(options.tearStrain, 'createCloth: tearStrain');
+  const pinned = pinnedIndices(options.pin ?? 'none', width, height);
+  const count = width * height;
+  const mass = particleMass(options, count, 'createCloth');
+
+  const list: ParticleOptions[] = [];
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      const position: Vec3 = orientation === 'vertical' ? [origin[0] + i * spacing, origin[1] - j * spacing, origin[2]] : [origin[0] + i * spacing, origin[1], origin[2] + j * spacing];
+      list.push({ position, mass, radius: options.radius, friction: options.friction });
+    }
+  }
+  const first = world.addParticles(list);
+  const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
+  const at = (i: number, j: number) => first + j * width + i;
+
+  const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);
+  const surface: Surface = { triangles: sticks.allTriangles.slice(), triangleCount: sticks.allTriangles.length / 3 };
+  body.surface = surface;
+  const pins: number[] = [];
+  for (const index of pinned) pins.push(world.addPin(first + index));
+  body.constraints.push(...pins);
+
+  const tearing = new ClothTearing(world, body, sticks, surface, Infinity);
+  let unsubscribe: (() => void) | undefined;
+  const setTearing = (strain: number | undefined) => {
+    tearing.strain = strain ?? Infinity;
+    if (strain !== undefined && !unsubscribe && body.alive) unsubscribe = world.onAfterStep(() => tearing.check());
+    if (strain === undefined && unsubscribe) {
+      unsubscribe();
+      unsubscribe = undefined;
+    }
+  };
+  setTearing(tearStrain);
+  body.onRemove.push(() => setTearing(undefined));
+
+  const uvs = new Float32Array(count * 2);
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      uvs[(j * width + i) * 2] = i / (width - 1);
+      uvs[(j * width + i) * 2 + 1] = 1 - j / (height - 1);
+    }
+  }
+
+  return {
+    body,
+    first,
+    count,
+    width,
+    height,
+    surface,
+    uvs,
+    pins,
+    sticks,
+    get torn() {
+      return tearing.torn;
+    },
+    get tearStrain() {
+      return unsubscribe ? tearing.strain : undefined;
+    },
+    set tearStrain(strain: number | undefined) {
+      setTearing(strain === undefined ? undefined : checkTearStrain(strain, 'ClothHandle.tearStrain'));
+    },
+    particle(i: number, j: number) {
+      checkInteger(i, 'ClothHandle.particle: i', 0);
+      checkInteger(j, 'ClothHandle.particle: j', 0);
+      if (i >= width || j >= height) throw new RangeError(`ClothHandle.particle: (i, j) must lie in the ${width} × ${height} grid, got (${i}, ${j})`);
+      return at(i, j);
+    },
+    setStiffness(family: ClothStickFamily, stiffness: number) {
+      const code = familyCodes[family];
+      if (code === undefined) throw new RangeError(`ClothHandle.setStiffness: family must be 'structural', 'shear' or 'bend', got ${String(family)}`);
+      const value = checkStiffness(stiffness, 'ClothHandle.setStiffness: stiffness');
+      for (let e = 0; e < sticks.count; e++) {
+        const id = sticks.id[e]!;
+        if (sticks.kind[e] === code && id >= 0 && world.hasConstraint(id)) world.setStick(id, { stiffness: value });
+      }
+    },
+    remove: () => world.removeBody(body),
+  };
+}
+
+const familyCodes: Record<ClothStickFamily, ClothStickKind> = { structural: ClothStickKind.Structural, shear: ClothStickKind.Shear, bend: ClothStickKind.Bend };
+
+/**
+ * Adds the cloth's sticks and lists its triangles. Square (i, j) has corners
+ * a = (i, j), b = (i + 1, j), c = (i, j + 1), d = (i + 1, j + 1) and triangles
+ * (a, c, b) and (b, c, d), which share the b–c diagonal.
+ */
+function makeSticks(
+  world: World,
+  body: BodyRecord,
+  width: number,
+  height: number,
+  at: (i: number, j: number) => number,
+  structural: number,
+  shear: number | undefined,
+  bend: number | undefined,
+): ClothSticks {
+  const squares = (width - 1) * (height - 1);
+  const capacity = 2 * width * height + 2 * squares + 2 * width * height;
+  const s: ClothSticks = {
+    count: 0,
+    a: new Int32Array(capacity),
+    b: new Int32Array(capacity),
+    rest: new Float64Array(capacity),
+    kind: new Uint8Array(capacity),
+    id: new Int32Array(capacity),
+    spanA: new Int32Array(capacity).fill(-1),
+    spanB: new Int32Array(capacity).fill(-1),
+    allTriangles: new Uint32Array(squares * 6),
+    triangleSticks: new Int32Array(squares * 6),
+  };
+  const add = (a: number, b: number, kind: ClothStickKind, stiffness: number): number => {
+    const e = s.count++;
+    const id = world.addStick(a, b, { stiffness });
+    body.constraints.push(id);
+    const row = world.stickRow(id);
+    s.a[e] = a;
+    s.b[e] = b;
+    s.rest[e] = world.sticks.rest[row]!;
+    s.kind[e] = kind;
+    s.id[e] = id;
+    return e;
+  };
+  // Stick index of the structural stick from (i, j) to the right and downwards.
+  const right = new Int32Array(width * height).fill(-1);
+  const down = new Int32Array(width * height).fill(-1);
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      if (i + 1 < width) right[j * width + i] = add(at(i, j), at(i + 1, j), ClothStickKind.Structural, structural);
+      if (j + 1 < height) down[j * width + i] = add(at(i, j), at(i, j + 1), ClothStickKind.Structural, structural);
+    }
+  }
+  let t = 0;
+  for (let j = 0; j + 1 < height; j++) {
+    for (let i = 0; i + 1 < width; i++) {
+      const diagonal = shear === undefined ? -1 : add(at(i + 1, j), at(i, j + 1), ClothStickKind.Shear, shear);
+      if (shear !== undefined) add(at(i, j), at(i + 1, j + 1), ClothStickKind.Shear, shear);
+      const top = right[j * width + i]!;
+      const bottom = right[(j + 1) * width + i]!;
+      const left = down[j * width + i]!;
+      const rightSide = down[j * width + i + 1]!;
+      s.allTriangles.set([at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1)], t * 3);
+      s.triangleSticks.set([left, diagonal, top, diagonal, bottom, rightSide], t * 3);
+      t += 2;
+    }
+  }
+  if (bend !== undefined) {
+    for (let j = 0; j < height; j++) {
+      for (let i = 0; i < width; i++) {
+        if (i + 2 < width) {
+          const e = add(at(i, j), at(i + 2, j), ClothStickKind.Bend, bend);
+          s.spanA[e] = right[j * width + i]!;
+          s.spanB[e] = right[j * width + i + 1]!;
+        }
+        if (j + 2 < height) {
+          const e = add(at(i, j), at(i, j + 2), ClothStickKind.Bend, bend);
+          s.spanA[e] = down[j * width + i]!;
+          s.spanB[e] = down[(j + 1) * width + i]!;
+        }
+      }
+    }
+  }
+  return s;
+}
+
+function stiffnessOf(options: ClothStickOptions | undefined, family: ClothStickFamily): number {
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`createCloth: ${family} must be { stiffness } or false, got ${String(options)}`);
+  return checkStiffness(options?.stiffness ?? 1, `createCloth: ${family}.stiffness`);
+}
+
+function checkTearStrain(value: number, what: string): number {
+  checkNumber(value, what, 0);
+  if (value === 0) throw new RangeError(`${what} must be > 0, got 0`);
+  return value;
+}
+
+/** Grid indices (j * width + i) named by a {@link ClothPin}. */
+function pinnedIndices(pin: ClothPin, width: number, height: number): number[] {
+  const last = (height - 1) * width;
+  switch (pin) {
+    case 'none':
+      return [];
+    case 'top':
+      return Array.from({ length: width }, (_, i) => i);
+    case 'top-corners':
+      return [0, width - 1];
+    case 'corners':
+      return [0, width - 1, last, last + width - 1];
+    case 'left':
+      return Array.from({ length: height }, (_, j) => j * width);
+  }
+  if (!Array.isArray(pin)) throw new RangeError(`createCloth: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
+  for (const index of pin) {
+    if (!Number.isInteger(index) || index < 0 || index >= width * height) {
+      throw new RangeError(`createCloth: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
+    }
+  }
+  return [...new Set(pin)];
+}

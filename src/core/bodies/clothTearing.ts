@@ -1,0 +1,118 @@
+import type { World } from '../world.js';
+import type { BodyRecord, Surface } from './body.js';
+
+/** The three families of cloth sticks. */
+export const enum ClothStickKind {
+  /** Between grid neighbours along a row or a column. */
+  Structural = 0,
+  /** Along both diagonals of each grid square. */
+  Shear = 1,
+  /** Between particles two apart along a row or a column (resists folding). */
+  Bend = 2,
+}
+
+/**
+ * The sticks of one cloth, in the order they were made: particle ids, rest
+ * length, family and constraint id (-1 once torn). A bend stick also remembers
+ * the two structural sticks it spans (`spanA`, `spanB`; -1 for other sticks).
+ * A triangle remembers the up-to-three sticks along its edges (`triangleSticks`,
+ * -1 where no stick lies, e.g. the diagonal when shear is off).
+ */
+export interface ClothSticks {
+  count: number;
+  a: Int32Array;
+  b: Int32Array;
+  rest: Float64Array;
+  kind: Uint8Array;
+  id: Int32Array;
+  spanA: Int32Array;
+  spanB: Int32Array;
+  /** Every triangle the cloth was made with, three particle ids each. */
+  allTriangles: Uint32Array;
+  /** Three stick indices (into the arrays above) per triangle of `allTriangles`. */
+  triangleSticks: Int32Array;
+}
+
+/**
+ * Cloth tearing: after each step, every structural or shear stick stretched beyond
+ * rest · (1 + strain) breaks. A broken structural stick takes the bend sticks that
+ * span it along (otherwise they would hold the tear shut), and the surface drops
+ * every triangle that used a broken stick. The check allocates nothing; only an
+ * actual tear does (removing constraints).
+ */
+export class ClothTearing {
+  /** Sticks broken so far. */
+  torn = 0;
+  /** Break when length > rest · (1 + strain). */
+  strain: number;
+  private readonly sticks: ClothSticks;
+  private readonly surface: Surface;
+  private readonly body: BodyRecord;
+  private readonly world: World;
+
+  constructor(world: World, body: BodyRecord, sticks: ClothSticks, surface: Surface, strain: number) {
+    this.world = world;
+    this.body = body;
+    this.sticks = sticks;
+    this.surface = surface;
+    this.strain = strain;
+  }
+
+  /** Breaks the overstretched sticks; returns how many broke (bend sticks taken along included). */
+  check(): number {
+    const s = this.sticks;
+    const pos = this.world.particles.position;
+    const limit = 1 + this.strain;
+    let broken = 0;
+    for (let e = 0; e < s.count; e++) {
+      if (s.id[e]! < 0 || s.kind[e] === ClothStickKind.Bend) continue;
+      const a = s.a[e]! * 3;
+      const b = s.b[e]! * 3;
+      const dx = pos[b]! - pos[a]!;
+      const dy = pos[b + 1]! - pos[a + 1]!;
+      const dz = pos[b + 2]! - pos[a + 2]!;
+      const max = s.rest[e]! * limit;
+      if (dx * dx + dy * dy + dz * dz > max * max) {
+        this.breakStick(e);
+        broken++;
+      }
+    }
+    if (broken === 0) return 0;
+    for (let e = 0; e < s.count; e++) {
+      if (s.id[e]! >= 0 && s.kind[e] === ClothStickKind.Bend && (s.id[s.spanA[e]!]! < 0 || s.id[s.spanB[e]!]! < 0)) {
+        this.breakStick(e);
+        broken++;
+      }
+    }
+    this.rebuildSurface();
+    return broken;
+  }
+
+  private breakStick(e: number): void {
+    const id = this.sticks.id[e]!;
+    this.sticks.id[e] = -1;
+    this.torn++;
+    // The id stays in body.constraints: removeBody skips ids that are gone.
+    if (this.body.alive && this.world.hasConstraint(id)) this.world.removeConstraint(id);
+  }
+
+  /** Keeps, in their original order, the triangles whose sticks are all whole. */
+  private rebuildSurface(): void {
+    const s = this.sticks;
+    const out = this.surface.triangles;
+    let kept = 0;
+    for (let t = 0; t < s.allTriangles.length / 3; t++) {
+      let whole = true;
+      for (let k = 0; k < 3; k++) {
+        const e = s.triangleSticks[t * 3 + k]!;
+        if (e >= 0 && s.id[e]! < 0) whole = false;
+      }
+      if (!whole) continue;
+      out[kept * 3] = s.allTriangles[t * 3]!;
+      out[kept * 3 + 1] = s.allTriangles[t * 3 + 1]!;
+      out[kept * 3 + 2] = s.allTriangles[t * 3 + 2]!;
+      kept++;
+    }
+    this.surface.triangleCount = kept;
+  }
+}

@@ -1,0 +1,246 @@
+import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { hit } from '../motion/hit.js';
+import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
+import type { World } from '../world.js';
+import type { BodyRecord } from './body.js';
+import type { Jointable } from './joints.js';
+import { InternalDamping } from './rigidTransform.js';
+import { LimbFrames, type LimbFrame } from './limbFrames.js';
+import {
+  angleLimits,
+  braces,
+  limbSpecs,
+  partMass,
+  partPosition,
+  partRadius,
+  ragdollParts,
+  frontReferences,
+  selfCollisions,
+  torsoLimits,
+  type RagdollJoint,
+  type RagdollLimbName,
+  type RagdollPart,
+  type RagdollPose,
+} from './ragdollSkeleton.js';
+
+/** What {@link createRagdoll} takes. */
+export interface RagdollOptions {
+  /** The ground point between the feet (the figure stands on it). Default `[0, 0, 0]`. */
+  position?: Vec3Like;
+  /** Turns the figure about `position`; unturned it faces +z with its left hand at +x. */
+  rotation?: QuatLike;
+  /** Initial velocity of every particle (m/s). */
+  velocity?: Vec3Like;
+  /** Height in m. Default 1.8. */
+  height?: number;
+  /** Total mass in kg, spread over the particles like a human's. Default 70. */
+  mass?: number;
+  /** Default `'standing'`. */
+  pose?: RagdollPose;
+  /** Relaxation passes per substep for the ragdoll (the paper used 1 to 10 per object). Default: the world's. */
+  iterations?: number;
+  /** Coulomb friction coefficient of every particle. Default 0.5. */
+  friction?: number;
+  /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
+  angleStiffness?: number;
+  /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
+  selfCollision?: boolean;
+  /**
+   * Per-second damping of the limbs' motion relative to the whole body (the
+   * friction in the joints, see `InternalDamping`); the body's flight and spin
+   * are kept. Without it a limb hanging against its angle limit swings on for
+   * long. Default 2.
+   */
+  jointDamping?: number;
+}
+
+/** A bone of the ragdoll: a stick drawn and collided as a capsule. */
+export interface RagdollLimb {
+  readonly name: RagdollLimbName;
+  /** Particle ids of the bone's ends. */
+  readonly from: number;
+  readonly to: number;
+  /** Capsule radius (m). */
+  readonly radius: number;
+  /** Constraint id of the bone's stick. */
+  readonly stick: number;
+}
+
+/** An anatomical angle limit of the ragdoll, in radians. */
+export interface RagdollAngle {
+  readonly name: RagdollJoint;
+  readonly a: number;
+  readonly middle: number;
+  readonly b: number;
+  readonly min: number;
+  readonly max: number;
+  /** Id for `setAngleConstraint` / `removeAngleConstraint`. */
+  readonly id: number;
+}
+
+/**
+ * A ragdoll (paper section 6, "Hitman corpses"): a stick figure of 16 particles,
+ * its limbs sticks, its joints held in anatomical ranges by angle constraints,
+ * its limbs kept apart by 'min' sticks. Handles are stable: the React layer can
+ * keep one and read {@link Ragdoll.updateFrames} every frame.
+ */
+export class Ragdoll implements Jointable {
+  /** The ragdoll's record in the world. */
+  readonly body: BodyRecord;
+  /** First particle id: the particles are `ragdollParts` in order. */
+  readonly first: number;
+  /** Particles: 16. */
+  readonly count: number;
+  /** Particle ids in the order of `ragdollParts`. */
+  readonly vertices: readonly number[];
+  /** Particle id by part name. */
+  readonly parts: Readonly<Record<RagdollPart, number>>;
+  /** The bones, e.g. for capsule collisions. */
+  readonly limbs: readonly RagdollLimb[];
+  /** The angle limits. */
+  readonly angles: readonly RagdollAngle[];
+  /** Height in m. */
+  readonly height: number;
+  /** Total mass in kg. */
+  readonly mass: number;
+  private readonly world: World;
+  private readonly limbFrames: LimbFrames;
+
+  constructor(world: World, body: BodyRecord, height: number, mass: number, limbs: readonly RagdollLimb[], angles: readonly RagdollAngle[]) {
+    this.world = world;
+    this.body = body;
+    this.first = body.first;
+    this.count = body.count;
+    this.height = height;
+    this.mass = mass;
+    this.vertices = ragdollParts.map((_, i) => body.first + i);
+    this.parts = Object.fromEntries(ragdollParts.map((name, i) => [name, body.first + i])) as Record<RagdollPart, number>;
+    this.limbs = limbs;
+    this.angles = angles;
+    const fronts = Object.keys(frontReferences) as (keyof typeof frontReferences)[];
+    const references = fronts.map((f) => ({ left: this.part(frontReferences[f].left), right: this.part(frontReferences[f].right), low: this.part(frontReferences[f].low), high: this.part(frontReferences[f].high) }));
+    const specs = limbSpecs.map((s, i) => ({
+      name: s.name,
+      from: limbs[i]!.from,
+      to: limbs[i]!.to,
+      radius: limbs[i]!.radius,
+      front: fronts.indexOf(s.front),
+      bend: s.bend && { joint: this.part(s.bend.joint), far: this.part(s.bend.far), sign: s.bend.sign },
+    }));
+    this.limbFrames = new LimbFrames(world, specs, references);
+  }
+
+  /** Particle id of a named part, e.g. `ragdoll.part('leftHand')` to pin it and drag the body. */
+  part(name: RagdollPart): number {
+    const id = Object.hasOwn(this.parts, name) ? this.parts[name] : undefined;
+    if (id === undefined) throw new RangeError(`Ragdoll.part: name must be one of ${ragdollParts.join(', ')}, got ${String(name)}`);
+    return id;
+  }
+
+  /** One frame per limb, in the order of {@link Ragdoll.limbs}, as of the latest {@link Ragdoll.updateFrames}. */
+  get frames(): readonly LimbFrame[] {
+    return this.limbFrames.frames;
+  }
+
+  /** Recomputes the limb frames from the particles (call after stepping, before rendering). Allocates nothing. */
+  updateFrames(): readonly LimbFrame[] {
+    return this.limbFrames.update(this.world);
+  }
+
+  /**
+   * A blow (paper section 7): moves `part` by `strength` metres along `direction`
+   * without moving its previous position, so Verlet sets it off at strength / h m/s
+   * and the sticks pass the motion on to the rest of the body.
+   */
+  hit(part: RagdollPart, direction: Vec3Like, strength: number): void {
+    hit(this.world, this.part(part), direction, strength);
+  }
+
+  /** Removes the ragdoll with its sticks and angle limits. Safe to call twice. */
+  remove(): void {
+    if (this.body.alive) this.world.removeBody(this.body);
+  }
+}
+
+/**
+ * Builds a ragdoll standing on `position`.
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+ * const ragdoll = createRagdoll(world, { position: [0, 0.5, 0], pose: 'T' });
+ * ragdoll.hit('chest', [0, 0, -1], 0.01); // shot in the chest: it topples backwards
+ * world.advance(1);
+ * for (const frame of ragdoll.updateFrames()) console.log(frame.name, frame.center, frame.quaternion);
+ * ```
+ */
+export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdoll {
+  const what = 'createRagdoll';
+  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
+  const position = toVec3(options.position ?? [0, 0, 0], `${what}: position`);
+  const rotation = toQuat(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
+  const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
+  const height = positive(options.height ?? 1.8, `${what}: height`);
+  const mass = positive(options.mass ?? 70, `${what}: mass`);
+  const pose = options.pose ?? 'standing';
+  if (pose !== 'standing' && pose !== 'T') throw new RangeError(`${what}: pose must be 'standing' or 'T', got ${String(pose)}`);
+  const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
+  const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
+  const angleStiffness = checkNumber(options.angleStiffness ?? 1, `${what}: angleStiffness`, 0, 1);
+  if (angleStiffness === 0) throw new RangeError(`${what}: angleStiffness must be in (0, 1], got 0`);
+  const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
+
+  const place = (part: RagdollPart): Vec3 => {
+    const local = partPosition(part, pose);
+    const turned = rotateVector(rotation, [local[0] * height, local[1] * height, local[2] * height]);
+    return [position[0] + turned[0], position[1] + turned[1], position[2] + turned[2]];
+  };
+  const first = world.addParticles(ragdollParts.map((part) => ({ position: place(part), velocity, mass: partMass(part) * mass, radius: partRadius(part) * height, friction })));
+  const record = world.addBody(first, ragdollParts.length, { kind: 'ragdoll', iterations });
+  const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
+  // Rest lengths come from the standing pose, so the T pose has the same skeleton.
+  const standing = (a: RagdollPart, b: RagdollPart) => {
+    const p = partPosition(a, 'standing');
+    const q = partPosition(b, 'standing');
+    return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) * height;
+  };
+  const stick = (a: RagdollPart, b: RagdollPart, length: number, kind: 'equal' | 'min' | 'max' = 'equal') => {
+    const stickId = world.addStick(id(a), id(b), { length, kind });
+    record.constraints.push(stickId);
+    return stickId;
+  };
+  const limbs = limbSpecs.map((s) => ({ name: s.name, from: id(s.from), to: id(s.to), radius: s.radius * height, stick: stick(s.from, s.to, standing(s.from, s.to)) }));
+  for (const [a, b] of braces) stick(a, b, standing(a, b));
+  for (const t of torsoLimits) stick(t.a, t.b, standing(t.a, t.b) * t.stretch, t.kind);
+  if (options.selfCollision ?? true) for (const c of selfCollisions) stick(c.a, c.b, c.distance * height, 'min');
+
+  const degrees = Math.PI / 180;
+  const angles = angleLimits.map((l) => {
+    const angle = {
+      name: l.name,
+      a: id(l.a),
+      middle: id(l.middle),
+      b: id(l.b),
+      min: l.min * degrees,
+      max: l.max * degrees,
+      id: addAngleConstraint(world, id(l.a), id(l.middle), id(l.b), {
+        min: l.min * degrees,
+        max: l.max * degrees,
+        stiffness: angleStiffness,
+        hinge: l.hinge && { axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])], tolerance: l.hinge.tolerance * degrees, sideways: (l.hinge.sideways ?? 90) * degrees },
+      }),
+    };
+    record.onRemove.push(() => removeAngleConstraint(world, angle.id));
+    return angle;
+  });
+  const damping = new InternalDamping(first, ragdollParts.length, jointDamping);
+  record.onRemove.push(world.onBeforeStep(() => damping.apply(world)));
+  return new Ragdoll(world, record, height, mass, limbs, angles);
+}
+
+function positive(n: number, what: string): number {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new RangeError(`${what} must be a finite number > 0, got ${String(n)}`);
+  return n;
+}

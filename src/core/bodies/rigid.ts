@@ -1,0 +1,298 @@
+import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
+import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
+import type { ParticleOptions, World } from '../world.js';
+import type { BodyRecord } from './body.js';
+import type { SharedVertices } from './joints.js';
+import { makeRigidTransform, RigidShape, type RigidTransform } from './rigidTransform.js';
+
+/** Options every rigid-body builder takes. */
+export interface RigidBodyOptions {
+  /** Where the body's local origin goes (for a box or tetrahedron, its centre). Default `[0, 0, 0]`. */
+  position?: Vec3Like;
+  /** Initial orientation, a quaternion `[x, y, z, w]` (normalised here). Default identity. */
+  rotation?: QuatLike;
+  /** Initial velocity of the centre of mass (m/s). */
+  velocity?: Vec3Like;
+  /** Initial angular velocity about the centre of mass (rad/s). */
+  angularVelocity?: Vec3Like;
+  /** Total mass in kg, split evenly over the vertices; 0 or Infinity makes the body immovable. Default 1. */
+  mass?: number;
+  /** Collision radius of each vertex particle (m). Default 0. */
+  radius?: number;
+  /** Coulomb friction coefficient of each vertex particle. Default 0.5. */
+  friction?: number;
+  /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's. */
+  iterations?: number;
+  /**
+   * Vertices taken over from existing particles (joints, see `ballJoint` and
+   * `hinge`). Their mass grows by this body's share; they stay where they are, and
+   * the sticks take their lengths from this body's own shape, so place the body
+   * with those vertices on the shared particles.
+   */
+  shared?: SharedVertices;
+}
+
+/** Options of {@link createTetrahedron}. */
+export interface TetrahedronOptions extends RigidBodyOptions {
+  /** Edge length (m). Default 1. */
+  size?: number;
+}
+
+/** Options of {@link createBox}. */
+export interface BoxOptions extends RigidBodyOptions {
+  /** Edge lengths along local x, y, z (m); a number makes a cube. Default 1. */
+  size?: Vec3Like | number;
+}
+
+/** Options of {@link createConvex}. */
+export interface ConvexOptions extends RigidBodyOptions {
+  /** Vertex positions in the body's local frame (at least 3, not all on one line). */
+  points: readonly Vec3Like[];
+  /** Mass of each vertex (kg, > 0); overrides `mass`. */
+  masses?: readonly number[];
+  /** Surface edges as pairs of local vertex indices, for capsule collisions; default none. */
+  edges?: readonly (readonly [number, number])[];
+}
+
+/**
+ * A rigid body made of particles held by a stick between every pair of vertices
+ * (paper section 5: the tetrahedron's six sticks; a box's 12 edges, 12 face
+ * diagonals and 4 body diagonals are its 28 pairs). Rotation and angular
+ * momentum emerge from the sticks; {@link RigidBody.update} reads the transform back.
+ */
+export class RigidBody {
+  /** The body's record in the world. */
+  readonly body: BodyRecord;
+  /** First particle id of the body's own range (shared vertices lie outside it). */
+  readonly first: number;
+  /** Particles in the body's own range. */
+  readonly count: number;
+  /** Particle id of every local vertex, shared ones included. */
+  readonly vertices: readonly number[];
+  /** Constraint ids of the sticks. */
+  readonly sticks: readonly number[];
+  /** Surface edges as particle id pairs (for capsule-edge collisions). */
+  readonly edges: readonly (readonly [number, number])[];
+  /** Rest shape and masses behind the read-back. */
+  readonly shape: RigidShape;
+  /** The latest transform; {@link RigidBody.update} refills this same object. */
+  readonly transform: RigidTransform = makeRigidTransform();
+  private readonly world: World;
+
+  constructor(world: World, body: BodyRecord, vertices: readonly number[], sticks: readonly number[], edges: readonly (readonly [number, number])[], shape: RigidShape) {
+    this.world = world;
+    this.body = body;
+    this.first = body.first;
+    this.count = body.count;
+    this.vertices = vertices;
+    this.sticks = sticks;
+    this.edges = edges;
+    this.shape = shape;
+    this.update();
+  }
+
+  /** Reads centre of mass, orientation and velocities from the particles into {@link RigidBody.transform}. Allocates nothing. */
+  update(): RigidTransform {
+    return this.shape.read(this.world, this.transform);
+  }
+
+  /** Removes the body: its sticks, its own particles, and its mass share from shared particles. Safe to call twice. */
+  remove(): void {
+    if (this.body.alive) this.world.removeBody(this.body);
+  }
+}
+
+/**
+ * A regular tetrahedron of edge `size`, base down: four particles and six sticks,
+ * the paper's rigid body (section 5).
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+ * const tetra = createTetrahedron(world, { size: 0.5, position: [0, 2, 0], angularVelocity: [0, 3, 1] });
+ * world.advance(1);
+ * const { position, quaternion } = tetra.update();
+ * ```
+ */
+export function createTetrahedron(world: World, options: TetrahedronOptions = {}): RigidBody {
+  const what = 'createTetrahedron';
+  const a = checkPositive(options.size ?? 1, `${what}: size`);
+  const height = a * Math.sqrt(2 / 3);
+  const r = a / Math.sqrt(3);
+  // The centroid of a tetrahedron lies a quarter of its height above the base.
+  const base = -height / 4;
+  const local = [r, base, 0, -r / 2, base, -a / 2, -r / 2, base, a / 2, 0, (3 * height) / 4, 0];
+  const edges = allPairs(4);
+  return buildRigid(world, 'tetrahedron', local, evenMasses(options.mass, 4, what), edges, options, what);
+}
+
+/**
+ * A box of `size` centred on `position`: eight corner particles, every pair joined
+ * by a stick. Vertex `i` is the corner at local (±x, ±y, ±z) with bit 0, 1, 2 of `i`
+ * set for +x, +y, +z.
+ *
+ * @example
+ * ```ts
+ * const crate = createBox(world, { size: [1, 0.5, 0.5], position: [0, 3, 0], rotation: [0.3, 0, 0, 0.95], mass: 8 });
+ * crate.update().quaternion; // feed mesh.quaternion.fromArray(...)
+ * ```
+ */
+export function createBox(world: World, options: BoxOptions = {}): RigidBody {
+  const what = 'createBox';
+  const size = options.size ?? 1;
+  const s = typeof size === 'number' ? [size, size, size] : toVec3(size, `${what}: size`);
+  if (!s.every((x) => Number.isFinite(x) && x > 0)) throw new RangeError(`${what}: size must be finite numbers > 0, got [${s.join(', ')}]`);
+  const local: number[] = [];
+  for (let i = 0; i < 8; i++) for (let k = 0; k < 3; k++) local.push(((i >> k) & 1 ? 0.5 : -0.5) * s[k]!);
+  const edges: [number, number][] = [];
+  for (let i = 0; i < 8; i++) for (let k = 0; k < 3; k++) if (!((i >> k) & 1)) edges.push([i, i | (1 << k)]);
+  return buildRigid(world, 'box', local, evenMasses(options.mass, 8, what), edges, options, what);
+}
+
+/**
+ * A rigid body from any point set (typically the corners of a convex shape): a
+ * particle per point and a stick between every pair, n(n−1)/2 sticks, so keep
+ * point sets small. Its transform reports the centre of mass; `origin` is where
+ * the points' local origin went.
+ *
+ * @example
+ * ```ts
+ * // a wedge, heavier at its back edge
+ * const wedge = createConvex(world, {
+ *   points: [[0, 0, 0], [1, 0, 0], [0, 0, 1], [1, 0, 1], [0, 0.5, 0], [1, 0.5, 0]],
+ *   masses: [1, 1, 2, 2, 1, 1],
+ *   position: [0, 1, 0],
+ * });
+ * mesh.position.fromArray(wedge.update().origin);
+ * ```
+ */
+export function createConvex(world: World, options: ConvexOptions): RigidBody {
+  const what = 'createConvex';
+  if (!options || !Array.isArray(options.points) || options.points.length < 3) throw new RangeError(`${what}: points must be an array of 3 or more points, got ${String(options?.points)}`);
+  const n = options.points.length;
+  const local = options.points.flatMap((p, i) => toVec3(p, `${what}: points[${i}]`));
+  let masses: Masses;
+  if (options.masses === undefined) masses = evenMasses(options.mass, n, what);
+  else {
+    if (!Array.isArray(options.masses) || options.masses.length !== n) throw new RangeError(`${what}: masses must hold one mass per point (${n}), got ${String(options.masses)}`);
+    masses = { perVertex: options.masses.map((m, i) => checkPositive(m, `${what}: masses[${i}]`)), immovable: false };
+  }
+  const edges = (options.edges ?? []).map((e, i) => {
+    if (!Array.isArray(e) || e.length !== 2 || !e.every((v) => Number.isInteger(v) && v >= 0 && v < n) || e[0] === e[1]) {
+      throw new RangeError(`${what}: edges[${i}] must be two different vertex indices in [0, ${n}), got ${JSON.stringify(e)}`);
+    }
+    return [e[0], e[1]] as [number, number];
+  });
+  return buildRigid(world, 'convex', local, masses, edges, options, what);
+}
+
+/** Per-vertex masses; an immovable body has `immovable` set and unit weights. */
+interface Masses {
+  perVertex: number[];
+  immovable: boolean;
+}
+
+function evenMasses(mass: number | undefined, n: number, what: string): Masses {
+  const m = mass ?? 1;
+  if (typeof m !== 'number' || Number.isNaN(m) || m < 0) throw new RangeError(`${what}: mass must be >= 0 (0 or Infinity = immovable), got ${String(m)}`);
+  const immovable = m === 0 || m === Infinity;
+  return { perVertex: new Array<number>(n).fill(immovable ? 1 : m / n), immovable };
+}
+
+/**
+ * Places the local points, allocates the non-shared ones as one particle range,
+ * registers the body, then adds the sticks (the builder contract's order).
+ */
+function buildRigid(world: World, kind: string, local: number[], masses: Masses, localEdges: readonly (readonly [number, number])[], options: RigidBodyOptions, what: string): RigidBody {
+  const weights = masses.perVertex;
+  const immovable = masses.immovable;
+  const n = weights.length;
+  const position = toVec3(options.position ?? [0, 0, 0], `${what}: position`);
+  const rotation = toQuat(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
+  const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
+  const spin = toVec3(options.angularVelocity ?? [0, 0, 0], `${what}: angularVelocity`);
+  const radius = checkNumber(options.radius ?? 0, `${what}: radius`, 0);
+  const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
+  const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
+  const shared = checkShared(world, options.shared ?? {}, n, what);
+  if (shared.size === n) throw new RangeError(`${what}: shared takes over all ${n} vertices; a body needs at least one particle of its own`);
+  // Built before any particle exists so that a bad shape throws without leaving particles behind; the ids are filled in below.
+  const shape = new RigidShape(new Array<number>(n).fill(0), local, weights, immovable, what);
+
+  // The body spins about its centre of mass.
+  const center = shape.localCenter;
+  const own: ParticleOptions[] = [];
+  const ownIndex: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (shared.has(i)) continue;
+    const offset = rotateVector(rotation, [local[i * 3]! - center[0], local[i * 3 + 1]! - center[1], local[i * 3 + 2]! - center[2]]);
+    const rotated = rotateVector(rotation, [local[i * 3]!, local[i * 3 + 1]!, local[i * 3 + 2]!]);
+    own.push({
+      position: [position[0] + rotated[0], position[1] + rotated[1], position[2] + rotated[2]],
+      // v + ω × r: the velocity of a rigid motion at the vertex.
+      velocity: [velocity[0] + spin[1] * offset[2] - spin[2] * offset[1], velocity[1] + spin[2] * offset[0] - spin[0] * offset[2], velocity[2] + spin[0] * offset[1] - spin[1] * offset[0]],
+      mass: immovable ? 0 : weights[i]!,
+      radius,
+      friction,
+    });
+    ownIndex.push(i);
+  }
+  const first = world.addParticles(own);
+  const record = world.addBody(first, own.length, { kind, iterations });
+  const vertices: number[] = new Array<number>(n);
+  ownIndex.forEach((local, k) => (vertices[local] = first + k));
+  for (const [i, id] of shared) {
+    vertices[i] = id;
+    if (!immovable) lendMass(world, record, id, weights[i]!);
+  }
+  const sticks: number[] = [];
+  for (const [i, j] of allPairs(n)) {
+    const length = Math.hypot(local[j * 3]! - local[i * 3]!, local[j * 3 + 1]! - local[i * 3 + 1]!, local[j * 3 + 2]! - local[i * 3 + 2]!);
+    const id = world.addStick(vertices[i]!, vertices[j]!, { length });
+    record.constraints.push(id);
+    sticks.push(id);
+  }
+  shape.vertices.set(vertices);
+  const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
+  return new RigidBody(world, record, vertices, sticks, edges, shape);
+}
+
+/**
+ * A shared particle carries this body's share of mass as well as its owner's, so
+ * the joined system has the right total mass; the share goes back on removal.
+ */
+function lendMass(world: World, record: BodyRecord, id: number, share: number): void {
+  const before = world.getMass(id);
+  if (!Number.isFinite(before)) return;
+  world.setMass(id, before + share);
+  record.onRemove.push(() => {
+    if (!world.particles.isAlive(id)) return;
+    const now = world.getMass(id);
+    if (Number.isFinite(now) && now - share > 0) world.setMass(id, now - share);
+  });
+}
+
+function checkShared(world: World, shared: SharedVertices, n: number, what: string): Map<number, number> {
+  if (shared === null || typeof shared !== 'object') throw new TypeError(`${what}: shared must be an object { [localVertex]: particleId }, got ${String(shared)}`);
+  const map = new Map<number, number>();
+  for (const [key, id] of Object.entries(shared)) {
+    const i = Number(key);
+    if (!Number.isInteger(i) || i < 0 || i >= n) throw new RangeError(`${what}: shared vertex index must be an integer in [0, ${n}), got ${key}`);
+    world.checkParticle(id, `${what}: shared[${key}]`);
+    if ([...map.values()].includes(id)) throw new RangeError(`${what}: shared maps two vertices to particle ${id}`);
+    map.set(i, id);
+  }
+  return map;
+}
+
+function checkPositive(n: number, what: string): number {
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new RangeError(`${what} must be a finite number > 0, got ${String(n)}`);
+  return n;
+}
+
+function allPairs(n: number): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push([i, j]);
+  return pairs;
+}

@@ -1,0 +1,136 @@
+import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
+import type { ParticleOptions, World } from '../world.js';
+import type { BodyRecord } from './body.js';
+import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+
+/** What {@link createRope} takes. */
+export interface RopeOptions extends MassOptions {
+  /** First end. */
+  from: Vec3Like;
+  /** Last end. */
+  to: Vec3Like;
+  /** Number of segments (sticks), an integer >= 1; the rope has `segments + 1` particles. */
+  segments: number;
+  /**
+   * Rest length of the whole rope in m, default |to - from|. Longer than the span
+   * makes a slack rope (pinned at both ends it sags); particles start on the
+   * straight line between the ends either way.
+   */
+  length?: number;
+  /** `'equal'` (default): a chain of rods that also resists compression. `'max'`: an inextensible rope that can go slack. */
+  kind?: 'equal' | 'max';
+  /** Pin the first particle where it starts. Default false. */
+  pinStart?: boolean;
+  /** Pin the last particle where it starts. Default false. */
+  pinEnd?: boolean;
+  /**
+   * Stiffness in (0, 1] of bending sticks between particles two apart, which push
+   * them back to the straight distance whenever the rope bends. Default: none (a
+   * perfectly limp rope).
+   */
+  bendStiffness?: number;
+  /** Collision radius of each particle, default 0. */
+  radius?: number;
+  /** Coulomb friction coefficient of each particle (the world's default when omitted). */
+  friction?: number;
+  /** Relaxation passes per substep for this body (default: the world's). */
+  iterations?: number;
+}
+
+/** What {@link createRope} returns. */
+export interface RopeHandle {
+  readonly body: BodyRecord;
+  readonly first: number;
+  readonly count: number;
+  /** Particle id of the last end (`first + segments`). */
+  readonly last: number;
+  readonly segments: number;
+  /** Rest length of one segment (m). */
+  readonly segmentLength: number;
+  /** Stick ids of the segments, from the first end. */
+  readonly sticks: readonly number[];
+  /** Stick ids of the bending sticks (empty without `bendStiffness`). */
+  readonly bendSticks: readonly number[];
+  /** Pin id of the first end, if pinned (move it with `world.setPinTarget`). */
+  readonly startPin: number | undefined;
+  /** Pin id of the last end, if pinned. */
+  readonly endPin: number | undefined;
+  /** Sum of the current segment lengths (m). */
+  currentLength(): number;
+  /** Sets the stiffness of the bending sticks (only when the rope was made with `bendStiffness`). */
+  setBendStiffness(stiffness: number): void;
+  /** Removes the rope with its sticks and pins. */
+  remove(): void;
+}
+
+/**
+ * A rope or chain: `segments` sticks in a row between two points, optionally
+ * pinned at either end. `'max'` sticks make it inextensible but free to go slack
+ * (the course notes' rope); `'equal'` sticks make a chain of rigid links.
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * const rope = createRope(world, { from: [-1, 2, 0], to: [1, 2, 0], segments: 20, length: 2.4, kind: 'max', pinStart: true, pinEnd: true });
+ * world.advance(1); // it sags into a catenary
+ * ```
+ */
+export function createRope(world: World, options: RopeOptions): RopeHandle {
+  if (!options || typeof options !== 'object') throw new TypeError(`createRope: options must be an object, got ${String(options)}`);
+  const from = toVec3(options.from, 'createRope: from');
+  const to = toVec3(options.to, 'createRope: to');
+  const segments = checkInteger(options.segments, 'createRope: segments', 1);
+  const kind = options.kind ?? 'equal';
+  if (kind !== 'equal' && kind !== 'max') throw new RangeError(`createRope: kind must be 'equal' or 'max', got ${String(kind)}`);
+  const span = Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
+  const length = checkNumber(options.length ?? span, 'createRope: length', Number.MIN_VALUE);
+  if (length < span * (1 - 1e-12)) throw new RangeError(`createRope: length must be at least the distance from 'from' to 'to' (${span}), got ${length}`);
+  const bendStiffness = options.bendStiffness === undefined ? undefined : checkStiffness(options.bendStiffness, 'createRope: bendStiffness');
+  const mass = particleMass(options, segments + 1, 'createRope');
+
+  const list: ParticleOptions[] = [];
+  for (let i = 0; i <= segments; i++) {
+    const t = i / segments;
+    list.push({ position: [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, from[2] + (to[2] - from[2]) * t], mass, radius: options.radius, friction: options.friction });
+  }
+  const first = world.addParticles(list);
+  const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });
+  const segmentLength = length / segments;
+  const sticks: number[] = [];
+  for (let i = 0; i < segments; i++) sticks.push(world.addStick(first + i, first + i + 1, { length: segmentLength, kind }));
+  // 'min' bending sticks only push: they straighten a bend without fighting the segments' own limit.
+  const bendSticks: number[] = [];
+  if (bendStiffness !== undefined) {
+    for (let i = 0; i + 2 <= segments; i++) bendSticks.push(world.addStick(first + i, first + i + 2, { length: 2 * segmentLength, stiffness: bendStiffness, kind: 'min' }));
+  }
+  const startPin = options.pinStart ? world.addPin(first) : undefined;
+  const endPin = options.pinEnd ? world.addPin(first + segments) : undefined;
+  body.constraints.push(...sticks, ...bendSticks);
+  if (startPin !== undefined) body.constraints.push(startPin);
+  if (endPin !== undefined) body.constraints.push(endPin);
+
+  return {
+    body,
+    first,
+    count: segments + 1,
+    last: first + segments,
+    segments,
+    segmentLength,
+    sticks,
+    bendSticks,
+    startPin,
+    endPin,
+    currentLength() {
+      const p = world.positions;
+      let sum = 0;
+      for (let i = first; i < first + segments; i++) sum += Math.hypot(p[i * 3 + 3]! - p[i * 3]!, p[i * 3 + 4]! - p[i * 3 + 1]!, p[i * 3 + 5]! - p[i * 3 + 2]!);
+      return sum;
+    },
+    setBendStiffness(stiffness: number) {
+      if (bendSticks.length === 0) throw new RangeError('RopeHandle.setBendStiffness: the rope has no bending sticks (create it with bendStiffness)');
+      const value = checkStiffness(stiffness, 'RopeHandle.setBendStiffness: stiffness');
+      for (const id of bendSticks) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
+    },
+    remove: () => world.removeBody(body),
+  };
+}

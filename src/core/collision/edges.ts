@@ -1,0 +1,319 @@
+import type { BodyRecord } from '../bodies/body.js';
+import { BoxCollider } from '../colliders/box.js';
+import { CapsuleCollider } from '../colliders/capsule.js';
+import { collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
+import { ObbCollider } from '../colliders/obb.js';
+import { PlaneCollider } from '../colliders/plane.js';
+import { SphereCollider } from '../colliders/sphere.js';
+import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
+import type { Constraint } from '../constraints/constraint.js';
+import { ConstraintTable, widen } from '../constraints/table.js';
+import { checkNumber } from '../math.js';
+import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { World } from '../world.js';
+import { Cast, makeLineCast } from './lineCast.js';
+import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
+import { projectToAnchorSide } from './wallCheat.js';
+
+/** What {@link addCapsuleEdge} takes besides the particles and the radius. */
+export interface CapsuleEdgeOptions {
+  /**
+   * The end attached to the torso (`a` or `b`). When the edge ends up with its
+   * ends on both sides of a wall, the other end is projected back to this end's
+   * side (the paper's cheat for fast limbs). `protectFromTunnelling` with a
+   * `torsoParticle` sets it for a ragdoll's edges.
+   */
+  anchor?: number;
+  /** The limb's length, kept when the wall cheat folds it; default the particles' current distance. */
+  length?: number;
+}
+
+/** Capsule edges, one row each. */
+export class EdgeTable extends ConstraintTable {
+  a: Int32Array;
+  b: Int32Array;
+  radius: Float64Array;
+  /** Rest length, kept by the wall cheat. */
+  length: Float64Array;
+  /** The end toward the torso, or -1. */
+  anchor: Int32Array;
+  /** 1 when the anchor was given by the user (a torso does not override it). */
+  explicitAnchor: Uint8Array;
+
+  constructor(capacity = 16) {
+    super(capacity);
+    this.a = new Int32Array(capacity);
+    this.b = new Int32Array(capacity);
+    this.radius = new Float64Array(capacity);
+    this.length = new Float64Array(capacity);
+    this.anchor = new Int32Array(capacity);
+    this.explicitAnchor = new Uint8Array(capacity);
+  }
+
+  add(id: number, a: number, b: number, radius: number, length: number, anchor: number, explicit: boolean): number {
+    const row = this.addRow(id);
+    this.a[row] = a;
+    this.b[row] = b;
+    this.radius[row] = radius;
+    this.length[row] = length;
+    this.anchor[row] = anchor;
+    this.explicitAnchor[row] = explicit ? 1 : 0;
+    return row;
+  }
+
+  protected growColumns(capacity: number): void {
+    this.a = widen(this.a, capacity);
+    this.b = widen(this.b, capacity);
+    this.radius = widen(this.radius, capacity);
+    this.length = widen(this.length, capacity);
+    this.anchor = widen(this.anchor, capacity);
+    this.explicitAnchor = widen(this.explicitAnchor, capacity);
+  }
+
+  protected copyRow(from: number, to: number): void {
+    this.a[to] = this.a[from]!;
+    this.b[to] = this.b[from]!;
+    this.radius[to] = this.radius[from]!;
+    this.length[to] = this.length[from]!;
+    this.anchor[to] = this.anchor[from]!;
+    this.explicitAnchor[to] = this.explicitAnchor[from]!;
+  }
+}
+
+/** Per body with a torso: stick hops from the torso for each of its particles. */
+interface TorsoRecord {
+  first: number;
+  count: number;
+  hops: Int32Array;
+}
+
+/**
+ * The capsule edges of one world, projected once per relaxation pass (it is a
+ * user constraint of the world, so it runs after the sticks).
+ */
+export class EdgeSystem implements Constraint {
+  readonly table = new EdgeTable();
+  private rows = new Map<number, number>();
+  private nextId = 1;
+  private torsos: TorsoRecord[] = [];
+  private query = makeSegmentQuery();
+  private cast = makeLineCast();
+  private contact = makeContact();
+
+  add(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions): number {
+    world.checkParticle(a, 'addCapsuleEdge: a');
+    world.checkParticle(b, 'addCapsuleEdge: b');
+    if (a === b) throw new RangeError(`addCapsuleEdge: a and b must differ, both are particle ${a}`);
+    checkNumber(radius, 'addCapsuleEdge: radius', 0);
+    const anchor = options.anchor;
+    if (anchor !== undefined && anchor !== a && anchor !== b) throw new RangeError(`addCapsuleEdge: anchor must be a (${a}) or b (${b}), got ${String(anchor)}`);
+    const pa = world.getPosition(a);
+    const pb = world.getPosition(b);
+    const length = checkNumber(options.length ?? Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]), 'addCapsuleEdge: length', 0);
+    const id = this.nextId++;
+    const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
+    this.rows.set(id, row);
+    // Leave with the body, before its particle slots can be reused.
+    world.bodyOf(a)?.onRemove.push(() => {
+      if (this.rows.has(id)) this.remove(id);
+    });
+    for (const torso of this.torsos) this.deriveAnchor(row, torso);
+    return id;
+  }
+
+  remove(id: number): void {
+    const row = this.rows.get(id);
+    if (row === undefined) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
+    this.rows.delete(id);
+    const moved = this.table.removeRow(row);
+    if (moved >= 0) this.rows.set(moved, row);
+  }
+
+  /** Anchors the edges inside a body at the end fewer sticks away from its torso. */
+  setTorso(first: number, count: number, hops: Int32Array): void {
+    this.clearTorso(first);
+    const torso = { first, count, hops };
+    this.torsos.push(torso);
+    for (let row = 0; row < this.table.count; row++) this.deriveAnchor(row, torso);
+  }
+
+  /** Forgets the torso of the body starting at `first` and the anchors it set. */
+  clearTorso(first: number): void {
+    const i = this.torsos.findIndex((t) => t.first === first);
+    if (i < 0) return;
+    const torso = this.torsos[i]!;
+    this.torsos.splice(i, 1);
+    const t = this.table;
+    for (let row = 0; row < t.count; row++) {
+      if (t.explicitAnchor[row] === 0 && inRange(t.a[row]!, torso) && inRange(t.b[row]!, torso)) t.anchor[row] = -1;
+    }
+  }
+
+  project(world: World): void {
+    const t = this.table;
+    const particles = world.particles;
+    const colliders = world.colliders;
+    for (let row = 0; row < t.count; row++) {
+      const a = t.a[row]!;
+      const b = t.b[row]!;
+      if (!(collides(particles, a) || collides(particles, b)) || !alive(particles, a) || !alive(particles, b)) continue;
+      const anchor = t.anchor[row]!;
+      if (anchor >= 0) {
+        const other = anchor === a ? b : a;
+        this.cast[Cast.User] = Math.max(t.radius[row]!, particles.radius[other]!);
+        this.cast[Cast.User + 1] = t.length[row]!;
+        if (collides(particles, other)) projectToAnchorSide(particles, colliders, anchor, other, this.cast, this.contact);
+      }
+      for (let c = 0; c < colliders.length; c++) this.collide(particles, row, colliders[c]!);
+    }
+  }
+
+  /** One edge against one collider. */
+  private collide(particles: ParticleStore, row: number, c: Collider): void {
+    const q = this.query;
+    const a = this.table.a[row]!;
+    const b = this.table.b[row]!;
+    this.load(particles, row);
+    if (c instanceof TriangleMeshCollider) {
+      const r = q[6]!;
+      const box = c.bvh.queryBox;
+      for (let k = 0; k < 3; k++) {
+        box[k] = (q[k]! < q[3 + k]! ? q[k]! : q[3 + k]!) - r;
+        box[3 + k] = (q[k]! > q[3 + k]! ? q[k]! : q[3 + k]!) + r;
+      }
+      const n = c.bvh.query(c.candidates);
+      for (let i = 0; i < n; i++) {
+        this.load(particles, row);
+        if (segmentVsTriangle(c, c.candidates[i]!, q)) this.share(particles, a, b, c);
+      }
+      return;
+    }
+    let hit = false;
+    if (c instanceof PlaneCollider) hit = segmentVsPlane(c, q);
+    else if (c instanceof SphereCollider) hit = segmentVsSphere(c, q);
+    else if (c instanceof CapsuleCollider) hit = segmentVsCapsule(c, q);
+    else if (c instanceof ObbCollider) hit = segmentVsObb(c, q);
+    else if (c instanceof BoxCollider) hit = segmentVsBox(c, q);
+    if (hit) this.share(particles, a, b, c);
+  }
+
+  private load(particles: ParticleStore, row: number): void {
+    const q = this.query;
+    const pos = particles.position;
+    const a = this.table.a[row]! * 3;
+    const b = this.table.b[row]! * 3;
+    for (let k = 0; k < 3; k++) {
+      q[k] = pos[a + k]!;
+      q[3 + k] = pos[b + k]!;
+    }
+    q[6] = this.table.radius[row]!;
+    // A level contact touches under the mass centre: t = w_a / (w_a + w_b).
+    const wa = particles.inverseMass[this.table.a[row]!]!;
+    const wb = particles.inverseMass[this.table.b[row]!]!;
+    q[Seg.Prefer] = wa + wb > 0 ? wa / (wa + wb) : 0.5;
+  }
+
+  /**
+   * The paper's section 5: the penetration point p = c1·x1 + c2·x2 (c1 = 1 - t,
+   * c2 = t) must move by Δ; with λ = 1/(c1² + c2²), x1 += c1·λ·Δ and x2 += c2·λ·Δ.
+   * Weighted by inverse mass w: xi += wi·ci·Δ / (w1·c1² + w2·c2²), which moves p
+   * by exactly Δ. Each end's share goes through pushOut, so friction acts on it.
+   */
+  private share(particles: ParticleStore, a: number, b: number, c: Collider): void {
+    const q = this.query;
+    const c2 = q[7]!;
+    const c1 = 1 - c2;
+    const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
+    const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;
+    const denominator = wa * c1 * c1 + wb * c2 * c2;
+    if (denominator === 0) return;
+    const k = q[11]! / denominator;
+    const contact = this.contact;
+    contact[0] = q[8]!;
+    contact[1] = q[9]!;
+    contact[2] = q[10]!;
+    contact[4] = c.friction;
+    const da = wa * c1 * k;
+    const db = wb * c2 * k;
+    if (da > 0) {
+      contact[3] = da;
+      pushOut(particles, a, contact);
+    }
+    if (db > 0) {
+      contact[3] = db;
+      pushOut(particles, b, contact);
+    }
+  }
+
+  private deriveAnchor(row: number, torso: TorsoRecord): void {
+    const t = this.table;
+    const a = t.a[row]!;
+    const b = t.b[row]!;
+    if (t.explicitAnchor[row] === 1 || !inRange(a, torso) || !inRange(b, torso)) return;
+    const ha = torso.hops[a - torso.first]!;
+    const hb = torso.hops[b - torso.first]!;
+    // Unreached ends (-1) or a tie (e.g. shoulder to shoulder) give no anchor.
+    t.anchor[row] = ha < 0 || hb < 0 || ha === hb ? -1 : ha < hb ? a : b;
+  }
+}
+
+function inRange(id: number, torso: TorsoRecord): boolean {
+  return id >= torso.first && id < torso.first + torso.count;
+}
+
+function alive(particles: ParticleStore, id: number): boolean {
+  return (particles.flags[id]! & ParticleFlag.Alive) !== 0;
+}
+
+const systems = new WeakMap<World, EdgeSystem>();
+
+/** The edge system of `world`, created (and added to its relaxation loop) on first use. */
+export function edgeSystem(world: World): EdgeSystem {
+  let system = systems.get(world);
+  if (!system) {
+    system = new EdgeSystem();
+    systems.set(world, system);
+    world.addConstraint(system);
+  }
+  return system;
+}
+
+/**
+ * Makes the stick between particles `a` and `b` a capsule of `radius` (the
+ * paper's capped cylinder, section 6) that collides with every static collider:
+ * plane, sphere, box, capsule, oriented box and triangle mesh. A penetration
+ * between the ends is pushed out with the paper's section 5 weights, shared by
+ * inverse mass, with friction at both ends. The edge does not keep a distance
+ * itself: add a stick for that. Returns an id for {@link removeCapsuleEdge}.
+ * The edge goes when the body of `a` is removed; an edge on a loose particle
+ * that is removed is inert, so remove it first.
+ *
+ * @example
+ * ```ts
+ * const shin = world.addStick(knee, ankle);
+ * addCapsuleEdge(world, knee, ankle, 0.06, { anchor: knee }); // the knee is nearer the torso
+ * ```
+ */
+export function addCapsuleEdge(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions = {}): number {
+  return edgeSystem(world).add(world, a, b, radius, options);
+}
+
+/** Removes a capsule edge added by {@link addCapsuleEdge}. */
+export function removeCapsuleEdge(world: World, id: number): void {
+  const system = systems.get(world);
+  if (!system) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
+  system.remove(id);
+}
+
+/** Adds a capsule edge for every stick of `body` (both ends inside it); returns their ids. */
+export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): number[] {
+  const ids: number[] = [];
+  const sticks = world.sticks;
+  const end = body.first + body.count;
+  for (let row = 0; row < sticks.count; row++) {
+    const a = sticks.a[row]!;
+    const b = sticks.b[row]!;
+    if (a >= body.first && a < end && b >= body.first && b < end) ids.push(addCapsuleEdge(world, a, b, radius));
+  }
+  return ids;
+}

@@ -1,0 +1,248 @@
+import { ParticleFlag, type ParticleStore } from '../particles.js';
+import { SegmentLoop, StickKindCode, type StickTable } from './sticks.js';
+
+/**
+ * Sticks per colouring block. Colours are assigned inside blocks of this many
+ * consecutive sticks rather than over a whole body: a run of independent sticks
+ * then spans a few hundred particles that stay in L1, where colouring a whole
+ * 128×128 cloth would sweep all of it eight times per pass (measured: blocks of
+ * 256–1024 beat both the plain order and whole-body colouring at N = 64 and 128).
+ */
+export const COLOR_BLOCK = 512;
+
+/**
+ * Segments with fewer sticks keep the order their builder chose. Colouring a
+ * chain turns it red–black, which lets a compressed chain overshoot and fold
+ * where the sequential order straightens it, and small bodies gain no speed from
+ * it; the order matters for convergence, the speed only for big meshes.
+ */
+export const COLOR_MIN_STICKS = 512;
+
+/** Colours tracked per particle (bits of a Uint32); sticks that find none free go last in their block. */
+const MAX_COLORS = 32;
+
+/**
+ * Re-orders the stick table for the solver (graph colouring):
+ *
+ * 1. Each stick goes to a segment: the body holding both ends (or the later body
+ *    when it joins two, as a joint made by that body's builder would be ordered,
+ *    or the body when the other end is a loose immovable anchor), else the loose
+ *    segment, which comes last. A segment's sticks follow its body's iteration
+ *    count and sleep with it.
+ * 2. Inside a segment of at least {@link COLOR_MIN_STICKS} sticks, every block of {@link COLOR_BLOCK} consecutive sticks is
+ *    greedily coloured so that no two sticks of one colour share a particle, and
+ *    sorted by colour. Consecutive sticks of one colour touch disjoint particles,
+ *    so the CPU overlaps them instead of waiting on the previous stick's writes.
+ *
+ * Every stick is still projected once per pass against the latest positions:
+ * this is Gauss–Seidel in another order, not Jacobi. Both sorts are stable and a
+ * colour-sorted block colours to itself again, so re-ordering an ordered table
+ * changes nothing (snapshots restore bit for bit). Runs when sticks were added or
+ * bodies changed, never per step; allocates only when the table has grown.
+ */
+export function orderSticks(sticks: StickTable, particles: ParticleStore, scratch: OrderScratch): void {
+  const n = sticks.count;
+  scratch.fit(n, particles.capacity);
+  const segmentOf = scratch.segment;
+  let bodies = 0;
+  for (let row = 0; row < n; row++) {
+    const s = owner(particles, sticks.a[row]!, sticks.b[row]!);
+    segmentOf[row] = s;
+    if (s >= bodies) bodies = s + 1;
+  }
+  // Counting sort by segment; loose sticks (-1) get index `bodies`, after every body.
+  const counts = scratch.counts(bodies + 2);
+  for (let row = 0; row < n; row++) counts[key(segmentOf[row]!, bodies) + 1]!++;
+  for (let k = 1; k < bodies + 2; k++) counts[k] = counts[k]! + counts[k - 1]!;
+  const bySegment = scratch.order;
+  for (let row = 0; row < n; row++) bySegment[counts[key(segmentOf[row]!, bodies)]!++] = row;
+  // counts[k] is now the end of segment k; keep the non-empty segments.
+  let segments = 0;
+  let begin = 0;
+  sticks.segmentStart = fitInt32(sticks.segmentStart, bodies + 2);
+  sticks.segmentBody = fitInt32(sticks.segmentBody, bodies + 1);
+  sticks.segmentPasses = fitInt32(sticks.segmentPasses, bodies + 1);
+  if (sticks.segmentLoop.length < bodies + 1) sticks.segmentLoop = new Uint8Array((bodies + 1) * 2);
+  for (let k = 0; k <= bodies; k++) {
+    const end = counts[k]!;
+    if (end === begin) continue;
+    if (end - begin >= COLOR_MIN_STICKS) for (let from = begin; from < end; from += COLOR_BLOCK) colorBlock(sticks, scratch, from, Math.min(end, from + COLOR_BLOCK));
+    sticks.segmentStart[segments] = begin;
+    sticks.segmentBody[segments] = k === bodies ? -1 : k;
+    segments++;
+    begin = end;
+  }
+  sticks.segmentStart[segments] = n;
+  sticks.segmentCount = segments;
+  permute(sticks, scratch, n);
+  chooseLoops(sticks);
+  sticks.ordered = true;
+  sticks.layoutVersion++;
+}
+
+/** Picks each segment's loop: the fastest one all its sticks qualify for. */
+function chooseLoops(sticks: StickTable): void {
+  for (let k = 0; k < sticks.segmentCount; k++) {
+    let loop = SegmentLoop.Rigid;
+    for (let row = sticks.segmentStart[k]!; row < sticks.segmentStart[k + 1]!; row++) {
+      if (sticks.kind[row] !== StickKindCode.Equal) loop = SegmentLoop.General;
+      else if (sticks.stiffness[row] !== 1 && loop === SegmentLoop.Rigid) loop = SegmentLoop.Equal;
+    }
+    sticks.segmentLoop[k] = loop;
+  }
+}
+
+/**
+ * After rows were replaced wholesale (a snapshot restored): when the table was in
+ * solving order (`ordered`) and its rows are still grouped by segment, re-derives
+ * the segments without moving a row, so the restored world solves in exactly the
+ * order the original did; otherwise leaves the re-ordering to the next step.
+ */
+export function resumeOrder(sticks: StickTable, particles: ParticleStore, scratch: OrderScratch, ordered: boolean): void {
+  sticks.ordered = false;
+  if (!ordered) return;
+  const n = sticks.count;
+  let segments = 0;
+  let previous = -2;
+  for (let row = 0; row < n; row++) {
+    const s = owner(particles, sticks.a[row]!, sticks.b[row]!);
+    if (s === previous) continue;
+    // Bodies ascend and the loose segment comes last; anything else needs a re-order.
+    if (previous === -1 || (s >= 0 && s < previous)) return;
+    previous = s;
+    segments++;
+  }
+  sticks.segmentStart = fitInt32(sticks.segmentStart, segments + 1);
+  sticks.segmentBody = fitInt32(sticks.segmentBody, segments);
+  sticks.segmentPasses = fitInt32(sticks.segmentPasses, segments);
+  if (sticks.segmentLoop.length < segments) sticks.segmentLoop = new Uint8Array(segments * 2);
+  segments = 0;
+  previous = -2;
+  for (let row = 0; row < n; row++) {
+    const s = owner(particles, sticks.a[row]!, sticks.b[row]!);
+    if (s === previous) continue;
+    sticks.segmentStart[segments] = row;
+    sticks.segmentBody[segments] = s;
+    segments++;
+    previous = s;
+  }
+  sticks.segmentStart[segments] = n;
+  sticks.segmentCount = segments;
+  chooseLoops(sticks);
+  scratch.fit(0, particles.capacity);
+  sticks.ordered = true;
+  sticks.layoutVersion++;
+}
+
+/** The body a stick between particles `a` and `b` belongs to, or -1 (loose). */
+function owner(particles: ParticleStore, a: number, b: number): number {
+  const ba = particles.body[a]!;
+  const bb = particles.body[b]!;
+  if (ba >= 0 && bb >= 0) return ba > bb ? ba : bb;
+  if (ba >= 0 && isAnchor(particles, b)) return ba;
+  if (bb >= 0 && isAnchor(particles, a)) return bb;
+  return -1;
+}
+
+/** True for a particle that never moves, pinned or not (a pin may be released). */
+export function isAnchor(particles: ParticleStore, id: number): boolean {
+  const pinned = (particles.flags[id]! & ParticleFlag.Pinned) !== 0;
+  return (pinned ? particles.freeInverseMass[id]! : particles.inverseMass[id]!) === 0;
+}
+
+function key(segment: number, bodies: number): number {
+  return segment < 0 ? bodies : segment;
+}
+
+/** Greedy colouring of `scratch.order[from..to)` by particle masks, then a stable sort by colour. */
+function colorBlock(sticks: StickTable, scratch: OrderScratch, from: number, to: number): void {
+  const order = scratch.order;
+  const mask = scratch.mask;
+  const color = scratch.color;
+  const histogram = scratch.histogram;
+  histogram.fill(0);
+  for (let i = from; i < to; i++) {
+    const row = order[i]!;
+    const a = sticks.a[row]!;
+    const b = sticks.b[row]!;
+    const used = mask[a]! | mask[b]!;
+    // Lowest clear bit; all 32 taken gives MAX_COLORS, the overflow run.
+    const c = used === -1 ? MAX_COLORS : 31 - Math.clz32(~used & (used + 1));
+    color[i - from] = c;
+    histogram[c + 1]!++;
+    if (c < MAX_COLORS) {
+      mask[a] = mask[a]! | (1 << c);
+      mask[b] = mask[b]! | (1 << c);
+    }
+  }
+  for (let i = from; i < to; i++) {
+    const row = order[i]!;
+    mask[sticks.a[row]!] = 0;
+    mask[sticks.b[row]!] = 0;
+  }
+  for (let c = 1; c <= MAX_COLORS + 1; c++) histogram[c] = histogram[c]! + histogram[c - 1]!;
+  const sorted = scratch.block;
+  for (let i = from; i < to; i++) sorted[histogram[color[i - from]!]!++] = order[i]!;
+  for (let i = from; i < to; i++) order[i] = sorted[i - from]!;
+}
+
+/** Applies `scratch.order` (new row → old row) to every column and reports the moves. */
+function permute(sticks: StickTable, scratch: OrderScratch, n: number): void {
+  const order = scratch.order;
+  const ints = scratch.ints;
+  const reals = scratch.reals;
+  const bytes = scratch.bytes;
+  gatherInts(sticks.a, order, ints, n);
+  gatherInts(sticks.b, order, ints, n);
+  gatherInts(sticks.ids, order, ints, n);
+  for (let i = 0; i < n; i++) reals[i] = sticks.rest[order[i]!]!;
+  for (let i = 0; i < n; i++) sticks.rest[i] = reals[i]!;
+  for (let i = 0; i < n; i++) reals[i] = sticks.stiffness[order[i]!]!;
+  for (let i = 0; i < n; i++) sticks.stiffness[i] = reals[i]!;
+  for (let i = 0; i < n; i++) bytes[i] = sticks.kind[order[i]!]!;
+  for (let i = 0; i < n; i++) sticks.kind[i] = bytes[i]!;
+  for (let i = 0; i < n; i++) if (order[i] !== i) sticks.onMove(sticks.ids[i]!, i);
+}
+
+function gatherInts(column: Int32Array, order: Int32Array, tmp: Int32Array, n: number): void {
+  for (let i = 0; i < n; i++) tmp[i] = column[order[i]!]!;
+  for (let i = 0; i < n; i++) column[i] = tmp[i]!;
+}
+
+function fitInt32(array: Int32Array, length: number): Int32Array {
+  return array.length >= length ? array : new Int32Array(length * 2);
+}
+
+/** Work arrays of {@link orderSticks}, kept between calls so that re-ordering allocates nothing. */
+export class OrderScratch {
+  segment: Int32Array = new Int32Array(0);
+  order: Int32Array = new Int32Array(0);
+  ints: Int32Array = new Int32Array(0);
+  reals: Float64Array = new Float64Array(0);
+  bytes: Uint8Array = new Uint8Array(0);
+  mask: Uint32Array = new Uint32Array(0);
+  color: Uint8Array = new Uint8Array(COLOR_BLOCK);
+  block: Int32Array = new Int32Array(COLOR_BLOCK);
+  histogram: Int32Array = new Int32Array(MAX_COLORS + 2);
+  private countArray: Int32Array = new Int32Array(0);
+
+  /** Grows the arrays for `sticks` rows and `particles` slots. */
+  fit(sticks: number, particles: number): void {
+    if (this.order.length < sticks) {
+      const n = Math.max(sticks, this.order.length * 2);
+      this.segment = new Int32Array(n);
+      this.order = new Int32Array(n);
+      this.ints = new Int32Array(n);
+      this.reals = new Float64Array(n);
+      this.bytes = new Uint8Array(n);
+    }
+    if (this.mask.length < particles) this.mask = new Uint32Array(particles);
+  }
+
+  /** A zeroed count array of at least `length` entries. */
+  counts(length: number): Int32Array {
+    if (this.countArray.length < length) this.countArray = new Int32Array(length * 2);
+    this.countArray.fill(0);
+    return this.countArray;
+  }
+}
