@@ -48,6 +48,19 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: {
+          name: 'react',
+          environment: 'node',
+          include: ['test/react/**/*.test.tsx'],
+          setupFiles: ['test/react/setup.ts'],
+          pool: 'forks',
+          // The heap tests force collections with global.gc(); optimising on the main thread makes
+          // "allocates nothing once optimised" hold on a loaded machine too.
+          execArgv: ['--expose-gc', '--no-concurrent-recompilation'],
+        },
+      },
+      {
+        extends: true,
         plugins: [storybookTest({ configDir: '.storybook' })],
         optimizeDeps: { include: browserDeps },
         test: {

@@ -1,0 +1,138 @@
+import { useFrame } from '@react-three/fiber';
+import { useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { checkInteger, checkNumber, type Vec3Like } from '../core/math.js';
+import { World as CoreWorld } from '../core/world.js';
+import { SinewContext, type SinewContextValue } from './context.js';
+import { useStableVec3 } from './hooks/useStableVec3.js';
+import { createWorldStore, type WorldSettings, type WorldStore } from './store.js';
+
+/**
+ * `useFrame` priority at which every `<World>` steps. Negative, so it runs before
+ * the default-priority callbacks (the read-back renderers and users' own) and
+ * does not take over rendering from R3F.
+ *
+ * @example
+ * ```ts
+ * useFrame(() => steerBeforeTheStep(), STEP_PRIORITY - 1); // runs before the world steps
+ * ```
+ */
+export const STEP_PRIORITY = -50;
+
+/** Props of {@link World}. Every one changes live, without resetting the simulation. */
+export interface WorldProps {
+  /** m/s², default `[0, -9.81, 0]`. */
+  gravity?: Vec3Like;
+  /** Fixed step in seconds, default 1/60. */
+  timeStep?: number;
+  /** Relaxation passes per substep, default 1. */
+  iterations?: number;
+  /** Verlet + relaxation substeps per step, default 10. */
+  substeps?: number;
+  /** Per-second drag, default 0. */
+  damping?: number;
+  /** The paper's square-root approximation in the stick pass. */
+  sqrtApprox?: boolean;
+  /** Most steps per frame; longer stalls are dropped rather than caught up. Default 5. */
+  maxStepsPerAdvance?: number;
+  /** Seed of the jitter that separates coincident particles; changing it reseeds. */
+  seed?: number;
+  /** Wall-clock ms per frame for stepping; the world lowers substeps, then iterations, to fit. 0 (default) = off. */
+  budgetMs?: number;
+  /** Fewest substeps the time budget may use. Default 1. */
+  minSubsteps?: number;
+  /** Fewest relaxation passes the time budget may use. Default 1. */
+  minIterations?: number;
+  /** Let bodies that came to rest fall asleep until touched. Default true. */
+  sleep?: boolean;
+  /** Speed (m/s) below which a particle counts as resting. Default 0.05. */
+  sleepSpeed?: number;
+  /** Seconds a body must rest before it falls asleep. Default 0.5. */
+  sleepTime?: number;
+  /** Stop stepping (the store's `step()` still single-steps). */
+  paused?: boolean;
+  /** Simulated seconds per real second, e.g. 0.2 for slow motion. Default 1. */
+  timeScale?: number;
+  /** Blend rendered positions between the last two steps. Default true. */
+  interpolate?: boolean;
+  /** Seconds between publications of `stats` in the store. Default 0.25. */
+  statsInterval?: number;
+  /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
+  ref?: Ref<WorldStore>;
+  children?: ReactNode;
+}
+
+/**
+ * A physics world inside an R3F `<Canvas>`: creates a core `World` and a zustand
+ * store around it, provides both to its children, and advances the world with a
+ * fixed step in `useFrame`. Several `<World>`s can live in one scene.
+ *
+ * @example
+ * ```tsx
+ * <Canvas>
+ *   <World gravity={[0, -9.81, 0]} substeps={10} timeScale={0.5}>
+ *     <Ground />
+ *     <Cloth width={20} height={20} spacing={0.05} origin={[0, 2, 0]} pin="top" />
+ *   </World>
+ * </Canvas>
+ * ```
+ */
+export function World(props: WorldProps) {
+  const settings = validSettings(props);
+  const gravity = useStableVec3(props.gravity ?? DEFAULT_GRAVITY, '<World>: gravity')!;
+  const statsInterval = checkNumber(props.statsInterval ?? 0.25, '<World>: statsInterval', 0);
+
+  const [value] = useState<SinewContextValue>(() => {
+    const world = new CoreWorld({ ...settings, gravity });
+    const store = createWorldStore(world, { ...settings, gravity });
+    return { world, store, frame: store.getState().frame };
+  });
+
+  const { timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate } = settings;
+  useLayoutEffect(() => {
+    value.store
+      .getState()
+      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate });
+  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate]);
+
+  useImperativeHandle(props.ref, () => value.store, [value]);
+
+  const sinceStats = useRef(0);
+  useFrame((three, delta) => {
+    const state = value.store.getState();
+    state.advance(delta);
+    // With `frameloop="demand"` nothing else asks for frames: a running simulation does.
+    if (!state.settings.paused) three.invalidate();
+    sinceStats.current += delta;
+    if (sinceStats.current >= statsInterval) {
+      sinceStats.current = 0;
+      state.refreshStats();
+    }
+  }, STEP_PRIORITY);
+
+  return <SinewContext.Provider value={value}>{props.children}</SinewContext.Provider>;
+}
+
+const DEFAULT_GRAVITY = [0, -9.81, 0] as const;
+
+function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
+  const timeStep = checkNumber(props.timeStep ?? 1 / 60, '<World>: timeStep', 0);
+  if (timeStep === 0) throw new RangeError('<World>: timeStep must be > 0, got 0');
+  return {
+    timeStep,
+    iterations: checkInteger(props.iterations ?? 1, '<World>: iterations', 1),
+    substeps: checkInteger(props.substeps ?? 10, '<World>: substeps', 1),
+    damping: checkNumber(props.damping ?? 0, '<World>: damping', 0),
+    sqrtApprox: props.sqrtApprox ?? false,
+    maxStepsPerAdvance: checkInteger(props.maxStepsPerAdvance ?? 5, '<World>: maxStepsPerAdvance', 1),
+    seed: checkInteger(props.seed ?? 0x5eed, '<World>: seed', 0),
+    budgetMs: checkNumber(props.budgetMs ?? 0, '<World>: budgetMs', 0),
+    minSubsteps: checkInteger(props.minSubsteps ?? 1, '<World>: minSubsteps', 1),
+    minIterations: checkInteger(props.minIterations ?? 1, '<World>: minIterations', 1),
+    sleep: props.sleep ?? true,
+    sleepSpeed: checkNumber(props.sleepSpeed ?? 0.05, '<World>: sleepSpeed', 0),
+    sleepTime: checkNumber(props.sleepTime ?? 0.5, '<World>: sleepTime', 0),
+    paused: props.paused ?? false,
+    timeScale: checkNumber(props.timeScale ?? 1, '<World>: timeScale', 0),
+    interpolate: props.interpolate ?? true,
+  };
+}

@@ -1,0 +1,74 @@
+import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { Euler, Quaternion } from 'three';
+import { BoxCollider as CoreBoxCollider } from '../../core/colliders/box.js';
+import { ObbCollider } from '../../core/colliders/obb.js';
+import { checkNumber, toVec3, type Vec3Like } from '../../core/math.js';
+import { toQuat, type QuatLike } from '../../core/quaternion.js';
+import { buildCollider } from '../hooks/buildCollider.js';
+import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
+import { useStableVec3 } from '../hooks/useStableVec3.js';
+
+/** Props of {@link BoxCollider}. */
+export interface BoxColliderProps {
+  /** Centre. Default the origin. */
+  position?: Vec3Like;
+  /** Edge lengths (m); a number makes a cube. Default 1. */
+  size?: Vec3Like | number;
+  /** Orientation as Euler angles (radians, XYZ order). */
+  rotation?: readonly [number, number, number];
+  /** Orientation as a quaternion `[x, y, z, w]`; wins over `rotation`. */
+  quaternion?: QuatLike;
+  /** Keep particles inside the box (a container; the paper's cube world). Only for an unrotated box. */
+  inside?: boolean;
+  /** Surface friction μ. Default 1. */
+  friction?: number;
+  /** Drawn at the box's centre and orientation, e.g. `<mesh><boxGeometry args={size} /></mesh>`. */
+  children?: ReactNode;
+  ref?: Ref<ColliderHandle>;
+}
+
+/**
+ * A static box obstacle: axis-aligned when unrotated (and then optionally a
+ * container with `inside`), an oriented box otherwise. Changing a prop replaces
+ * the collider; nothing else is reset.
+ *
+ * @example
+ * ```tsx
+ * <BoxCollider position={[0, 0.5, 0]} size={[2, 0.1, 1]} rotation={[0, 0, 0.3]}>
+ *   <mesh><boxGeometry args={[2, 0.1, 1]} /><meshStandardMaterial /></mesh>
+ * </BoxCollider>
+ * ```
+ */
+export function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, children, ref }: BoxColliderProps) {
+  const center = useStableVec3(position ?? ORIGIN, '<BoxCollider>: position')!;
+  const edges = useStableVec3(typeof size === 'number' ? [size, size, size] : size, '<BoxCollider>: size')!;
+  if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);
+  checkNumber(friction, '<BoxCollider>: friction', 0);
+  const turn = quaternion ? toQuat(quaternion, '<BoxCollider>: quaternion') : rotation ? eulerQuaternion(toVec3(rotation, '<BoxCollider>: rotation')) : undefined;
+  const turnKey = turn?.join(',');
+  if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation/quaternion or inside');
+
+  const collider = useMemo(() => {
+    const q = turnKey?.split(',').map(Number) as [number, number, number, number] | undefined;
+    const half: [number, number, number] = [edges[0] / 2, edges[1] / 2, edges[2] / 2];
+    if (q) return buildCollider('<BoxCollider>', () => new ObbCollider({ type: 'obb', center, halfExtents: half, quaternion: q, friction }));
+    const min: [number, number, number] = [center[0] - half[0], center[1] - half[1], center[2] - half[2]];
+    const max: [number, number, number] = [center[0] + half[0], center[1] + half[1], center[2] + half[2]];
+    return buildCollider('<BoxCollider>', () => new CoreBoxCollider({ type: 'box', min, max, inside, friction }));
+  }, [center, edges, turnKey, inside, friction]);
+  const handle = useColliderAs('<BoxCollider>', collider);
+  useImperativeHandle(ref, () => handle, [handle]);
+  return children === undefined ? null : (
+    <group position={center} quaternion={turn ?? IDENTITY}>
+      {children}
+    </group>
+  );
+}
+
+const ORIGIN = [0, 0, 0] as const;
+const IDENTITY = [0, 0, 0, 1] as [number, number, number, number];
+
+function eulerQuaternion([x, y, z]: readonly [number, number, number]): [number, number, number, number] {
+  const q = new Quaternion().setFromEuler(new Euler(x, y, z));
+  return [q.x, q.y, q.z, q.w];
+}

@@ -1,0 +1,59 @@
+import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { Quaternion, Vector3 } from 'three';
+import { CapsuleCollider as CoreCapsuleCollider } from '../../core/colliders/capsule.js';
+import { checkNumber, type Vec3Like } from '../../core/math.js';
+import { buildCollider } from '../hooks/buildCollider.js';
+import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
+import { useStableVec3 } from '../hooks/useStableVec3.js';
+
+/** Props of {@link CapsuleCollider}. */
+export interface CapsuleColliderProps {
+  /** One end of the axis. */
+  a: Vec3Like;
+  /** The other end. */
+  b: Vec3Like;
+  radius: number;
+  /** Surface friction μ. Default 1. */
+  friction?: number;
+  /**
+   * Drawn at the axis's midpoint with local +y along a → b, so
+   * `<mesh><capsuleGeometry args={[radius, length]} /></mesh>` lines up.
+   */
+  children?: ReactNode;
+  ref?: Ref<ColliderHandle>;
+}
+
+/**
+ * A static capsule (the paper's capped cylinder): a bar, a railing, a limb of
+ * a statue.
+ *
+ * @example
+ * ```tsx
+ * <CapsuleCollider a={[-1, 1, 0]} b={[1, 1, 0]} radius={0.1}>
+ *   <mesh><capsuleGeometry args={[0.1, 2]} /><meshStandardMaterial /></mesh>
+ * </CapsuleCollider>
+ * ```
+ */
+export function CapsuleCollider({ a, b, radius, friction = 1, children, ref }: CapsuleColliderProps) {
+  const from = useStableVec3(a, '<CapsuleCollider>: a');
+  const to = useStableVec3(b, '<CapsuleCollider>: b');
+  if (!from) throw new TypeError('<CapsuleCollider>: a is required, got undefined');
+  if (!to) throw new TypeError('<CapsuleCollider>: b is required, got undefined');
+  checkNumber(radius, '<CapsuleCollider>: radius', 0);
+  checkNumber(friction, '<CapsuleCollider>: friction', 0);
+  const collider = useMemo(() => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction })), [from, to, radius, friction]);
+  const handle = useColliderAs('<CapsuleCollider>', collider);
+  useImperativeHandle(ref, () => handle, [handle]);
+  const placement = useMemo(() => {
+    const axis = new Vector3(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
+    const length = axis.length();
+    const quaternion = length > 0 ? new Quaternion().setFromUnitVectors(new Vector3(0, 1, 0), axis.divideScalar(length)) : new Quaternion();
+    const middle: [number, number, number] = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2, (from[2] + to[2]) / 2];
+    return { middle, quaternion };
+  }, [from, to]);
+  return children === undefined ? null : (
+    <group position={placement.middle} quaternion={placement.quaternion}>
+      {children}
+    </group>
+  );
+}

@@ -1,0 +1,90 @@
+import { PivotControls } from '@react-three/drei';
+import { useFrame } from '@react-three/fiber';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { Matrix4, Vector3, type Group } from 'three';
+import type { Vec3 } from '../../core/math.js';
+import { usePinAs } from '../hooks/usePin.js';
+import { useLatest } from '../hooks/useLatest.js';
+import type { ParticleRef } from '../particleRef.js';
+
+/** Props of {@link IKHandle}. */
+export interface IKHandleProps {
+  /** The particle to pose: a handle, id or name (`"doll.rightHand"`). */
+  particle: ParticleRef;
+  /** Size of the gizmo. Default 0.25. */
+  scale?: number;
+  /** Keep the gizmo the same size on screen (then `scale` is in pixels). Default false. */
+  fixed?: boolean;
+  /** Draw the gizmo through other objects. Default true. */
+  alwaysOnTop?: boolean;
+  /** False removes the handle and lets the particle go. Default true. */
+  enabled?: boolean;
+  /** Called while dragging, with the new target (a reused tuple). */
+  onDrag?: (position: Readonly<Vec3>) => void;
+  /** Drawn at the handle; default a small sphere. */
+  children?: ReactNode;
+}
+
+/**
+ * A draggable gizmo (drei's `PivotControls`) that pins a particle to its
+ * position: inverse kinematics by pinning, as in the paper, so a user poses an
+ * arm or a ragdoll by hand. It appears where the particle is; dragging its
+ * arrows or planes moves the pin. Orbit controls pause while it is dragged.
+ *
+ * @example
+ * ```tsx
+ * <Ragdoll name="doll" pose="T" />
+ * <IKHandle particle="doll.leftHand" />
+ * <IKHandle particle="doll.rightFoot" scale={0.2} />
+ * ```
+ */
+export function IKHandle({ enabled = true, ...props }: IKHandleProps) {
+  return enabled ? <ActiveIKHandle {...props} /> : null;
+}
+
+function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
+  const pin = usePinAs('<IKHandle>', particle);
+  const matrix = useMemo(() => new Matrix4(), []);
+  const gizmo = useRef<Group>(null);
+  const placedFor = useRef(-1);
+  const scratch = useMemo(() => ({ target: [0, 0, 0] as Vec3, vector: new Vector3(), inverse: new Matrix4() }), []);
+  const latestOnDrag = useLatest(onDrag);
+
+  // When the pin appears (or is re-made), the gizmo jumps to it; after that the gizmo leads and the pin follows.
+  useFrame(() => {
+    if (pin.id === placedFor.current || pin.id < 0) return;
+    placedFor.current = pin.id;
+    pin.target(scratch.target);
+    const parent = gizmo.current?.parent;
+    scratch.vector.set(scratch.target[0], scratch.target[1], scratch.target[2]);
+    if (parent) {
+      parent.updateWorldMatrix(true, false);
+      scratch.vector.applyMatrix4(scratch.inverse.copy(parent.matrixWorld).invert());
+    }
+    matrix.makeTranslation(scratch.vector.x, scratch.vector.y, scratch.vector.z);
+    if (gizmo.current) gizmo.current.matrixWorldNeedsUpdate = true;
+  });
+
+  const handleDrag = useCallback(
+    (_local: Matrix4, _deltaLocal: Matrix4, world: Matrix4) => {
+      scratch.vector.setFromMatrixPosition(world);
+      scratch.target[0] = scratch.vector.x;
+      scratch.target[1] = scratch.vector.y;
+      scratch.target[2] = scratch.vector.z;
+      pin.setTarget(scratch.target);
+      latestOnDrag.current?.(scratch.target);
+    },
+    [pin, scratch, latestOnDrag],
+  );
+
+  return (
+    <PivotControls ref={gizmo} matrix={matrix} scale={scale} fixed={fixed} depthTest={!alwaysOnTop} disableRotations disableScaling onDrag={handleDrag}>
+      {children ?? (
+        <mesh renderOrder={500}>
+          <sphereGeometry args={[scale * 0.12, 16, 12]} />
+          <meshBasicMaterial color="#ffd040" depthTest={!alwaysOnTop} />
+        </mesh>
+      )}
+    </PivotControls>
+  );
+}

@@ -1,0 +1,104 @@
+import { useFrame } from '@react-three/fiber';
+import { useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { Euler, Quaternion, Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
+import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
+import type { RigidBody as CoreRigidBody } from '../../core/bodies/rigid.js';
+import type { QuatLike } from '../../core/quaternion.js';
+import { FrameTrack } from '../../three/frameTrack.js';
+import { writeTransform } from '../../three/matrices.js';
+import { useSinew } from '../context.js';
+import { useBodyView, type BodyView } from '../hooks/useBodyView.js';
+import { useRigidBodyAs, type RigidBodyApi, type UseRigidBodyOptions } from '../hooks/useRigidBody.js';
+
+/** `Omit` applied to each member of a union, so each shape keeps its own options. */
+type WithoutRotation<T> = T extends unknown ? Omit<T, 'rotation'> : never;
+
+/**
+ * Props of {@link RigidBody}: a shape and its builder's options (see
+ * {@link useRigidBody}), with three.js-style orientation: `rotation` is an
+ * Euler `[x, y, z]` in radians, or give `quaternion` `[x, y, z, w]`.
+ */
+export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
+  /** Initial orientation as Euler angles (radians, XYZ order). */
+  rotation?: readonly [number, number, number];
+  /** Initial orientation as a quaternion; wins over `rotation`. */
+  quaternion?: QuatLike;
+  /** Colour of the default mesh (drawn when there are no children). */
+  color?: string;
+  /** Meshes that follow the body; their origin is the body's local origin (a box's centre). */
+  children?: ReactNode;
+  castShadow?: boolean;
+  /** Receives the body's handle. */
+  ref?: Ref<RigidBodyApi>;
+};
+
+/**
+ * A rigid body of particles and sticks. Its children (any meshes) follow the
+ * transform read back from the particles, interpolated between steps and
+ * written straight into the group's matrix; without children it draws its own
+ * convex hull.
+ *
+ * @example
+ * ```tsx
+ * <RigidBody shape="box" size={[0.4, 0.4, 0.4]} position={[0, 2, 0]} rotation={[0.3, 0, 0.2]} angularVelocity={[0, 4, 0]}>
+ *   <mesh><boxGeometry args={[0.4, 0.4, 0.4]} /><meshStandardMaterial color="orange" /></mesh>
+ * </RigidBody>
+ * ```
+ */
+export function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
+  const euler = rotation ? `${rotation[0]},${rotation[1]},${rotation[2]}` : undefined;
+  const fromEuler = useMemo(() => {
+    if (!euler) return undefined;
+    const [x, y, z] = euler.split(',').map(Number) as [number, number, number];
+    const q = new Quaternion().setFromEuler(new Euler(x, y, z));
+    return [q.x, q.y, q.z, q.w] as const;
+  }, [euler]);
+  const options = { ...rest, rotation: quaternion ?? fromEuler } as UseRigidBodyOptions;
+  const api = useRigidBodyAs('<RigidBody>', options);
+  const { world, frame } = useSinew('<RigidBody>');
+  useImperativeHandle(ref, () => api, [api]);
+
+  const group = useRef<Group>(null);
+  const [track] = useMemo(() => [new FrameTrack((out) => api.transform(out))], [api]);
+  const tracked = useRef<CoreRigidBody | null>(null);
+  useEffect(() => world.onBeforeStep(() => api.current && track.capture()), [world, api, track]);
+  useFrame(() => {
+    if (tracked.current !== api.current) {
+      track.reset();
+      tracked.current = api.current;
+    }
+    if (!api.current || !group.current) return;
+    const drawn = track.sample(frame);
+    writeTransform(group.current, drawn.position, drawn.quaternion);
+  });
+
+  const hull = useRef<Mesh>(null);
+  useBodyView(api, hull, world, frame, (body) => new HullView(body));
+
+  return (
+    <group ref={group}>
+      {children ?? (
+        <mesh ref={hull} castShadow={castShadow}>
+          <meshStandardMaterial color={color} flatShading />
+        </mesh>
+      )}
+    </group>
+  );
+}
+
+/** The body's own convex hull in its local frame, built from the core's rest shape; drawn when there are no children. */
+class HullView implements BodyView {
+  readonly geometry: BufferGeometry;
+  constructor(body: CoreRigidBody) {
+    const { offsets, localCenter } = body.shape;
+    const points: Vector3[] = [];
+    for (let i = 0; i < offsets.length; i += 3) points.push(new Vector3(offsets[i]! + localCenter[0], offsets[i + 1]! + localCenter[1], offsets[i + 2]! + localCenter[2]));
+    this.geometry = new ConvexGeometry(points);
+  }
+  update(): void {
+    // A rigid body's shape never changes; only the group's matrix moves.
+  }
+  dispose(): void {
+    this.geometry.dispose();
+  }
+}

@@ -1,0 +1,34 @@
+import { createContext, useContext } from 'react';
+import type { World } from '../core/world.js';
+import type { FrameInfo, WorldStore } from './store.js';
+
+/** What a `<World>` provides to everything inside it. */
+export interface SinewContextValue {
+  readonly world: World;
+  readonly store: WorldStore;
+  /** The store's per-frame info (`store.getState().frame`), handed out directly for read-back loops. */
+  readonly frame: FrameInfo;
+}
+
+/**
+ * The nearest `<World>`; null outside one. Each `<World>` provides its own, so
+ * several can share a page. Prefer the hooks; read it directly to bridge a
+ * world into another renderer's tree.
+ *
+ * @example
+ * ```tsx
+ * const value = useContext(SinewContext);
+ * return <Html><SinewContext.Provider value={value}><Panel /></SinewContext.Provider></Html>;
+ * ```
+ */
+export const SinewContext = createContext<SinewContextValue | null>(null);
+
+/**
+ * @internal The nearest `<World>`'s context, or an error that names the caller
+ * (`<Stick> must be inside a <World>`).
+ */
+export function useSinew(who: string): SinewContextValue {
+  const value = useContext(SinewContext);
+  if (!value) throw new Error(`${who} must be inside a <World>`);
+  return value;
+}

@@ -1,0 +1,69 @@
+import { useEffect } from 'react';
+import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
+import type { WorldStore } from '../store.js';
+import { useLatest } from './useLatest.js';
+
+/** Something attached to particles (a stick, a pin): the core may remove it with a particle. */
+export interface Attachment {
+  /** False once the core removed it (its particle went away). */
+  alive(): boolean;
+  detach(): void;
+}
+
+/**
+ * Attaches something to the particles `refs` name, in a passive effect: layout
+ * effects (where particles and bodies are added) have all run by then, so a
+ * `<Stick>` finds a `<Particle>` mounted in the same commit wherever it sits in
+ * the tree. An unknown reference at mount is an error naming the component and
+ * prop. Afterwards the attachment follows its particles: when one is removed and
+ * re-created (a remount, StrictMode's double effects) it is attached again.
+ *
+ * @example
+ * ```ts
+ * const refs = useMemo(() => [a, b], [a, b]);
+ * useAttachment(store, '<Stick>', ['a', 'b'], refs, ([ia, ib]) => {
+ *   const id = world.addStick(ia!, ib!);
+ *   return { alive: () => world.hasConstraint(id), detach: () => world.removeConstraint(id) };
+ * });
+ * ```
+ */
+export function useAttachment(
+  store: WorldStore,
+  who: string,
+  props: readonly string[],
+  refs: readonly ParticleRef[],
+  attach: (ids: readonly number[]) => Attachment,
+): void {
+  const latestAttach = useLatest(attach);
+  const latestProps = useLatest(props);
+  useEffect(() => {
+    let current: Attachment | undefined;
+    let ids: number[] = [];
+    const detach = () => {
+      if (current?.alive()) current.detach();
+      current = undefined;
+    };
+    const sync = (strict: boolean) => {
+      const state = store.getState();
+      const next: number[] = [];
+      for (let i = 0; i < refs.length; i++) {
+        const ref = refs[i]!;
+        const id = strict ? requireParticle(state, ref, who, latestProps.current[i] ?? `particle ${i}`) : resolveParticle(state, ref);
+        if (id === undefined) return detach();
+        next.push(id);
+      }
+      if (current?.alive() && next.every((id, i) => id === ids[i])) return;
+      detach();
+      ids = next;
+      current = latestAttach.current(next);
+    };
+    sync(true);
+    const unsubscribe = store.subscribe((s, prev) => {
+      if (s.registryVersion !== prev.registryVersion || s.particles !== prev.particles || s.bodies !== prev.bodies) sync(false);
+    });
+    return () => {
+      unsubscribe();
+      detach();
+    };
+  }, [store, who, refs, latestAttach, latestProps]);
+}

@@ -1,0 +1,110 @@
+import { useLayoutEffect } from 'react';
+import { createCloth, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
+import { useSinew } from '../context.js';
+import { BodyHandle, useBody } from './useBody.js';
+import { useLiveParticles } from './useLiveParticles.js';
+
+/** Options of {@link useCloth}; the `<Cloth>` props. Those of `createCloth`, plus a name. */
+export interface UseClothOptions extends ClothOptions {
+  /** Registers the cloth in its `<World>`: `"flag.0"` is its first particle, `"flag.end"` its last. */
+  name?: string;
+}
+
+/** A stable handle on a cloth; `current` is the core `ClothHandle` while it exists..
+ *
+ * @example
+ * ```ts
+ * const corner = flag.particleAt(0, 0); // flag = useCloth(...)
+ * ```
+ */
+export class ClothApi extends BodyHandle<ClothHandle> {
+  /** Particle id of grid point (i, j): column i, row j. */
+  particleAt(i: number, j: number): number {
+    if (!this.current) throw new Error('ClothApi.particleAt: the cloth does not exist (its component is not mounted)');
+    return this.current.particle(i, j);
+  }
+}
+
+/**
+ * A cloth (paper section 4): a grid of particles joined by structural, shear and
+ * bend sticks. `width`, `height`, `spacing`, `origin`, `orientation` and which
+ * stick families exist build the cloth (changing them builds a new one); the
+ * stiffnesses, `pin`, `tearStrain`, mass, radius, friction and iterations
+ * change in place.
+ *
+ * @example
+ * ```tsx
+ * function Flag({ stiffness }: { stiffness: number }) {
+ *   const flag = useCloth({ width: 20, height: 12, spacing: 0.05, origin: [0, 2, 0], pin: 'left', structural: { stiffness } });
+ *   useFrame(() => flag.current && console.log(flag.current.torn));
+ *   return null;
+ * }
+ * ```
+ */
+export function useCloth(options: UseClothOptions): ClothApi {
+  return useClothAs('useCloth()', options);
+}
+
+/** @internal {@link useCloth} with errors that name `who`, the component using it. */
+export function useClothAs(who: string, options: UseClothOptions): ClothApi {
+  const { world } = useSinew(who);
+  if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
+  const { width, height, spacing, origin, orientation, shear, bend, name } = options;
+  const key = JSON.stringify([width, height, spacing, origin, orientation, shear === false, bend === undefined || bend === false]);
+  const api = useBody<ClothHandle, ClothApi>(
+    // Pins are managed below, so that changing them moves pins instead of re-building the cloth.
+    { who, builder: 'createCloth', key, name, create: (w) => createCloth(w, { ...options, pin: 'none' }) },
+    (w) => new ClothApi(w),
+  );
+  useLiveParticles(api, who, options);
+
+  const pinKey = JSON.stringify(options.pin ?? 'none');
+  useLayoutEffect(() => {
+    const cloth = api.current;
+    if (!cloth) return undefined;
+    const pins = pinIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index));
+    return () => {
+      for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
+    };
+  }, [world, api, pinKey, key, who]);
+
+  const structural = options.structural?.stiffness;
+  const shearStiffness = shear ? shear.stiffness : undefined;
+  const bendStiffness = bend ? bend.stiffness : undefined;
+  useLayoutEffect(() => {
+    const cloth = api.current;
+    if (!cloth) return;
+    try {
+      if (structural !== undefined) cloth.setStiffness('structural', structural);
+      if (shearStiffness !== undefined) cloth.setStiffness('shear', shearStiffness);
+      if (bendStiffness !== undefined) cloth.setStiffness('bend', bendStiffness);
+      cloth.tearStrain = options.tearStrain;
+    } catch (error) {
+      throw new RangeError(`${who}: ${(error as Error).message.replace(/^ClothHandle\.\w+: /, '')}`, { cause: error });
+    }
+  }, [api, who, structural, shearStiffness, bendStiffness, options.tearStrain]);
+
+  return api;
+}
+
+/** @internal Grid indices (`j * width + i`) of a {@link ClothPin}, checked; errors name `who`. */
+export function pinIndices(pin: ClothPin, width: number, height: number, who: string): number[] {
+  const last = (height - 1) * width;
+  switch (pin) {
+    case 'none':
+      return [];
+    case 'top':
+      return Array.from({ length: width }, (_, i) => i);
+    case 'top-corners':
+      return [0, width - 1];
+    case 'corners':
+      return [0, width - 1, last, last + width - 1];
+    case 'left':
+      return Array.from({ length: height }, (_, j) => j * width);
+  }
+  if (!Array.isArray(pin)) throw new RangeError(`${who}: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
+  for (const index of pin) {
+    if (!Number.isInteger(index) || index < 0 || index >= width * height) throw new RangeError(`${who}: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
+  }
+  return [...new Set<number>(pin)];
+}

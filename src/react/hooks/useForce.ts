@@ -1,0 +1,25 @@
+import { useEffect } from 'react';
+import type { Force } from '../../core/forces/force.js';
+import { useSinew } from '../context.js';
+
+/**
+ * Applies a force generator (anything with `apply(world)`: the core's
+ * `Attractor`, `Springs`, `Buoyancy`, your own) in the nearest `<World>` while
+ * mounted. A new `force` object replaces the old one; mutate its fields to
+ * change it live.
+ *
+ * @example
+ * ```tsx
+ * function Vortex() {
+ *   const force = useMemo(() => new Attractor({ position: [0, 1, 0], strength: 15, radius: 2 }), []);
+ *   useForce(force);
+ *   useFrame(({ clock }) => (force.strength = 15 * Math.sin(clock.elapsedTime)));
+ *   return null;
+ * }
+ * ```
+ */
+export function useForce(force: Force): void {
+  const { world } = useSinew('useForce()');
+  if (!force || typeof force.apply !== 'function') throw new TypeError(`useForce(): force must have an apply(world) method, got ${String(force)}`);
+  useEffect(() => world.addForce(force), [world, force]);
+}

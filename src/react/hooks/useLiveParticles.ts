@@ -1,0 +1,47 @@
+import { useLayoutEffect } from 'react';
+import { particleMass } from '../../core/bodies/shapes.js';
+import { checkInteger, checkNumber } from '../../core/math.js';
+import type { BodyHandle, CoreBody } from './useBody.js';
+
+/** Per-particle options every body builder takes, which can change without re-building the body. */
+export interface LiveParticleOptions {
+  /** Mass of each particle (kg). */
+  mass?: number;
+  /** Mass of the whole body (kg), spread evenly; give this or `mass`. */
+  totalMass?: number;
+  /** Collision radius of each particle (m). */
+  radius?: number;
+  /** Coulomb friction μ of each particle. */
+  friction?: number;
+  /** Relaxation passes per substep for this body (default: the world's). */
+  iterations?: number;
+}
+
+/**
+ * Applies mass, radius, friction and iterations to a body's particles in place
+ * whenever they change, so a slider on any of them never resets the simulation.
+ * (A re-created body already got the latest values from its builder.) Errors
+ * name `who`.
+ *
+ * @example
+ * ```ts
+ * useLiveParticles(cloth, '<Cloth>', { mass: props.mass, friction: props.friction });
+ * ```
+ */
+export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options: LiveParticleOptions): void {
+  const { mass, totalMass, radius, friction, iterations } = options;
+  useLayoutEffect(() => {
+    const body = api.current;
+    if (!body) return;
+    const world = api.world;
+    const { first, count } = body;
+    if (mass !== undefined || totalMass !== undefined) {
+      const m = particleMass({ mass, totalMass }, count, who);
+      for (let id = first; id < first + count; id++) world.setMass(id, m);
+    }
+    if (radius !== undefined) world.particles.radius.fill(checkNumber(radius, `${who}: radius`, 0), first, first + count);
+    if (friction !== undefined) world.particles.friction.fill(checkNumber(friction, `${who}: friction`, 0), first, first + count);
+    // Left alone when not given: builders have their own defaults (a plant relaxes once per substep).
+    if (iterations !== undefined) body.body.iterations = checkInteger(iterations, `${who}: iterations`, 1);
+  }, [api, who, mass, totalMass, radius, friction, iterations]);
+}

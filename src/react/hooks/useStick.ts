@@ -1,0 +1,95 @@
+import { useEffect, useMemo, useState } from 'react';
+import { checkNumber } from '../../core/math.js';
+import type { StickKind } from '../../core/constraints/sticks.js';
+import type { StickOptions } from '../../core/world.js';
+import type { World } from '../../core/world.js';
+import { useSinew } from '../context.js';
+import type { ParticleRef } from '../particleRef.js';
+import { useAttachment } from './useAttachment.js';
+import { useLatest } from './useLatest.js';
+
+/** A stable handle on a stick a component owns; `id` is -1 while it does not exist. */
+export interface StickHandle {
+  /** Constraint id in the core world. */
+  readonly id: number;
+  /** Particle ids of the ends (-1 while detached). */
+  readonly a: number;
+  readonly b: number;
+  /** Current distance between the ends. */
+  length(): number;
+  /** Relative stretch: (length - rest) / rest; 0 while detached. */
+  strain(): number;
+}
+
+class LiveStick implements StickHandle {
+  id = -1;
+  a = -1;
+  b = -1;
+  constructor(private readonly world: World) {}
+  length(): number {
+    if (this.id < 0) return 0;
+    const p = this.world.positions;
+    const a = this.a * 3;
+    const b = this.b * 3;
+    return Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
+  }
+  strain(): number {
+    const row = this.id < 0 ? -1 : this.world.stickRow(this.id);
+    if (row < 0) return 0;
+    const rest = this.world.sticks.rest[row]!;
+    return rest > 0 ? (this.length() - rest) / rest : 0;
+  }
+}
+
+const KINDS: readonly StickKind[] = ['equal', 'min', 'max'];
+
+/**
+ * A distance constraint (the paper's stick) between two particles, given by
+ * handle, id or name. Length, stiffness and kind change in place.
+ *
+ * @example
+ * ```tsx
+ * function Arm() {
+ *   useStick('shoulder', 'elbow', { stiffness: 1 });
+ *   useStick('elbow', 'hand', { kind: 'max' }); // a rope: only pulls
+ *   return null;
+ * }
+ * ```
+ */
+export function useStick(a: ParticleRef, b: ParticleRef, options: StickOptions = {}): StickHandle {
+  return useStickAs('useStick()', a, b, options);
+}
+
+/** @internal {@link useStick} with errors that name `who`, the component using it. */
+export function useStickAs(who: string, a: ParticleRef, b: ParticleRef, options: StickOptions = {}): StickHandle {
+  const { world, store } = useSinew(who);
+  const length = options.length === undefined ? undefined : checkNumber(options.length, `${who}: length`, 0);
+  const stiffness = checkNumber(options.stiffness ?? 1, `${who}: stiffness`, 0, 1);
+  if (stiffness === 0) throw new RangeError(`${who}: stiffness must be in (0, 1], got 0`);
+  const kind = options.kind ?? 'equal';
+  if (!KINDS.includes(kind)) throw new RangeError(`${who}: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
+
+  const [handle] = useState(() => new LiveStick(world));
+  const latest = useLatest({ length, stiffness, kind });
+  const refs = useMemo(() => [a, b], [a, b]);
+  useAttachment(store, who, ['a', 'b'], refs, ([ia, ib]) => {
+    if (ia === ib) throw new Error(`${who}: a and b must be different particles, both are particle ${ia}`);
+    const id = world.addStick(ia!, ib!, latest.current);
+    handle.id = id;
+    handle.a = ia!;
+    handle.b = ib!;
+    return {
+      alive: () => world.hasConstraint(id),
+      detach: () => {
+        world.removeConstraint(id);
+        handle.id = handle.a = handle.b = -1;
+      },
+    };
+  });
+
+  useEffect(() => {
+    if (handle.id >= 0 && world.hasConstraint(handle.id)) world.setStick(handle.id, { length, stiffness, kind });
+  }, [world, handle, length, stiffness, kind]);
+
+  return handle;
+}

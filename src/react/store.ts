@@ -1,0 +1,311 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Vec3 } from '../core/math.js';
+import type { World } from '../core/world.js';
+
+/** The settings a `<World>` applies to its core world; each is a `<World>` prop. */
+export interface WorldSettings {
+  /** Gravity from the `<World>` prop; a mounted `<Gravity>` overrides it. */
+  gravity: Vec3;
+  timeStep: number;
+  iterations: number;
+  substeps: number;
+  damping: number;
+  sqrtApprox: boolean;
+  maxStepsPerAdvance: number;
+  seed: number;
+  /** Wall-clock ms per frame the world may spend stepping; it lowers substeps, then iterations, to fit. 0 = off. */
+  budgetMs: number;
+  /** Fewest substeps the time budget may use. */
+  minSubsteps: number;
+  /** Fewest relaxation passes the time budget may use. */
+  minIterations: number;
+  /** Let bodies that came to rest fall asleep. */
+  sleep: boolean;
+  /** Speed (m/s) below which a particle counts as resting. */
+  sleepSpeed: number;
+  /** Seconds a body must rest before it falls asleep. */
+  sleepTime: number;
+  /** While true the frame loop runs no steps (`step()` still does). */
+  paused: boolean;
+  /** Simulated seconds per real second: 0.25 is slow motion. The fixed step stays. */
+  timeScale: number;
+  /** Render positions blended between the last two steps, so motion is smooth at any refresh rate. */
+  interpolate: boolean;
+}
+
+/** Numbers about a world, published a few times a second (not per frame, so subscribers re-render rarely). */
+export interface WorldStoreStats {
+  particles: number;
+  constraints: number;
+  colliders: number;
+  bodies: number;
+  /** Steps taken since the world was created. */
+  steps: number;
+  /** Simulated seconds. */
+  time: number;
+  /** Mean wall-clock milliseconds of one step, smoothed over recent frames. */
+  msPerStep: number;
+  /** Substeps and relaxation passes of the latest step (fewer than the settings under a time budget). */
+  substepsUsed: number;
+  iterationsUsed: number;
+  /** Bodies simulated and bodies asleep after the latest step. */
+  awakeBodies: number;
+  sleepingBodies: number;
+}
+
+/**
+ * What renderers read every frame. It is one object mutated in place (never
+ * replaced), so reading it costs nothing and changing it re-renders nothing.
+ */
+export interface FrameInfo {
+  /** Blend factor from `world.stepStartPositions` to `world.positions` for this frame (1 = current positions). */
+  alpha: number;
+  /** Steps run in the latest frame. */
+  steps: number;
+  /** Smoothed milliseconds per step, updated every frame that steps. */
+  msPerStep: number;
+}
+
+/** A particle registered under a name; `id` follows the particle if it is re-created. */
+export interface NamedParticle {
+  readonly id: number;
+}
+
+/** A body registered under a name, so its particles can be named as `"body.part"`. */
+export interface BodyEntry {
+  readonly kind: string;
+  /** First particle id of the body's contiguous range (-1 while it does not exist). */
+  readonly first: number;
+  readonly count: number;
+  /** Maps a part name (e.g. a ragdoll's `"leftHand"`) to a particle id; numeric parts index the range. */
+  resolve?(part: string): number | undefined;
+}
+
+/** The state of a world store: settings, registry, stats and actions. */
+export interface WorldState {
+  /** The core world this store drives. */
+  readonly world: World;
+  /** Per-frame read-back info, mutated in place. */
+  readonly frame: FrameInfo;
+  settings: WorldSettings;
+  stats: WorldStoreStats;
+  /** Particles registered by name (`<Particle name="hand" />`). */
+  particles: Readonly<Record<string, NamedParticle>>;
+  /** Bodies registered by name (`<Rope name="rope" />`). */
+  bodies: Readonly<Record<string, BodyEntry>>;
+  /** Bumped whenever a component adds or removes particles, so references re-resolve. */
+  registryVersion: number;
+  /** Changes settings and applies them to the world in place (the simulation is not reset). */
+  configure(settings: Partial<WorldSettings>): void;
+  pause(): void;
+  resume(): void;
+  /** Runs `count` fixed steps now, paused or not, and shows their result without interpolation. */
+  step(count?: number): void;
+  /** Advances the world by `delta` real seconds (scaled by `timeScale`); the `<World>` calls this every frame. */
+  advance(delta: number): number;
+  /** Publishes fresh `stats` if anything changed. */
+  refreshStats(): void;
+  /** Registers a named particle; `who` names the component for the duplicate-name error. Returns the unregistration. */
+  nameParticle(name: string, particle: NamedParticle, who: string): () => void;
+  /** Registers a named body. Returns the unregistration. */
+  nameBody(name: string, body: BodyEntry, who: string): () => void;
+  /** Tells references that particles were added or removed. */
+  touchRegistry(): void;
+  /** Overrides gravity (the latest override wins) until the returned function is called. */
+  overrideGravity(gravity: Vec3): () => void;
+}
+
+/** A vanilla zustand store around one core world. */
+export type WorldStore = StoreApi<WorldState>;
+
+/** Weight of the newest frame in the smoothed milliseconds per step. */
+const SMOOTHING = 0.1;
+
+/**
+ * Creates the store of a `<World>`. Plain zustand: no React here, so it can be
+ * driven from tests or from outside the canvas (`store.getState().pause()`).
+ *
+ * Settings not given in `initial` are read from the world as it is (and the
+ * store's own default: running, time scale 1, interpolated).
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * const store = createWorldStore(world, { timeScale: 0.5 });
+ * store.getState().advance(1 / 60);
+ * store.getState().pause();
+ * ```
+ */
+export function createWorldStore(world: World, overrides: Partial<WorldSettings> = {}): WorldStore {
+  const initial: WorldSettings = {
+    gravity: [world.gravity[0], world.gravity[1], world.gravity[2]],
+    timeStep: world.timeStep,
+    iterations: world.iterations,
+    substeps: world.substeps,
+    damping: world.damping,
+    sqrtApprox: world.sqrtApprox,
+    maxStepsPerAdvance: world.maxStepsPerAdvance,
+    seed: world.random.state,
+    budgetMs: world.budgetMs,
+    minSubsteps: world.budget.minSubsteps,
+    minIterations: world.budget.minIterations,
+    sleep: world.sleep.enabled,
+    sleepSpeed: world.sleep.speed,
+    sleepTime: world.sleep.time,
+    paused: false,
+    timeScale: 1,
+    interpolate: true,
+    ...overrides,
+  };
+  const frame: FrameInfo = { alpha: 1, steps: 0, msPerStep: 0 };
+  const gravityOverrides: { gravity: Vec3 }[] = [];
+
+  const applyGravity = (settings: WorldSettings) => {
+    world.gravity = gravityOverrides[gravityOverrides.length - 1]?.gravity ?? settings.gravity;
+  };
+
+  const apply = (next: WorldSettings, prev: WorldSettings | undefined) => {
+    if (!prev || next.gravity !== prev.gravity) applyGravity(next);
+    // timeStep and substeps setters rescale velocities, so only touch them on a real change.
+    if (next.timeStep !== world.timeStep) world.timeStep = next.timeStep;
+    if (next.substeps !== world.substeps) world.substeps = next.substeps;
+    world.iterations = next.iterations;
+    world.damping = next.damping;
+    world.sqrtApprox = next.sqrtApprox;
+    world.maxStepsPerAdvance = next.maxStepsPerAdvance;
+    if (prev && next.seed !== prev.seed) world.random.state = next.seed >>> 0;
+    world.budget.minSubsteps = next.minSubsteps;
+    world.budget.minIterations = next.minIterations;
+    if (next.budgetMs !== world.budgetMs) world.budgetMs = next.budgetMs;
+    if (prev && prev.sleep && !next.sleep) world.sleep.wakeAll(world);
+    world.sleep.enabled = next.sleep;
+    world.sleep.speed = next.sleepSpeed;
+    world.sleep.time = next.sleepTime;
+  };
+
+  apply(initial, undefined);
+
+  return createStore<WorldState>()((set, get) => ({
+    world,
+    frame,
+    settings: initial,
+    stats: measure(world, 0),
+    particles: {},
+    bodies: {},
+    registryVersion: 0,
+
+    configure(partial) {
+      const prev = get().settings;
+      let changed = false;
+      for (const key of Object.keys(partial) as (keyof WorldSettings)[]) {
+        if (partial[key] !== undefined && partial[key] !== prev[key]) changed = true;
+      }
+      if (!changed) return;
+      const next = { ...prev };
+      for (const key of Object.keys(partial) as (keyof WorldSettings)[]) {
+        if (partial[key] !== undefined) (next as Record<string, unknown>)[key] = partial[key];
+      }
+      apply(next, prev);
+      set({ settings: next });
+    },
+
+    pause() {
+      get().configure({ paused: true });
+    },
+
+    resume() {
+      get().configure({ paused: false });
+    },
+
+    step(count = 1) {
+      for (let i = 0; i < count; i++) world.step();
+      frame.alpha = 1;
+      frame.steps = count;
+      get().refreshStats();
+    },
+
+    advance(delta) {
+      const { paused, timeScale, interpolate } = get().settings;
+      if (paused) {
+        frame.steps = 0;
+        return 0;
+      }
+      const start = performance.now();
+      const steps = world.advance(delta * timeScale);
+      if (steps > 0) {
+        const ms = (performance.now() - start) / steps;
+        frame.msPerStep = frame.msPerStep === 0 ? ms : frame.msPerStep + (ms - frame.msPerStep) * SMOOTHING;
+      }
+      frame.steps = steps;
+      frame.alpha = interpolate ? world.alpha : 1;
+      return steps;
+    },
+
+    refreshStats() {
+      const prev = get().stats;
+      const next = measure(world, frame.msPerStep);
+      for (const key of Object.keys(next) as (keyof WorldStoreStats)[]) {
+        if (next[key] !== prev[key]) {
+          set({ stats: next });
+          return;
+        }
+      }
+    },
+
+    nameParticle(name, particle, who) {
+      if (get().particles[name]) throw new Error(`${who}: name "${name}" is already used by another particle in this <World>`);
+      set({ particles: { ...get().particles, [name]: particle } });
+      return () => {
+        if (get().particles[name] !== particle) return;
+        const rest = { ...get().particles };
+        delete rest[name];
+        set({ particles: rest });
+      };
+    },
+
+    nameBody(name, body, who) {
+      if (get().bodies[name]) throw new Error(`${who}: name "${name}" is already used by another body in this <World>`);
+      set({ bodies: { ...get().bodies, [name]: body } });
+      return () => {
+        if (get().bodies[name] !== body) return;
+        const rest = { ...get().bodies };
+        delete rest[name];
+        set({ bodies: rest });
+      };
+    },
+
+    touchRegistry() {
+      set({ registryVersion: get().registryVersion + 1 });
+      get().refreshStats();
+    },
+
+    overrideGravity(gravity) {
+      const entry = { gravity };
+      gravityOverrides.push(entry);
+      applyGravity(get().settings);
+      return () => {
+        const i = gravityOverrides.indexOf(entry);
+        if (i >= 0) gravityOverrides.splice(i, 1);
+        applyGravity(get().settings);
+      };
+    },
+  }));
+}
+
+function measure(world: World, msPerStep: number): WorldStoreStats {
+  let bodies = 0;
+  for (const body of world.bodies) if (body.alive) bodies++;
+  return {
+    particles: world.particleCount,
+    constraints: world.constraintCount,
+    colliders: world.colliders.length,
+    bodies,
+    steps: world.stepCount,
+    time: world.time,
+    msPerStep,
+    substepsUsed: world.stats.substepsUsed,
+    iterationsUsed: world.stats.iterationsUsed,
+    awakeBodies: world.stats.awakeBodies,
+    sleepingBodies: world.stats.sleepingBodies,
+  };
+}

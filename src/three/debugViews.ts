@@ -1,0 +1,141 @@
+import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, LineBasicMaterial, LineSegments, Points, PointsMaterial, Sphere } from 'three';
+import { ParticleFlag } from '../core/particles.js';
+import type { World } from '../core/world.js';
+import { fitBounds } from './bounds.js';
+import type { Blend } from './positions.js';
+
+/**
+ * Every live particle of a world as a point (pinned ones in another colour),
+ * rewritten in place each frame and packed so dead slots draw nothing. The
+ * buffers grow with the world's particle capacity, never per frame otherwise.
+ *
+ * @example
+ * ```ts
+ * const points = new ParticlePoints();
+ * scene.add(points.object);
+ * points.update(world, frame); // every frame, frame = store.getState().frame
+ * ```
+ */
+export class ParticlePoints {
+  readonly object: Points<BufferGeometry, PointsMaterial>;
+  private positions = new Float32Array(0);
+  private colors = new Float32Array(0);
+
+  constructor(size = 6, private readonly free: readonly [number, number, number] = [1, 0.85, 0.3], private readonly pinned: readonly [number, number, number] = [1, 0.3, 0.3]) {
+    this.object = new Points(new BufferGeometry(), new PointsMaterial({ size, sizeAttenuation: false, vertexColors: true, depthTest: false }));
+    this.object.renderOrder = 999;
+    this.object.geometry.boundingSphere = new Sphere();
+  }
+
+  update(world: World, blend: Blend): void {
+    const alpha = blend.alpha;
+    const particles = world.particles;
+    if (this.positions.length < particles.capacity * 3) this.allocate(particles.capacity);
+    const p = particles.position;
+    const s = world.stepStartPositions;
+    let n = 0;
+    for (let i = 0; i < particles.end; i++) {
+      const flags = particles.flags[i]!;
+      if ((flags & ParticleFlag.Alive) === 0) continue;
+      for (let k = 0; k < 3; k++) {
+        const c = p[i * 3 + k]!;
+        this.positions[n * 3 + k] = alpha >= 1 ? c : s[i * 3 + k]! + (c - s[i * 3 + k]!) * alpha;
+        this.colors[n * 3 + k] = (flags & ParticleFlag.Pinned) !== 0 || particles.inverseMass[i] === 0 ? this.pinned[k]! : this.free[k]!;
+      }
+      n++;
+    }
+    const geometry = this.object.geometry;
+    geometry.setDrawRange(0, n);
+    geometry.attributes.position!.needsUpdate = true;
+    geometry.attributes.color!.needsUpdate = true;
+    fitBounds(this.positions, n, geometry.boundingSphere!, null);
+  }
+
+  dispose(): void {
+    this.object.geometry.dispose();
+    this.object.material.dispose();
+  }
+
+  private allocate(capacity: number): void {
+    this.positions = new Float32Array(capacity * 3);
+    this.colors = new Float32Array(capacity * 3);
+    const geometry = this.object.geometry;
+    geometry.setAttribute('position', new BufferAttribute(this.positions, 3).setUsage(DynamicDrawUsage));
+    geometry.setAttribute('color', new BufferAttribute(this.colors, 3).setUsage(DynamicDrawUsage));
+  }
+}
+
+/**
+ * Every stick as a line coloured by strain (length − rest) / rest: green at
+ * rest, shading to red when stretched and to blue when compressed, fully so at
+ * ±`strainScale`. Rewritten in place each frame.
+ *
+ * @example
+ * ```ts
+ * const lines = new StickLines(0.05); // full red at 5 % stretch
+ * scene.add(lines.object);
+ * lines.update(world, frame);
+ * ```
+ */
+export class StickLines {
+  readonly object: LineSegments<BufferGeometry, LineBasicMaterial>;
+  private positions = new Float32Array(0);
+  private colors = new Float32Array(0);
+
+  constructor(public strainScale = 0.05) {
+    this.object = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true, opacity: 0.9 }));
+    this.object.renderOrder = 998;
+    this.object.geometry.boundingSphere = new Sphere();
+    this.object.geometry.boundingBox = new Box3();
+  }
+
+  update(world: World, blend: Blend): void {
+    const alpha = blend.alpha;
+    const sticks = world.sticks;
+    if (this.positions.length < sticks.capacity * 6) this.allocate(sticks.capacity);
+    const p = world.positions;
+    const s = world.stepStartPositions;
+    const out = this.positions;
+    for (let row = 0; row < sticks.count; row++) {
+      const a = sticks.a[row]! * 3;
+      const b = sticks.b[row]! * 3;
+      for (let k = 0; k < 3; k++) {
+        out[row * 6 + k] = alpha >= 1 ? p[a + k]! : s[a + k]! + (p[a + k]! - s[a + k]!) * alpha;
+        out[row * 6 + 3 + k] = alpha >= 1 ? p[b + k]! : s[b + k]! + (p[b + k]! - s[b + k]!) * alpha;
+      }
+      const dx = p[b]! - p[a]!;
+      const dy = p[b + 1]! - p[a + 1]!;
+      const dz = p[b + 2]! - p[a + 2]!;
+      const rest = sticks.rest[row]!;
+      const strain = rest > 0 ? (Math.sqrt(dx * dx + dy * dy + dz * dz) - rest) / rest : 0;
+      // Strain in units of strainScale, clamped to [-1, 1]: blue ← green → red. Inline, so no double crosses a call.
+      const t = strain / this.strainScale;
+      const u = t > 1 ? 1 : t < -1 ? -1 : t;
+      const r = u > 0 ? 0.25 + 0.75 * u : 0.25 * (1 + u);
+      const g = 0.85 * (1 - Math.abs(u)) + 0.15;
+      const blue = u < 0 ? 0.25 - 0.75 * u : 0.25 * (1 - u);
+      const k = row * 6;
+      this.colors[k] = this.colors[k + 3] = r;
+      this.colors[k + 1] = this.colors[k + 4] = g;
+      this.colors[k + 2] = this.colors[k + 5] = blue;
+    }
+    const geometry = this.object.geometry;
+    geometry.setDrawRange(0, sticks.count * 2);
+    geometry.attributes.position!.needsUpdate = true;
+    geometry.attributes.color!.needsUpdate = true;
+    fitBounds(out, sticks.count * 2, geometry.boundingSphere!, geometry.boundingBox);
+  }
+
+  dispose(): void {
+    this.object.geometry.dispose();
+    this.object.material.dispose();
+  }
+
+  private allocate(capacity: number): void {
+    this.positions = new Float32Array(capacity * 6);
+    this.colors = new Float32Array(capacity * 6);
+    const geometry = this.object.geometry;
+    geometry.setAttribute('position', new BufferAttribute(this.positions, 3).setUsage(DynamicDrawUsage));
+    geometry.setAttribute('color', new BufferAttribute(this.colors, 3).setUsage(DynamicDrawUsage));
+  }
+}

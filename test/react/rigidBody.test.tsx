@@ -1,0 +1,92 @@
+import { createRef } from 'react';
+import { Euler, Matrix4, type Mesh, Quaternion, Vector3, type Group } from 'three';
+import { Ground } from '../../src/react/components/Ground.js';
+import { RigidBody } from '../../src/react/components/RigidBody.js';
+import type { RigidBodyApi } from '../../src/react/hooks/useRigidBody.js';
+import { useBeforeStep } from '../../src/react/hooks/useStepCallbacks.js';
+import { blendFrames, makeFrame } from '../../src/three/frames.js';
+import { mountWorld } from './helpers.js';
+
+function expectMatrixClose(actual: Matrix4, expected: Matrix4, digits = 6): void {
+  actual.elements.forEach((value, i) => expect(value).toBeCloseTo(expected.elements[i]!, digits));
+}
+
+describe('<RigidBody>', () => {
+  it("moves its child meshes with the body's extracted transform", async () => {
+    const api = createRef<RigidBodyApi>();
+    const crate = createRef<Mesh>();
+    const m = await mountWorld(
+      <>
+        <Ground />
+        <RigidBody ref={api} shape="box" size={[0.4, 0.2, 0.3]} position={[0, 1.5, 0]} rotation={[0.3, 0.2, 0.1]} angularVelocity={[0, 3, 1]}>
+          <mesh ref={crate} position={[0.1, 0, 0]} />
+        </RigidBody>
+      </>,
+      { interpolate: false },
+    );
+    const start = api.current!.transform();
+    const expectedStart = new Quaternion().setFromEuler(new Euler(0.3, 0.2, 0.1));
+    expect(start.quaternion[0]).toBeCloseTo(expectedStart.x, 9);
+    expect(start.quaternion[3]).toBeCloseTo(expectedStart.w, 9);
+
+    for (let round = 0; round < 3; round++) {
+      await m.frames(20);
+      const t = api.current!.transform();
+      const group = crate.current!.parent as Group;
+      const expected = new Matrix4().compose(new Vector3(...t.position), new Quaternion(...t.quaternion), new Vector3(1, 1, 1));
+      expectMatrixClose(group.matrix, expected);
+      crate.current!.updateWorldMatrix(true, false);
+      // The child's own offset is carried along in the body's frame.
+      const child = new Vector3(0.1, 0, 0).applyQuaternion(new Quaternion(...t.quaternion)).add(new Vector3(...t.position));
+      const world = new Vector3().setFromMatrixPosition(crate.current!.matrixWorld);
+      expect(world.distanceTo(child)).toBeLessThan(1e-6);
+    }
+    // It fell onto the ground and turned on the way.
+    expect(api.current!.transform().position[1]).toBeLessThan(1.5);
+    await m.unmount();
+    expect(m.world.particleCount).toBe(0);
+    expect(m.world.constraintCount).toBe(0);
+  });
+
+  it('blends the drawn transform between the last two steps', async () => {
+    const api = createRef<RigidBodyApi>();
+    const crate = createRef<Mesh>();
+    const atStepStart = makeFrame();
+    function Recorder() {
+      useBeforeStep(() => api.current?.current && api.current.transform(atStepStart));
+      return null;
+    }
+    const m = await mountWorld(
+      <>
+        <Recorder />
+        <RigidBody ref={api} shape="tetrahedron" size={0.5} position={[0, 2, 0]} velocity={[1, 0, 0]} angularVelocity={[2, 1, 0]}>
+          <mesh ref={crate} />
+        </RigidBody>
+      </>,
+    );
+    await m.frames(13, 1 / 120);
+    const alpha = m.store.getState().frame.alpha;
+    expect(alpha).toBeCloseTo(0.5, 9);
+    const expected = blendFrames(atStepStart, api.current!.transform(), { alpha }, makeFrame());
+    const group = crate.current!.parent as Group;
+    expect(group.position.x).toBeCloseTo(expected.position[0], 9);
+    expect(group.position.y).toBeCloseTo(expected.position[1], 9);
+    expect(group.quaternion.w).toBeCloseTo(expected.quaternion[3], 9);
+    expect(group.position.y).toBeGreaterThan(api.current!.transform().position[1]);
+    await m.unmount();
+  });
+
+  it('draws its own convex hull when it has no children, and reports velocities', async () => {
+    const api = createRef<RigidBodyApi>();
+    const m = await mountWorld(<RigidBody ref={api} shape="convex" points={[[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]} position={[0, 3, 0]} color="red" />, { interpolate: false });
+    const hull = m.renderer.scene.findByType('Mesh').instance as Mesh;
+    hull.geometry.computeBoundingBox();
+    const size = hull.geometry.boundingBox!.getSize(new Vector3());
+    expect([size.x, size.y, size.z].map((v) => Number(v.toFixed(6)))).toEqual([1, 1, 1]);
+    await m.frames(30);
+    // Free fall for half a second: v = g·t.
+    expect(api.current!.linearVelocity()[1]).toBeCloseTo(-9.81 * 0.5, 1);
+    expect(Math.hypot(...api.current!.angularVelocity())).toBeLessThan(1e-6);
+    await m.unmount();
+  });
+});

@@ -1,0 +1,3 @@
+// @react-three/test-renderer drives React through act(); this flag tells React that
+// act() is in use so it does not warn on every update (see shared/TOOLCHAIN.md).
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;

@@ -1,0 +1,137 @@
+import ReactThreeTestRenderer from '@react-three/test-renderer';
+import { createRef } from 'react';
+import { Particle } from '../../src/react/components/Particle.js';
+import type { ParticleHandle } from '../../src/react/hooks/useParticle.js';
+import type { WorldStore } from '../../src/react/store.js';
+import { World } from '../../src/react/World.js';
+import { expectRenderError, mountWorld } from './helpers.js';
+
+describe('<World>', () => {
+  it('advances the core world with a fixed step in useFrame', async () => {
+    const m = await mountWorld(<Particle position={[0, 10, 0]} />);
+    await m.frames(60);
+    expect(m.world.stepCount).toBe(60);
+    expect(m.world.time).toBeCloseTo(1, 9);
+    // Two frames of 1/120 s make one 1/60 s step.
+    await m.frames(2, 1 / 120);
+    expect(m.world.stepCount).toBe(61);
+    await m.unmount();
+  });
+
+  it('changes world options live without resetting the simulation', async () => {
+    const handle = createRef<ParticleHandle>();
+    const m = await mountWorld(<Particle ref={handle} position={[0, 10, 0]} />, { damping: 0 });
+    const world = m.world;
+    await m.frames(30);
+    const id = handle.current!.id;
+    const fallingSpeed = handle.current!.velocity()[1];
+    expect(fallingSpeed).toBeLessThan(-4);
+
+    await m.update(<Particle ref={handle} position={[0, 10, 0]} />, { gravity: [0, 0, 0], iterations: 3, substeps: 4, damping: 0 });
+    expect(m.store.getState().world).toBe(world);
+    expect(world.gravity).toEqual([0, 0, 0]);
+    expect(world.iterations).toBe(3);
+    expect(world.substeps).toBe(4);
+    expect(handle.current!.id).toBe(id);
+    const y = handle.current!.position()[1];
+    await m.frames(30);
+    // No gravity now: the particle keeps the speed it had (substeps changed, velocity kept).
+    expect(handle.current!.velocity()[1]).toBeCloseTo(fallingSpeed, 6);
+    expect(handle.current!.position()[1]).toBeCloseTo(y + fallingSpeed * 0.5, 6);
+    expect(world.stepCount).toBe(60);
+
+    await m.update(<Particle ref={handle} position={[0, 10, 0]} />, { budgetMs: 4, minSubsteps: 2, minIterations: 2, sleep: false, sleepSpeed: 0.1, sleepTime: 2, seed: 7 });
+    expect(world.budgetMs).toBe(4);
+    expect([world.budget.minSubsteps, world.budget.minIterations]).toEqual([2, 2]);
+    expect([world.sleep.enabled, world.sleep.speed, world.sleep.time]).toEqual([false, 0.1, 2]);
+    expect(world.random.state).toBe(7);
+    expect(handle.current!.id).toBe(id);
+    await m.unmount();
+  });
+
+  it('pauses, single-steps while paused and runs in slow motion', async () => {
+    const m = await mountWorld(<Particle position={[0, 10, 0]} />, { paused: true });
+    await m.frames(30);
+    expect(m.world.stepCount).toBe(0);
+
+    m.store.getState().step();
+    expect(m.world.stepCount).toBe(1);
+    expect(m.store.getState().frame.alpha).toBe(1);
+    m.store.getState().step(3);
+    expect(m.world.stepCount).toBe(4);
+
+    await m.update(<Particle position={[0, 10, 0]} />, { paused: false, timeScale: 0.25 });
+    await m.frames(60);
+    expect(m.world.stepCount).toBe(4 + 15);
+
+    m.store.getState().pause();
+    await m.frames(10);
+    expect(m.world.stepCount).toBe(19);
+    m.store.getState().resume();
+    await m.frames(4);
+    expect(m.world.stepCount).toBe(20);
+    await m.unmount();
+  });
+
+  it('interpolates: frame.alpha is the world leftover, or 1 with interpolate off', async () => {
+    const m = await mountWorld(<Particle position={[0, 10, 0]} />);
+    await m.frames(3, 1 / 120);
+    expect(m.world.alpha).toBeCloseTo(0.5, 9);
+    expect(m.store.getState().frame.alpha).toBe(m.world.alpha);
+    await m.update(<Particle position={[0, 10, 0]} />, { interpolate: false });
+    await m.frames(1, 1 / 120);
+    expect(m.store.getState().frame.alpha).toBe(1);
+    await m.unmount();
+  });
+
+  it('lets several worlds share a scene, each with its own store', async () => {
+    const a = createRef<WorldStore>();
+    const b = createRef<WorldStore>();
+    const renderer = await ReactThreeTestRenderer.create(
+      <>
+        <World ref={a} gravity={[0, -10, 0]}>
+          <Particle position={[0, 10, 0]} />
+        </World>
+        <World ref={b} gravity={[0, 10, 0]}>
+          <Particle position={[0, 10, 0]} />
+          <Particle position={[1, 10, 0]} />
+        </World>
+      </>,
+    );
+    const worldA = a.current!.getState().world;
+    const worldB = b.current!.getState().world;
+    expect(worldA).not.toBe(worldB);
+    expect(worldA.particleCount).toBe(1);
+    expect(worldB.particleCount).toBe(2);
+    await renderer.advanceFrames(30, 1 / 60);
+    expect(worldA.getPosition(0)[1]).toBeLessThan(10);
+    expect(worldB.getPosition(0)[1]).toBeGreaterThan(10);
+    await renderer.unmount();
+    expect(worldA.particleCount).toBe(0);
+    expect(worldB.particleCount).toBe(0);
+  });
+
+  it('publishes stats a few times a second, not per frame', async () => {
+    const m = await mountWorld(<Particle position={[0, 1, 0]} />, { statsInterval: 0.25 });
+    expect(m.store.getState().stats.particles).toBe(1);
+    const published: number[] = [];
+    const unsubscribe = m.store.subscribe((state, prev) => {
+      if (state.stats !== prev.stats) published.push(state.stats.time);
+    });
+    // 1/64 s frames add up exactly: one publication every 16 frames.
+    await m.frames(64, 1 / 64);
+    unsubscribe();
+    expect(published).toHaveLength(4);
+    expect(published[3]).toBeCloseTo(m.world.time, 9);
+    expect(m.store.getState().stats.steps).toBe(m.world.stepCount);
+    expect(m.store.getState().stats.msPerStep).toBeGreaterThan(0);
+    await m.unmount();
+  });
+
+  it('rejects bad props with an error naming the component and the prop', async () => {
+    await expectRenderError(<World iterations={0} />, '<World>: iterations must be an integer >= 1, got 0');
+    await expectRenderError(<World timeStep={0} />, '<World>: timeStep must be > 0, got 0');
+    await expectRenderError(<World gravity={[0, Number.NaN, 0]} />, '<World>: gravity must be finite numbers');
+    await expectRenderError(<World timeScale={-1} />, '<World>: timeScale must be a finite number in [0, Infinity], got -1');
+  });
+});
