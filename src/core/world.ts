@@ -242,7 +242,9 @@ export class World {
 
   /** Live constraints of every kind (sticks, pins, user constraints). */
   get constraintCount(): number {
-    return this.sticks.count + this.pins.count + this.customIds.size;
+    let custom = 0;
+    for (const c of this.customIds.values()) custom += c.constraintCount ?? 1;
+    return this.sticks.count + this.pins.count + custom;
   }
 
   /** Current positions, xyz interleaved by particle id. Re-read after adding particles: the array may be replaced. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World } from '../../src/core/index.js';
+import { createBox, createCloth, createRagdoll, World } from '../../src/core/index.js';
 
 function scene(seed = 1) {
   const world = new World({ seed, damping: 0.3 });
@@ -112,5 +112,17 @@ describe('bodies', () => {
     expect(world.constraintCount).toBe(0);
     expect(() => world.removeBody(body.id)).toThrow(/removeBody: no body with id 0/);
     expect(() => world.addBody(first, 2)).toThrow(/addBody: first\/count: no particle/);
+  });
+
+  it('built by every builder, leave no particle or constraint behind when removed', () => {
+    const world = new World();
+    world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+    const bodies = [createRagdoll(world, { position: [0, 1, 0] }), createBox(world, { position: [2, 1, 0], radius: 0.02 }), createCloth(world, { width: 6, height: 5, tearStrain: 0.5, pin: 'top' })];
+    for (let i = 0; i < 30; i++) world.step();
+    expect(world.constraintCount).toBeGreaterThan(100);
+    for (const body of bodies) body.remove();
+    expect(world.particleCount).toBe(0);
+    expect(world.constraintCount).toBe(0);
+    for (let i = 0; i < 30; i++) world.step();
   });
 });

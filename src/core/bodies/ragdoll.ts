@@ -1,3 +1,5 @@
+import { addCapsuleEdge } from '../collision/edges.js';
+import { protectFromTunnelling } from '../collision/sweep.js';
 import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { hit } from '../motion/hit.js';
@@ -53,6 +55,17 @@ export interface RagdollOptions {
    * long. Default 2.
    */
   jointDamping?: number;
+  /**
+   * Collide every limb as a capsule of its radius against the colliders (the
+   * paper: "each stick is modeled as a capped cylinder"). Default true.
+   */
+  capsules?: boolean;
+  /**
+   * The paper's fast-object guards: sweep the chest's path each substep so the
+   * body cannot pass through a thin wall, and fold a limb that ends up on both
+   * sides of a wall back to the torso's side. Default true.
+   */
+  protectFromTunnelling?: boolean;
 }
 
 /** A bone of the ragdoll: a stick drawn and collided as a capsule. */
@@ -235,6 +248,9 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     record.onRemove.push(() => removeAngleConstraint(world, angle.id));
     return angle;
   });
+  // Edges and the guard remove themselves with the body.
+  if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
+  if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
   const damping = new InternalDamping(first, ragdollParts.length, jointDamping);
   record.onRemove.push(world.onBeforeStep(() => damping.apply(world)));
   return new Ragdoll(world, record, height, mass, limbs, angles);

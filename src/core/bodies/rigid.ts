@@ -1,3 +1,4 @@
+import { addCapsuleEdge } from '../collision/edges.js';
 import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
@@ -19,6 +20,12 @@ export interface RigidBodyOptions {
   mass?: number;
   /** Collision radius of each vertex particle (m). Default 0. */
   radius?: number;
+  /**
+   * Collide the surface edges as capsules of the vertices' radius (paper section
+   * 5: a body resting across a sphere or a step's edge touches between its
+   * corners). Default true.
+   */
+  collideEdges?: boolean;
   /** Coulomb friction coefficient of each vertex particle. Default 0.5. */
   friction?: number;
   /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's. */
@@ -255,7 +262,22 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   }
   shape.vertices.set(vertices);
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
+  if ((options.collideEdges ?? true) && !immovable) addEdgeCapsules(world, edges, record, radius);
   return new RigidBody(world, record, vertices, sticks, edges, shape);
+}
+
+/**
+ * Registers the body's edges as capsules. An edge is listed under its first
+ * particle's body (that is whose removal takes it along), so each edge starts at
+ * a particle of this body; an edge between two particles lent by another body
+ * (a hinge's axis) is that body's to collide.
+ */
+function addEdgeCapsules(world: World, edges: readonly (readonly [number, number])[], record: BodyRecord, radius: number): void {
+  const own = (id: number) => id >= record.first && id < record.first + record.count;
+  for (const [a, b] of edges) {
+    if (own(a)) addCapsuleEdge(world, a, b, radius);
+    else if (own(b)) addCapsuleEdge(world, b, a, radius);
+  }
 }
 
 /**

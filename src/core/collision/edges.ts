@@ -92,6 +92,10 @@ interface TorsoRecord {
  * user constraint of the world, so it runs after the sticks).
  */
 export class EdgeSystem implements Constraint {
+  /** Capsule rows held, for `world.constraintCount`. */
+  get constraintCount(): number {
+    return this.table.count;
+  }
   readonly table = new EdgeTable();
   private rows = new Map<number, number>();
   private nextId = 1;

@@ -56,6 +56,10 @@ export class FaceTable extends ConstraintTable {
  * a rigid body's face.
  */
 export class FaceSystem implements Constraint {
+  /** Triangle rows held, for `world.constraintCount`. */
+  get constraintCount(): number {
+    return this.table.count;
+  }
   readonly table = new FaceTable();
   private rows = new Map<number, number>();
   private nextId = 1;

@@ -46,6 +46,10 @@ const MAX_CORRECTION = 0.03;
  * of the hinge plane (see {@link AngleOptions.hinge}).
  */
 export class AngleTable extends ConstraintTable implements Constraint {
+  /** Rows held, for `world.constraintCount`. */
+  get constraintCount(): number {
+    return this.count;
+  }
   a: Int32Array;
   middle: Int32Array;
   b: Int32Array;

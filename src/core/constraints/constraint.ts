@@ -8,4 +8,10 @@ import type { World } from '../world.js';
  */
 export interface Constraint {
   project(world: World): void;
+  /**
+   * How many constraints this object holds, for `world.constraintCount`; a
+   * table of many rows reports its row count (so an empty table counts 0).
+   * Default 1.
+   */
+  readonly constraintCount?: number;
 }

@@ -32,6 +32,10 @@ const enum PlaneModeCode {
  * friction. Immovable and sleeping particles are left where they are.
  */
 export class PlaneConstraintTable extends ConstraintTable implements Constraint {
+  /** Rows held, for `world.constraintCount`. */
+  get constraintCount(): number {
+    return this.count;
+  }
   particle: Int32Array;
   /** Unit normals, xyz interleaved. */
   normal: Float64Array;
