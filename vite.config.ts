@@ -21,6 +21,13 @@ const browserDeps = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtim
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
 export default defineConfig({
   plugins: [react()],
+  // Examples and tests import the package by its published names.
+  resolve: {
+    alias: [
+      { find: /^sinew\/core$/, replacement: resolve(import.meta.dirname, 'src/core/index.ts') },
+      { find: /^sinew$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
+    ],
+  },
   build: {
     lib: {
       entry: { index: resolve(import.meta.dirname, 'src/index.ts'), core: resolve(import.meta.dirname, 'src/core/index.ts') },

@@ -15,7 +15,7 @@ import { SleepSystem, type SleepSnapshot } from './sleep.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
-import { ParticleFlag, ParticleStore } from './particles.js';
+import { copyValues, ParticleFlag, ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { stepWorld } from './solver.js';
 import { restoreSnapshot, takeSnapshot, type WorldSnapshot } from './snapshot.js';
@@ -270,6 +270,8 @@ export class World {
     const first = this.particles.allocate(list.length);
     this.syncCapacity();
     checked.forEach((o, i) => this.writeParticle(first + i, o));
+    // Interpolated rendering blends from here: a new particle starts where it is, not where the slot's last owner was.
+    copyValues(this.particles.position, this.stepStartPositions, first * 3, (first + list.length) * 3);
     return first;
   }
 
@@ -332,8 +334,17 @@ export class World {
   setPinTarget(pin: number, target: Vec3Like): void {
     const row = this.pinRows.get(pin);
     if (row === undefined) throw new RangeError(`setPinTarget: no pin with id ${pin}`);
-    const t = toVec3(target, 'setPinTarget: target');
-    this.pins.setTarget(row, t[0], t[1], t[2]);
+    // Called every frame while dragging, so it reads the target without copying it.
+    const isArray = Array.isArray(target);
+    const v = target as { x: number; y: number; z: number };
+    const x = isArray ? (target as readonly number[])[0]! : v.x;
+    const y = isArray ? (target as readonly number[])[1]! : v.y;
+    const z = isArray ? (target as readonly number[])[2]! : v.z;
+    if (!Number.isFinite(x + y + z)) throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
+    const out = this.pins.target;
+    out[row * 3] = x;
+    out[row * 3 + 1] = y;
+    out[row * 3 + 2] = z;
     this.wake(this.pins.particle[row]!);
   }
 
@@ -436,6 +447,10 @@ export class World {
     for (const cleanup of record.onRemove) cleanup();
     for (const id of record.constraints) if (this.hasConstraint(id)) this.removeConstraint(id);
     for (let i = record.first; i < record.first + record.count; i++) if (this.particles.isAlive(i)) this.removeParticle(i);
+    // The dead record stays (ids are never reused) but lets go of what it held.
+    record.constraints.length = 0;
+    record.onRemove.length = 0;
+    record.surface = undefined;
   }
 
   /** The live body whose range holds particle `id`, or undefined. */

@@ -44,3 +44,16 @@ describe('pins', () => {
     expect(world.getMass(p)).toBe(2);
   });
 });
+
+describe('pin targets', () => {
+  it('reject non-finite targets without moving the pin', () => {
+    const world = new World();
+    const p = world.addParticle({ position: [0, 0, 0] });
+    const pin = world.addPin(p, [1, 2, 3]);
+    expect(() => world.setPinTarget(pin, [0, NaN, 0])).toThrow('setPinTarget: target must be finite numbers, got [0, NaN, 0]');
+    expect(() => world.setPinTarget(pin, { x: 0, y: 0, z: Infinity })).toThrow(/got \[0, 0, Infinity\]/);
+    world.setPinTarget(pin, { x: 4, y: 5, z: 6 });
+    world.step();
+    expect(world.getPosition(p)).toEqual([4, 5, 6]);
+  });
+});

@@ -126,3 +126,16 @@ describe('bodies', () => {
     for (let i = 0; i < 30; i++) world.step();
   });
 });
+
+describe('interpolated rendering of new particles', () => {
+  it('starts a particle in a reused slot where it is, not where the slot’s last owner was', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    const old = world.addParticle({ position: [5, 5, 5] });
+    world.step();
+    world.removeParticle(old);
+    const fresh = world.addParticle({ position: [-1, 0, 0] });
+    expect(fresh).toBe(old);
+    world.advance(0.5 / 60);
+    expect(world.getInterpolatedPosition(fresh)).toEqual([-1, 0, 0]);
+  });
+});
