@@ -145,15 +145,17 @@ export interface Run {
   energyDrift: number;
 }
 
-/** Runs stepper `name` over `spec` with `steps` steps. */
-export function run(spec: ScenarioSpec, name: StepperName, steps: number): Run {
+/** Runs stepper `name` over `spec` with `steps` steps; `keepPlot: false` skips the plot coordinates (an empty array). */
+export function run(spec: ScenarioSpec, name: StepperName, steps: number, keepPlot = true): Run {
   const dt = spec.duration / steps;
   const step = steppers[name].step;
   const state = particleState(spec.p0, spec.v0);
   const exact: Vec3 = [0, 0, 0];
-  const plot = new Float32Array((steps + 1) * 2);
-  plot[0] = spec.plotU(state.p, 0);
-  plot[1] = spec.plotV(state.p, 0);
+  const plot = new Float32Array(keepPlot ? (steps + 1) * 2 : 0);
+  if (keepPlot) {
+    plot[0] = spec.plotU(state.p, 0);
+    plot[1] = spec.plotV(state.p, 0);
+  }
   // Position Verlet's `v` is the mean velocity over the latest step, (p − p*)/dt, half a
   // step behind `p`; its energy uses v + a·dt/2, the velocity at `p` to second order.
   const velocity: Vec3 = [0, 0, 0];
@@ -178,8 +180,10 @@ export function run(spec: ScenarioSpec, name: StepperName, steps: number): Run {
     spec.exact(t, exact);
     const error = Math.hypot(state.p[0] - exact[0], state.p[1] - exact[1], state.p[2] - exact[2]);
     if (error > maxError || Number.isNaN(error)) maxError = error;
-    plot[n * 2] = spec.plotU(state.p, t);
-    plot[n * 2 + 1] = spec.plotV(state.p, t);
+    if (keepPlot) {
+      plot[n * 2] = spec.plotU(state.p, t);
+      plot[n * 2 + 1] = spec.plotV(state.p, t);
+    }
     if (periodSteps > 0) {
       const e = energy(n);
       if (n < periodSteps) {
@@ -227,7 +231,7 @@ export function compare(scenario: Scenario, dt: number): Comparison[] {
     for (let j = 3; j >= -4; j--) {
       const n = Math.max(1, Math.round(steps / 2 ** j));
       if (sweep.length > 0 && spec.duration / n === sweep[sweep.length - 1]![0]) continue;
-      sweep.push([spec.duration / n, run(spec, info.name, n).maxError]);
+      sweep.push([spec.duration / n, run(spec, info.name, n, false).maxError]);
     }
     return { info, run: full, half, ratio, sweep };
   });
