@@ -15,7 +15,7 @@ const chromium = () =>
   });
 
 // Pre-bundled up front so Vite never re-bundles mid-run (which loads two Reacts).
-const browserDeps = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'three', '@react-three/fiber', '@react-three/drei', 'zustand'];
+const browserDeps = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'three', 'three/examples/jsm/geometries/ConvexGeometry.js', '@react-three/fiber', '@react-three/drei', 'zustand', 'zustand/vanilla'];
 
 // Library build of both entry points (`sinew` and `sinew/core`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
