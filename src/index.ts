@@ -7,7 +7,8 @@ export * from './three/index.js';
 export * from './react/index.js';
 // Where an engine class and a React component share a name, `sinew` gives the
 // component; the engine's classes stay in `sinew/core` and are aliased here.
-export { World, RigidBody, Ragdoll, Wind, Attractor, BoxCollider, SphereCollider, CapsuleCollider } from './react/index.js';
+export { World, RigidBody, Ragdoll, Wind, Attractor, BoxCollider, SphereCollider, CapsuleCollider, ParticleCollisions } from './react/index.js';
+export type { ParticleCollisions as CoreParticleCollisions } from './core/collision/particleCollisions.js';
 export { World as CoreWorld } from './core/world.js';
 export { RigidBody as CoreRigidBody } from './core/bodies/rigid.js';
 export { Ragdoll as CoreRagdoll } from './core/bodies/ragdoll.js';

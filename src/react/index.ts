@@ -46,3 +46,4 @@ export { Attractor, type AttractorProps } from './components/Attractor.js';
 export { DragControls, type DragControlsProps, type ToggleableControls } from './components/DragControls.js';
 export { IKHandle, type IKHandleProps } from './components/IKHandle.js';
 export { Debug, formatStats, type DebugProps } from './components/Debug.js';
+export { ParticleCollisions, type ParticleCollisionsProps } from './components/ParticleCollisions.js';

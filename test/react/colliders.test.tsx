@@ -1,4 +1,6 @@
 import { createRef } from 'react';
+import { Particle } from '../../src/react/components/Particle.js';
+import { ParticleCollisions } from '../../src/react/components/ParticleCollisions.js';
 import { Mesh, type Group } from 'three';
 import { BoxCollider as CoreBox } from '../../src/core/colliders/box.js';
 import { CapsuleCollider as CoreCapsule } from '../../src/core/colliders/capsule.js';
@@ -122,5 +124,30 @@ describe('collider components', () => {
       </World>,
       '<CapsuleCollider>: radius must be a finite number',
     );
+  });
+});
+
+describe('<ParticleCollisions>', () => {
+  it('makes two particles of different bodies keep apart while mounted, and stops when unmounted', async () => {
+    const m = await mountWorld(
+      <>
+        <ParticleCollisions />
+        <Particle name="a" position={[0, 0, 0]} radius={0.1} />
+        <Particle name="b" position={[0.05, 0, 0]} radius={0.1} />
+      </>,
+      { gravity: [0, 0, 0] },
+    );
+    await m.frames(5);
+    const gap = () => Math.abs(m.world.positions[3]! - m.world.positions[0]!);
+    expect(gap()).toBeCloseTo(0.2, 3);
+    expect(m.world.constraintCount).toBe(1);
+    await m.update(
+      <>
+        <Particle name="a" position={[0, 0, 0]} radius={0.1} />
+        <Particle name="b" position={[0.05, 0, 0]} radius={0.1} />
+      </>,
+    );
+    expect(m.world.constraintCount).toBe(0);
+    await m.unmount();
   });
 });

@@ -13,8 +13,8 @@ import { useRagdollAs, type RagdollApi, type UseRagdollOptions } from '../hooks/
 export interface RagdollProps extends UseRagdollOptions {
   /** Colour of the capsules. */
   color?: string;
-  /** Draw the limbs as capsules. Default true without `bones`, false with them. */
-  capsules?: boolean;
+  /** Draw the limbs as capsules. Default true without `bones`, false with them. (`capsules` is the core option: whether limbs collide as capsules.) */
+  drawCapsules?: boolean;
   /**
    * Limb name → name of a bone (any object) among the children, e.g.
    * `{ leftThigh: 'mixamorigLeftUpLeg' }`. Those bones then follow their limbs.
@@ -47,14 +47,14 @@ const LIMBS = limbSpecs.length;
  * </Ragdoll>
  * ```
  */
-export function Ragdoll({ color = '#e0c0a0', capsules, bones, children, castShadow, ref, ...options }: RagdollProps) {
+export function Ragdoll({ color = '#e0c0a0', drawCapsules, bones, children, castShadow, ref, ...options }: RagdollProps) {
   const api = useRagdollAs('<Ragdoll>', options);
   const { world, frame } = useSinew('<Ragdoll>');
   useImperativeHandle(ref, () => api, [api]);
   const cylinders = useRef<InstancedMesh>(null);
   const caps = useRef<InstancedMesh>(null);
   const model = useRef<Group>(null);
-  const showCapsules = capsules ?? !bones;
+  const showCapsules = drawCapsules ?? !bones;
 
   const bonesKey = bones ? JSON.stringify(bones) : undefined;
   const driver = useRef<BoneDriver | null>(null);
