@@ -13,6 +13,8 @@ export interface SleepSnapshot {
   asleep: Uint8Array;
   quiet: Int32Array;
   bounds: Float64Array;
+  /** Where each particle's rest period began. */
+  anchor: Float64Array;
 }
 
 /**
@@ -30,8 +32,8 @@ export interface SleepSnapshot {
  *
  * Each step it also lays out the work: `ranges` lists the awake particle id ranges
  * (with the relaxation passes they get) and the stick table's `segmentPasses` the
- * passes per stick segment, so a sleeping body costs nothing but a flag test per
- * step. Allocates only when bodies were added.
+ * passes per stick segment, so a sleeping body costs a few tests per step and
+ * none of the solver's work. Allocates only when bodies or particles were added.
  */
 export class SleepSystem {
   /** Put resting bodies to sleep. Turning it off wakes every body at the next step. */
@@ -46,11 +48,13 @@ export class SleepSystem {
   time: number;
   /** Awake particle ranges, triples `[from, to, passes]`, for `rangeCount` ranges. */
   ranges: Int32Array = new Int32Array(24);
+  /** Ranges in use in `ranges`. */
   rangeCount = 0;
   /** Most relaxation passes any awake body or the world gets in the coming step. */
   maxPasses = 1;
-  /** Live bodies awake and asleep after the latest step. */
+  /** Live bodies awake after the latest step. */
   awakeBodies = 0;
+  /** Live bodies asleep after the latest step. */
   sleepingBodies = 0;
   /** Live particles not asleep. */
   awakeParticles = 0;
@@ -99,8 +103,13 @@ export class SleepSystem {
     if (world.sticks.layoutVersion !== this.islandsFor) this.findIslands(world);
     const particles = world.particles;
     const worldPasses = world.activeIterations;
-    // Force generators write into particles.force directly; applyForce wakes by itself.
-    const forced = world.forces.length > 0;
+    // Force generators write into particles.force directly (applyForce wakes by itself).
+    if (this.sleepingBodies > 0 && (world.forces.length > 0 || !this.enabled)) {
+      for (let b = 0; b < bodies.length; b++) {
+        const body = bodies[b]!;
+        if (this.asleep[b] === 1 && body.alive && (!this.enabled || pushed(particles, body))) this.wakeIsland(world, this.root[b]!);
+      }
+    }
     let maxPasses = worldPasses;
     let awake = 0;
     let sleeping = 0;
@@ -115,7 +124,6 @@ export class SleepSystem {
         this.setPasses(b, -1);
         continue;
       }
-      if (this.asleep[b] === 1 && (!this.enabled || (forced && pushed(particles, body)))) this.wakeIsland(world, this.root[b]!);
       if (this.asleep[b] === 1) {
         this.setPasses(b, 0);
         sleeping++;
@@ -143,7 +151,8 @@ export class SleepSystem {
    * island, and sleeping bodies that an awake particle came close to wake up.
    */
   update(world: World): void {
-    if (!this.enabled) return;
+    // Nothing awake: nothing can fall asleep, nothing can touch a sleeper.
+    if (!this.enabled || this.awakeParticles === 0) return;
     const bodies = world.bodies;
     const particles = world.particles;
     const h = world.timeStepValue / world.activeSubsteps;
@@ -197,7 +206,7 @@ export class SleepSystem {
 
   /** The state a snapshot must carry for a restored world to fall asleep on the same step. */
   save(): SleepSnapshot {
-    return { asleep: this.asleep.slice(0, this.bodyCount), quiet: this.quiet.slice(0, this.bodyCount), bounds: this.bounds.slice(0, this.bodyCount * 6) };
+    return { asleep: this.asleep.slice(0, this.bodyCount), quiet: this.quiet.slice(0, this.bodyCount), bounds: this.bounds.slice(0, this.bodyCount * 6), anchor: this.anchor.slice() };
   }
 
   /** Restores {@link save}'s state; particle flags come back with the particles. */
@@ -210,6 +219,7 @@ export class SleepSystem {
       this.asleep.set(state.asleep.subarray(0, Math.min(bodies, state.asleep.length)));
       this.quiet.set(state.quiet.subarray(0, Math.min(bodies, state.quiet.length)));
       this.bounds.set(state.bounds.subarray(0, Math.min(bodies * 6, state.bounds.length)));
+      this.anchor = state.anchor.slice();
     }
     const flags = world.particles.flags;
     this.sleepingParticles = 0;

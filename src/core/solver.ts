@@ -1,7 +1,7 @@
 import { applyFriction } from './colliders/collider.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins } from './constraints/pins.js';
-import { SegmentLoop, solveEqualSticks, solveRigidSticks, solveSticks } from './constraints/sticks.js';
+import { solveSegment } from './constraints/sticks.js';
 import { copyValues } from './particles.js';
 import type { World } from './world.js';
 
@@ -22,7 +22,9 @@ export function stepWorld(world: World): void {
   for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
   sleep.prepare(world);
   for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
-  for (let s = 0; s < world.activeSubsteps; s++) {
+  // With every particle asleep there is nothing to move: user constraints would only touch sleepers.
+  const substeps = sleep.awakeParticles > 0 ? world.activeSubsteps : 0;
+  for (let s = 0; s < substeps; s++) {
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) applyFriction(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
@@ -35,14 +37,7 @@ export function stepWorld(world: World): void {
 function relax(world: World, pass: number): void {
   const particles = world.particles;
   const sticks = world.sticks;
-  const start = sticks.segmentStart;
-  for (let k = 0; k < sticks.segmentCount; k++) {
-    if (pass >= sticks.segmentPasses[k]!) continue;
-    const loop = world.sqrtApprox ? SegmentLoop.General : sticks.segmentLoop[k]!;
-    if (loop === SegmentLoop.Rigid) solveRigidSticks(sticks, particles, start[k]!, start[k + 1]!, world.random);
-    else if (loop === SegmentLoop.Equal) solveEqualSticks(sticks, particles, start[k]!, start[k + 1]!, world.random);
-    else solveSticks(sticks, particles, start[k]!, start[k + 1]!, world.sqrtApprox, world.random);
-  }
+  for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
   const colliders = world.colliders;

@@ -6,7 +6,8 @@ import { SegmentLoop, StickKindCode, type StickTable } from './sticks.js';
  * consecutive sticks rather than over a whole body: a run of independent sticks
  * then spans a few hundred particles that stay in L1, where colouring a whole
  * 128×128 cloth would sweep all of it eight times per pass (measured: blocks of
- * 256–1024 beat both the plain order and whole-body colouring at N = 64 and 128).
+ * 256–1024 beat the plain order at N = 64 and 128, and whole-body colouring by
+ * about 15% at N = 128).
  */
 export const COLOR_BLOCK = 512;
 
@@ -29,10 +30,12 @@ const MAX_COLORS = 32;
  *    or the body when the other end is a loose immovable anchor), else the loose
  *    segment, which comes last. A segment's sticks follow its body's iteration
  *    count and sleep with it.
- * 2. Inside a segment of at least {@link COLOR_MIN_STICKS} sticks, every block of {@link COLOR_BLOCK} consecutive sticks is
- *    greedily coloured so that no two sticks of one colour share a particle, and
- *    sorted by colour. Consecutive sticks of one colour touch disjoint particles,
- *    so the CPU overlaps them instead of waiting on the previous stick's writes.
+ * 2. Inside a segment of at least {@link COLOR_MIN_STICKS} sticks, every block
+ *    of {@link COLOR_BLOCK} consecutive sticks is greedily coloured so that no
+ *    two sticks of one colour share a particle, and sorted by colour. Consecutive
+ *    sticks of one colour touch disjoint particles, so the CPU overlaps them
+ *    instead of waiting on the previous stick's writes.
+ * 3. Each segment gets the fastest stick loop all its sticks allow.
  *
  * Every stick is still projected once per pass against the latest positions:
  * this is Gauss–Seidel in another order, not Jacobi. Both sorts are stable and a
@@ -66,7 +69,9 @@ export function orderSticks(sticks: StickTable, particles: ParticleStore, scratc
   for (let k = 0; k <= bodies; k++) {
     const end = counts[k]!;
     if (end === begin) continue;
-    if (end - begin >= COLOR_MIN_STICKS) for (let from = begin; from < end; from += COLOR_BLOCK) colorBlock(sticks, scratch, from, Math.min(end, from + COLOR_BLOCK));
+    if (end - begin >= COLOR_MIN_STICKS) {
+      for (let from = begin; from < end; from += COLOR_BLOCK) colorBlock(sticks, scratch, from, Math.min(end, from + COLOR_BLOCK));
+    }
     sticks.segmentStart[segments] = begin;
     sticks.segmentBody[segments] = k === bodies ? -1 : k;
     segments++;
@@ -215,14 +220,20 @@ function fitInt32(array: Int32Array, length: number): Int32Array {
 
 /** Work arrays of {@link orderSticks}, kept between calls so that re-ordering allocates nothing. */
 export class OrderScratch {
+  /** Segment (body id, or -1) of each row. */
   segment: Int32Array = new Int32Array(0);
+  /** The new order: new row → old row. */
   order: Int32Array = new Int32Array(0);
+  /** Column buffers for the permutation. */
   ints: Int32Array = new Int32Array(0);
   reals: Float64Array = new Float64Array(0);
   bytes: Uint8Array = new Uint8Array(0);
+  /** Colours in use at each particle within the current block (bits). */
   mask: Uint32Array = new Uint32Array(0);
+  /** Colour of each stick of the current block, and the block sorted by colour. */
   color: Uint8Array = new Uint8Array(COLOR_BLOCK);
   block: Int32Array = new Int32Array(COLOR_BLOCK);
+  /** Sticks per colour, then run starts. */
   histogram: Int32Array = new Int32Array(MAX_COLORS + 2);
   private countArray: Int32Array = new Int32Array(0);
 

@@ -14,6 +14,7 @@ export const enum StickKindCode {
   Max = 2,
 }
 
+/** The table's code for each {@link StickKind}. */
 export const stickKindCodes: Record<StickKind, StickKindCode> = { equal: StickKindCode.Equal, min: StickKindCode.Min, max: StickKindCode.Max };
 
 /** Which stick loop a segment can take: every stick passes the tests of the loops below it. */
@@ -41,10 +42,14 @@ const COINCIDENT = 1e-9;
  * look rows up by id (`World.stickRow`) rather than keeping them.
  */
 export class StickTable extends ConstraintTable {
+  /** Particle ids of the two ends. */
   a: Int32Array;
   b: Int32Array;
+  /** Rest lengths (m); write them freely. */
   rest: Float64Array;
+  /** Share of the error repaired per pass; change it with {@link setStiffness}. */
   stiffness: Float64Array;
+  /** A {@link StickKindCode}; change it with {@link setKind}. */
   kind: Uint8Array;
   /** False once sticks were added or bodies changed: the next step re-orders the table. */
   ordered = true;
@@ -154,6 +159,16 @@ export class StickTable extends ConstraintTable {
     this.stiffness[to] = this.stiffness[from]!;
     this.kind[to] = this.kind[from]!;
   }
+}
+
+/** One pass over stick segment `k` with the fastest loop that segment allows. */
+export function solveSegment(sticks: StickTable, particles: ParticleStore, k: number, sqrtApprox: boolean, random: SeededRandom): void {
+  const from = sticks.segmentStart[k]!;
+  const to = sticks.segmentStart[k + 1]!;
+  const loop = sqrtApprox ? SegmentLoop.General : sticks.segmentLoop[k]!;
+  if (loop === SegmentLoop.Rigid) solveRigidSticks(sticks, particles, from, to, random);
+  else if (loop === SegmentLoop.Equal) solveEqualSticks(sticks, particles, from, to, random);
+  else solveSticks(sticks, particles, from, to, sqrtApprox, random);
 }
 
 /**
