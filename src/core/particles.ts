@@ -27,8 +27,13 @@ export class ParticleStore {
 
   position: Float64Array;
   previous: Float64Array;
-  /** Accumulated external force (N) for the current step; cleared after it. */
+  /**
+   * Total external force (N) for the current substep: rebuilt every substep from
+   * `heldForce` plus what the world's force generators add.
+   */
   force: Float64Array;
+  /** Forces given with `world.applyForce`, held for the whole step (all its substeps), then cleared. */
+  heldForce: Float64Array;
   inverseMass: Float64Array;
   /** The inverse mass a particle had before a pin made it immovable. */
   freeInverseMass: Float64Array;
@@ -53,6 +58,7 @@ export class ParticleStore {
     this.position = new Float64Array(capacity * 3);
     this.previous = new Float64Array(capacity * 3);
     this.force = new Float64Array(capacity * 3);
+    this.heldForce = new Float64Array(capacity * 3);
     this.inverseMass = new Float64Array(capacity);
     this.freeInverseMass = new Float64Array(capacity);
     this.radius = new Float64Array(capacity);
@@ -105,6 +111,7 @@ export class ParticleStore {
       this.position[id * 3 + k] = 0;
       this.previous[id * 3 + k] = 0;
       this.force[id * 3 + k] = 0;
+      this.heldForce[id * 3 + k] = 0;
     }
     this.freeSlots.push(id);
     this.count--;
@@ -144,6 +151,7 @@ export class ParticleStore {
     this.position = widen(this.position, 3);
     this.previous = widen(this.previous, 3);
     this.force = widen(this.force, 3);
+    this.heldForce = widen(this.heldForce, 3);
     this.inverseMass = widen(this.inverseMass, 1);
     this.freeInverseMass = widen(this.freeInverseMass, 1);
     this.radius = widen(this.radius, 1);

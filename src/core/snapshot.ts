@@ -31,7 +31,7 @@ export interface WorldSnapshot extends SnapshotScalars {
   sqrtApprox: boolean;
 }
 
-const particleColumns = ['position', 'previous', 'force', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group'] as const;
+const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group'] as const;
 type ParticleColumn = (typeof particleColumns)[number];
 
 export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnapshot {

@@ -6,7 +6,7 @@ import { copyValues } from './particles.js';
 import type { World } from './world.js';
 
 /**
- * One fixed step of the world (the paper's TimeStep): forces, then per substep a
+ * One fixed step of the world (the paper's TimeStep): per substep, forces, a
  * damped Verlet integration followed by relaxation passes over sticks, user
  * constraints, colliders and pins (pins last, as the paper sets IK targets last),
  * then friction from the contacts those passes found, then sleep checks.
@@ -19,18 +19,32 @@ export function stepWorld(world: World): void {
   const ranges = sleep.ranges;
   const forces = world.forces;
   if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
-  for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
+  // A sleeping body wakes when a force generator pushes it: evaluate them once up front for the sleep check.
+  if (sleep.sleepingBodies > 0 && forces.length > 0) {
+    copyValues(particles.heldForce, particles.force, 0, particles.end * 3);
+    applyGenerators(world);
+  }
   sleep.prepare(world);
   for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
   // With every particle asleep there is nothing to move: user constraints would only touch sleepers.
   const substeps = sleep.awakeParticles > 0 ? world.activeSubsteps : 0;
   for (let s = 0; s < substeps; s++) {
+    // Forces are evaluated every substep: a position-dependent force (a spring,
+    // buoyancy) held over all substeps would pump energy into the motion.
+    for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.heldForce, particles.force, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
+    applyGenerators(world);
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) applyFriction(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
-  particles.force.fill(0, 0, particles.end * 3);
+  particles.heldForce.fill(0, 0, particles.end * 3);
   sleep.update(world);
+}
+
+/** Lets every force generator add its force into `particles.force`. */
+function applyGenerators(world: World): void {
+  const forces = world.forces;
+  for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
 }
 
 /** Relaxation pass number `pass`: every constraint that still gets a pass is projected once, Gauss–Seidel. */

@@ -634,7 +634,7 @@ export class World {
   applyForce(id: number, force: Vec3Like): void {
     this.checkParticle(id, 'applyForce: id');
     const f = toVec3(force, 'applyForce: force');
-    const acc = this.particles.force;
+    const acc = this.particles.heldForce;
     for (let k = 0; k < 3; k++) acc[id * 3 + k] = acc[id * 3 + k]! + f[k]!;
     this.wake(id);
   }

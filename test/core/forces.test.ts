@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { Attractor, Buoyancy, ElectricForce, ForceCallback, GravitationalForce, Springs, World, type WorldOptions } from '../../src/core/index.js';
 
 const noGravity = { gravity: [0, 0, 0] } as const;
-// Position-dependent forces (springs, buoyancy near the surface) are evaluated once
-// per step and held over its substeps; one substep makes the world plain Verlet,
-// whose energy stays bounded on an oscillator (see the forces report).
+// The oscillator tests compare against plain Verlet (one substep per step), whose
+// behaviour on an oscillator is known in closed form; forces are evaluated every
+// substep, so the default substeps keep energy bounded too (tested at the end).
 const plainVerlet: WorldOptions = { substeps: 1 };
 
 function forceOn(world: World, id: number): [number, number, number] {
@@ -369,5 +369,35 @@ describe('ForceCallback', () => {
     for (let i = 0; i < 60; i++) world.step();
     expect(world.getVelocity(id)[0] - v).toBeCloseTo((2 / 0.5) * 1, 9);
     expect(() => new ForceCallback(42 as never)).toThrow('ForceCallback: callback must be a function, got 42');
+  });
+});
+
+describe('forces under the default substeps', () => {
+  it('are evaluated every substep, so an undamped spring keeps its amplitude with 10 substeps (held over the step it grew ×40)', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    expect(world.substeps).toBe(10);
+    const anchor = world.addParticle({ position: [0, 0, 0], mass: 0 });
+    const bob = world.addParticle({ position: [1.1, 0, 0] });
+    const springs = new Springs(world);
+    springs.add(anchor, bob, { stiffness: 100, length: 1 });
+    world.addForce(springs);
+    let peak = 0;
+    for (let i = 0; i < 600; i++) {
+      world.step();
+      if (i > 480) peak = Math.max(peak, Math.abs(world.getPosition(bob)[0] - 1));
+    }
+    expect(peak).toBeGreaterThan(0.095);
+    expect(peak).toBeLessThan(0.105);
+  });
+
+  it('given with applyForce act for the whole step, over all its substeps', () => {
+    const world = new World({ gravity: [0, 0, 0], timeStep: 0.1 });
+    const id = world.addParticle({ position: [0, 0, 0], mass: 2 });
+    world.applyForce(id, [4, 0, 0]);
+    world.step();
+    // a = F/m = 2 m/s² for the whole 0.1 s step: v = 0.2 m/s.
+    expect(world.getVelocity(id)[0]).toBeCloseTo(0.2, 9);
+    world.step();
+    expect(world.getVelocity(id)[0]).toBeCloseTo(0.2, 9); // gone after its step: coasts
   });
 });

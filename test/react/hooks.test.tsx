@@ -1,4 +1,5 @@
 import { act } from '@react-three/test-renderer';
+import { Particle } from '../../src/react/components/Particle.js';
 import { useMemo } from 'react';
 import type { Force } from '../../src/core/forces/force.js';
 import type { World as CoreWorld } from '../../src/core/world.js';
@@ -98,11 +99,17 @@ describe('hooks', () => {
       useCollider(useMemo(() => ({ type: 'sphere', center: [0, 0, 0], radius: 1 }) as const, []));
       return null;
     }
-    const m = await mountWorld(<Panel />);
+    const m = await mountWorld(
+      <>
+        <Particle position={[0, 5, 0]} />
+        <Panel />
+      </>,
+    );
     expect(m.world.forces).toHaveLength(1);
     expect(m.world.colliders).toHaveLength(1);
     await m.frames(3);
-    expect(applied).toEqual([0, 1, 2]);
+    // Force generators run every substep (10 per step by default).
+    expect(applied).toEqual([0, 1, 2].flatMap((step) => Array<number>(10).fill(step)));
     await act(async () => m.store.getState().pause());
     expect(pausedSeen[pausedSeen.length - 1]).toBe(true);
     const renders = pausedSeen.length;
