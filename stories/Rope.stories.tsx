@@ -4,10 +4,10 @@ import { useEffect, useLayoutEffect, useMemo, useRef, type RefObject } from 'rea
 import { BufferAttribute, BufferGeometry, DoubleSide, DynamicDrawUsage, Line, LineBasicMaterial, Matrix4, Vector3, type InstancedMesh } from 'three';
 import { expect } from 'storybook/test';
 import type { Vec3 } from '../src/core/index.js';
-import { BoxCollider, Cloth, DragControls, Pin, RigidBody, Rope, Stick, World, useWorld, type ClothApi, type RopeApi } from '../src/react/index.js';
+import { BoxCollider, Cloth, DragControls, ParticleCollisions, Pin, RigidBody, Rope, Stick, World, useWorld, type ClothApi, type RopeApi } from '../src/react/index.js';
 import { particleOnScreen, pointer, sleep, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
-import { Floor, Hint, ParticleCollisions, centroid, documents, pacedDrag, useCanvasTexture, waitForBody, waitForSteps } from './support/softScenes.js';
+import { Floor, Hint, centroid, documents, pacedDrag, useCanvasTexture, waitForBody, waitForSteps } from './support/softScenes.js';
 import { WorldProbe } from './support/WorldProbe.js';
 
 const meta: Meta = {

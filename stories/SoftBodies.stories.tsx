@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
-import { DragControls, SoftBody, World } from '../src/react/index.js';
+import { DragControls, ParticleCollisions, SoftBody, World } from '../src/react/index.js';
 import { Scene } from './support/Scene.js';
-import { Floor, Hint, ParticleCollisions, SOFT_PALETTE, documents, seededRandom } from './support/softScenes.js';
+import { Floor, Hint, SOFT_PALETTE, documents, seededRandom } from './support/softScenes.js';
 import { WorldProbe } from './support/WorldProbe.js';
 
 const meta: Meta = {

@@ -6,7 +6,6 @@ import { useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode
 import { type BufferGeometry, IcosahedronGeometry, Vector3, type Group, type Object3D } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import {
-  enableParticleCollisions,
   FrameTrack,
   Ground,
   ragdollParts,
@@ -37,21 +36,6 @@ export function Floor({ size = 30, color = '#2a2e36', children }: { size?: numbe
       {children}
     </Ground>
   );
-}
-
-/**
- * Switches on particle–particle collisions (the core's `enableParticleCollisions`)
- * in the surrounding `<World>` while mounted: particles with a radius in different
- * bodies keep apart, so bodies pile up instead of passing through each other.
- * The React layer has no prop for this yet.
- */
-export function ParticleCollisions() {
-  const world = useWorld();
-  useEffect(() => {
-    const collisions = enableParticleCollisions(world);
-    return () => collisions.disable();
-  }, [world]);
-  return null;
 }
 
 /** The surrounding `<World>`'s context (world, store, per-frame blend). */

@@ -3,8 +3,8 @@
 // helpers for play functions.
 import { useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { CanvasTexture, Raycaster, SRGBColorSpace, Vector2, Vector3 } from 'three';
-import { enableParticleCollisions, type BodyRecord } from '../../src/core/index.js';
-import { Ground, useWorld } from '../../src/react/index.js';
+import type { BodyRecord } from '../../src/core/index.js';
+import { Ground } from '../../src/react/index.js';
 import { pointer } from './interaction.js';
 import type { Probe } from './WorldProbe.js';
 
@@ -30,20 +30,6 @@ export function Floor({ height = 0, drawnAt = height, size = 30, color = '#2a2e3
       </group>
     </>
   );
-}
-
-/**
- * Switches on particle–particle collisions (the core's `enableParticleCollisions`)
- * in the surrounding `<World>` while mounted: particles with a radius in different
- * bodies keep apart. The React layer has no prop for this yet.
- */
-export function ParticleCollisions() {
-  const world = useWorld();
-  useEffect(() => {
-    const collisions = enableParticleCollisions(world);
-    return () => collisions.disable();
-  }, [world]);
-  return null;
 }
 
 /**

@@ -281,8 +281,8 @@ function checkTearStrain(value: number, what: string): number {
   return value;
 }
 
-/** Grid indices (j * width + i) named by a {@link ClothPin}. */
-function pinnedIndices(pin: ClothPin, width: number, height: number): number[] {
+/** Grid indices (`j * width + i`) named by a {@link ClothPin}, checked; errors name `who`. */
+export function pinnedIndices(pin: ClothPin, width: number, height: number, who = 'createCloth'): number[] {
   const last = (height - 1) * width;
   switch (pin) {
     case 'none':
@@ -296,10 +296,10 @@ function pinnedIndices(pin: ClothPin, width: number, height: number): number[] {
     case 'left':
       return Array.from({ length: height }, (_, j) => j * width);
   }
-  if (!Array.isArray(pin)) throw new RangeError(`createCloth: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
+  if (!Array.isArray(pin)) throw new RangeError(`${who}: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
   for (const index of pin) {
     if (!Number.isInteger(index) || index < 0 || index >= width * height) {
-      throw new RangeError(`createCloth: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
+      throw new RangeError(`${who}: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
     }
   }
   return [...new Set(pin)];

@@ -1,5 +1,5 @@
 import { useLayoutEffect } from 'react';
-import { createCloth, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
+import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -62,7 +62,7 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   useLayoutEffect(() => {
     const cloth = api.current;
     if (!cloth) return undefined;
-    const pins = pinIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index));
+    const pins = pinnedIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index));
     return () => {
       for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
     };
@@ -85,26 +85,4 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   }, [api, who, structural, shearStiffness, bendStiffness, options.tearStrain]);
 
   return api;
-}
-
-/** @internal Grid indices (`j * width + i`) of a {@link ClothPin}, checked; errors name `who`. */
-export function pinIndices(pin: ClothPin, width: number, height: number, who: string): number[] {
-  const last = (height - 1) * width;
-  switch (pin) {
-    case 'none':
-      return [];
-    case 'top':
-      return Array.from({ length: width }, (_, i) => i);
-    case 'top-corners':
-      return [0, width - 1];
-    case 'corners':
-      return [0, width - 1, last, last + width - 1];
-    case 'left':
-      return Array.from({ length: height }, (_, j) => j * width);
-  }
-  if (!Array.isArray(pin)) throw new RangeError(`${who}: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
-  for (const index of pin) {
-    if (!Number.isInteger(index) || index < 0 || index >= width * height) throw new RangeError(`${who}: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
-  }
-  return [...new Set<number>(pin)];
 }
