@@ -51,7 +51,7 @@ export default defineConfig({
           pool: 'forks',
           // Heap tests force collections with global.gc(); optimising on the main
           // thread makes "allocates nothing once optimised" hold at the same point every run.
-          execArgv: ['--expose-gc', '--no-concurrent-recompilation'],
+          execArgv: ['--expose-gc', '--no-concurrent-recompilation', '--min-semi-space-size=16'],
         },
       },
       {
@@ -64,7 +64,7 @@ export default defineConfig({
           pool: 'forks',
           // The heap tests force collections with global.gc(); optimising on the main thread makes
           // "allocates nothing once optimised" hold on a loaded machine too.
-          execArgv: ['--expose-gc', '--no-concurrent-recompilation'],
+          execArgv: ['--expose-gc', '--no-concurrent-recompilation', '--min-semi-space-size=16'],
         },
       },
       {

@@ -9,16 +9,8 @@ import {
   World,
   type Vec3,
 } from '../../src/core/index.js';
+import { leastAllocation } from '../support/heap.js';
 import { staircase } from './collisionScenes.js';
-
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for this project).
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-}
 
 const enum Launch {
   Cube,
@@ -153,30 +145,14 @@ function busyScene() {
 
 describe('the collision features in the step loop', () => {
   it('allocate nothing: 10,000 steps with every feature on leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
     const world = busyScene();
     const run = (steps: number) => {
       for (let i = 0; i < steps; i++) world.step();
     };
     // Warm up the same call sites: the first calls allocate JIT feedback and code, not garbage.
     run(3000);
-    // Without collections in between, heapUsed only grows if step() allocates: 10,000 steps at
-    // even 16 bytes each would show 160 kB. Take the least growth of three runs (the first runs
-    // may still compile); a real per-step allocation shows in every run.
-    const growth = [0, 1, 2].map(() => {
-      const start = heapAfterGc();
-      run(10000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...growth)).toBeLessThan(32 * 1024);
-    // A large allocation rate would set off scavenges mid-run and could hide itself;
-    // 2,000 steps stay far below the young generation, so check short runs as well.
-    const short = [0, 1, 2].map(() => {
-      const start = heapAfterGc();
-      run(2000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...short)).toBeLessThan(16 * 1024);
+    // 10,000 steps at even 16 bytes each would allocate 160 kB.
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
     // The scene stayed sane: nothing escaped through the floor or flew off.
     for (let i = 0; i < world.particleCount; i++) {
       const [x, y, z] = world.getPosition(i);

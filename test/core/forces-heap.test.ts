@@ -15,26 +15,10 @@ import {
   type StepperName,
   type Vec3,
 } from '../../src/core/index.js';
+import { leastAllocation } from '../support/heap.js';
 
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for the core project).
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-}
-
-/** Least heap growth of three runs of `run(n)`: a real per-call allocation shows in every run. */
-function leastGrowth(run: (n: number) => void, n: number): number {
-  return Math.min(
-    ...[0, 1, 2].map(() => {
-      const start = heapAfterGc();
-      run(n);
-      return process.memoryUsage().heapUsed - start;
-    }),
-  );
-}
+/** Bytes allocated by `run(n)` (the least of three runs, see test/support/heap.ts). */
+const leastGrowth = (run: (n: number) => void, n: number) => leastAllocation(() => run(n));
 
 /** Forty particles under every force: springs, sticks, an attractor, water, gravitation, charges and a callback. */
 function forceScene() {
@@ -61,7 +45,6 @@ function forceScene() {
 
 describe('forces and motion control', () => {
   it('allocate nothing per step: 10,000 steps with every force leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
     const { world, attractor, calls } = forceScene();
     const point: Vec3 = [0, 0.5, 0];
     const drive = (steps: number) => {
@@ -75,7 +58,7 @@ describe('forces and motion control', () => {
     // Warm up the same call sites: the first calls allocate JIT feedback and code, not garbage.
     drive(3000);
     // A leak of a single 16-byte object per step would add >= 160 kB.
-    expect(leastGrowth(drive, 10000)).toBeLessThan(32 * 1024);
+    expect(leastGrowth(drive, 10000)).toBeLessThan(16 * 1024);
     expect(calls()).toBeGreaterThan(30000);
     for (let i = 0; i < world.particles.end * 3; i++) expect(Number.isFinite(world.positions[i]!)).toBe(true);
   }, 60_000);
@@ -95,7 +78,7 @@ describe('forces and motion control', () => {
       }
     };
     drive(3000);
-    expect(leastGrowth(drive, 10000)).toBeLessThan(32 * 1024);
+    expect(leastGrowth(drive, 10000)).toBeLessThan(16 * 1024);
   }, 60_000);
 
   it('the teaching steppers allocate nothing per step', () => {
@@ -112,7 +95,7 @@ describe('forces and motion control', () => {
       };
       // Long enough for V8 to optimise the stepper: interpreted code boxes every double.
       run(30000);
-      expect(leastGrowth(run, 10000), name).toBeLessThan(32 * 1024);
+      expect(leastGrowth(run, 10000), name).toBeLessThan(16 * 1024);
     }
   }, 60_000);
 });

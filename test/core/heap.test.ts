@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../src/core/index.js';
-
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for this project).
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-}
+import { leastAllocation, leastRetained } from '../support/heap.js';
 
 describe('the step loop', () => {
-  it('allocates nothing: 10,000 steps leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
+  it('allocates nothing: 10,000 steps leave the heap flat', async () => {
     const world = new World({ damping: 0.1, sqrtApprox: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     world.addCollider({ type: 'box', min: [-0.2, 0, -0.2], max: [0.2, 0.4, 0.2] });
@@ -41,21 +32,13 @@ describe('the step loop', () => {
     // Warm up the same call sites: the first calls allocate JIT feedback and code, not garbage.
     drive(2000);
     run(2000);
-    const before = heapAfterGc();
-    drive(10000);
-    const after = heapAfterGc();
-    // A leak of a single 16-byte object per step would add >= 160 kB.
-    expect(after - before).toBeLessThan(64 * 1024);
-    // Without collections in between, heapUsed only grows if step() allocates:
-    // 10,000 steps at even 16 bytes each would show 160 kB, below the size that
-    // triggers a scavenge. V8 may still be optimising the step in the first runs
-    // (interpreted code boxes doubles), so take the least growth of six runs: a
-    // real per-step allocation shows in every run.
-    const growth = [0, 1, 2, 3, 4, 5].map(() => {
-      const start = heapAfterGc();
-      run(10000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...growth)).toBeLessThan(32 * 1024);
+    // A leak of a single 16-byte object per step would keep >= 160 kB.
+    expect(await leastRetained(() => drive(10000))).toBeLessThan(64 * 1024);
+    // 10,000 steps at even 16 bytes each would allocate 160 kB (test/support/heap.ts
+    // says why the young generation is what is measured).
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
+    // Per frame, advance() reads performance.now() twice for `stats`, and each reading is a
+    // new 16-byte heap number; anything more (a tuple is 32 bytes) would add 320 kB.
+    expect(leastAllocation(() => drive(10000))).toBeLessThan(10000 * 2 * 16 + 16 * 1024);
   }, 60_000);
 });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { addAngleConstraint, addPlaneConstraint, createBox, createRagdoll, createTetrahedron, hinge, World } from '../../src/core/index.js';
-
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for this project).
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-}
+import { leastAllocation } from '../support/heap.js';
 
 describe('rigid bodies, joints and ragdolls in the step loop', () => {
   it('allocate nothing: 10,000 steps with transform and limb-frame read-back leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
     // Sleep off: every body stays in the solver's work for the whole run.
     const world = new World({ sleep: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
@@ -54,15 +45,8 @@ describe('rigid bodies, joints and ragdolls in the step loop', () => {
     };
     // Warm up the same call sites: the first calls allocate JIT feedback and code, not garbage.
     run(3000);
-    // Without collections in between, heapUsed only grows if a step allocates:
-    // 10,000 steps at even 16 bytes each would show 160 kB. Take the least growth
-    // of three runs: a real per-step allocation shows in every run.
-    const growth = [0, 1, 2].map(() => {
-      const start = heapAfterGc();
-      run(10000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...growth)).toBeLessThan(32 * 1024);
+    // 10,000 steps at even 16 bytes each would allocate 160 kB.
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
     // The scene is still moving at the end: the ragdoll swung by its hand.
     expect(Math.hypot(...world.getVelocity(grip))).toBeGreaterThan(0.1);
     expect(lid.vertices[0]).toBe(crate.vertices[6]);

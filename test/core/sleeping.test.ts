@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { World, type PlaneCollider, type Vec3, type WorldOptions } from '../../src/core/index.js';
-
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for this project).
-const gc = (globalThis as { gc?: () => void }).gc;
+import { leastAllocation } from '../support/heap.js';
 
 /** A rigid box of 8 particles and 28 sticks (every pair), registered as one body. */
 function box(world: World, center: Vec3, size = 0.2) {
@@ -160,7 +158,6 @@ describe('sleeping bodies', () => {
   });
 
   it('allocates nothing: 10,000 steps of boxes falling asleep and being woken leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
     const { world } = restingWorld({ substeps: 2 });
     const boxes = Array.from({ length: 6 }, (_, k) => box(world, [k * 0.5, 0.11 + (k % 2) * 0.3, 0]));
     boxes[1]!.body.iterations = 4;
@@ -199,16 +196,9 @@ describe('sleeping bodies', () => {
     run(60000);
     expect(world.stats.sleepingBodies + world.stats.awakeBodies).toBe(6);
     changes = 0;
-    // The least growth of five runs: a real per-step allocation shows in every run,
+    // The least of three runs: a real per-step allocation shows in every run,
     // a function V8 optimises late (on a busy machine) only in some.
-    const growth = [0, 1, 2, 3, 4].map(() => {
-      gc!();
-      gc!();
-      const start = process.memoryUsage().heapUsed;
-      run(10000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...growth)).toBeLessThan(32 * 1024);
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
     // The runs did put bodies to sleep and wake them, again and again.
     expect(changes).toBeGreaterThan(500);
   }, 60_000);

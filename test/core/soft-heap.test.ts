@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { World, createCloth, createPlant, createRope, createSoftBody, createWind } from '../../src/core/index.js';
-
-// Run under `node --expose-gc` (vite.config.ts sets execArgv for the core project).
-const gc = (globalThis as { gc?: () => void }).gc;
-
-function heapAfterGc(): number {
-  gc!();
-  gc!();
-  return process.memoryUsage().heapUsed;
-}
+import { leastAllocation, leastRetained } from '../support/heap.js';
 
 describe('cloth, rope, plant, soft body and wind in the step loop', () => {
-  it('allocate nothing: 10,000 steps leave the heap flat', () => {
-    expect(gc, 'node must run with --expose-gc').toBeTypeOf('function');
+  it('allocate nothing: 10,000 steps leave the heap flat', async () => {
     const world = new World({ damping: 0.5 });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     // Tearing is on, with a threshold this cloth never reaches: the check runs every step.
@@ -27,19 +18,9 @@ describe('cloth, rope, plant, soft body and wind in the step loop', () => {
     };
     // Warm up the same call sites: the first calls allocate JIT feedback and code, not garbage.
     run(3000);
-    const before = heapAfterGc();
-    run(10000);
-    const after = heapAfterGc();
-    expect(after - before).toBeLessThan(64 * 1024);
-    // Without collections in between, heapUsed only grows if step() allocates:
-    // 10,000 steps at even 16 bytes each would show 160 kB. Take the least growth of
-    // three runs: a real per-step allocation shows in every run.
-    const growth = [0, 1, 2].map(() => {
-      const start = heapAfterGc();
-      run(10000);
-      return process.memoryUsage().heapUsed - start;
-    });
-    expect(Math.min(...growth)).toBeLessThan(32 * 1024);
+    expect(await leastRetained(() => run(10000))).toBeLessThan(64 * 1024);
+    // 10,000 steps at even 16 bytes each would allocate 160 kB.
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
     // The scene stayed whole and alive.
     expect(cloth.torn).toBe(0);
     expect(Math.abs(jelly.volume() / jelly.restVolume - 1)).toBeLessThan(0.05);

@@ -15,6 +15,7 @@ import { ParticleDrag } from '../../src/three/particleDrag.js';
 import { pickParticle } from '../../src/three/pick.js';
 import { CURRENT, readPosition, readRange } from '../../src/three/positions.js';
 import { TubeGeometry } from '../../src/three/tubeGeometry.js';
+import { leastAllocation } from '../support/heap.js';
 
 /** Halfway between the last two steps. */
 const HALF = { alpha: 0.5 };
@@ -67,7 +68,6 @@ describe('read-back (src/three)', () => {
   });
 
   it('the per-frame read-back allocates nothing', () => {
-    const gc = (globalThis as { gc?: () => void }).gc!;
     const world = new World({ sleep: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     world.addCollider({ type: 'sphere', center: [0, 1, 0], radius: 0.5 });
@@ -111,16 +111,12 @@ describe('read-back (src/three)', () => {
     // Warm up until V8 has optimised everything (unoptimised code boxes every double), then take the
     // smallest growth over several rounds: compilation adds noise, a real allocation does not go away.
     for (let i = 0; i < 20_000; i++) frame();
-    let least = Infinity;
-    // More rounds only when a round looks bad: a stray collection or recompilation is noise, not a leak.
-    for (let round = 0; round < 10 && least >= 128 * 1024; round++) {
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      for (let i = 0; i < 10_000; i++) frame();
-      least = Math.min(least, process.memoryUsage().heapUsed - before);
-    }
     // Any object per frame (a Vector3 is 56 bytes, a small array 32) would be over 320 kB.
-    expect(least).toBeLessThan(128 * 1024);
+    expect(
+      leastAllocation(() => {
+        for (let i = 0; i < 10_000; i++) frame();
+      }),
+    ).toBeLessThan(16 * 1024);
   }, 30_000);
 
   it('TubeGeometry wraps a chain with outward-facing rings', () => {
