@@ -154,6 +154,16 @@ export class World {
   time = 0;
   /** Steps taken. */
   stepCount = 0;
+  /**
+   * The running step's place in the current `advance()` call: step `frameStep`
+   * (from 0) of `frameSteps`. Input that arrives once per frame, such as a
+   * pointer, can be spread over the frame's steps by `(frameStep + 1) / frameSteps`
+   * instead of jumping at the first (at 10 fps a frame holds six steps). A bare
+   * `step()` is a frame of one step: 0 of 1.
+   */
+  frameStep = 0;
+  /** Steps the current `advance()` call runs (see `frameStep`); 1 outside it. */
+  frameSteps = 1;
   /** Positions at the start of the latest step, for interpolated rendering. */
   stepStartPositions: Float64Array;
 
@@ -526,11 +536,15 @@ export class World {
     // The clock is read per frame, not per step: its boxed result is the frame's only garbage.
     const start = planned > 0 ? this.clock() : 0;
     let steps = 0;
+    this.frameSteps = Math.max(planned, 1);
     while (this.accumulator >= due && steps < this.maxStepsPerAdvance) {
+      this.frameStep = steps;
       this.step();
       this.accumulator = Math.max(0, this.accumulator - dt);
       steps++;
     }
+    this.frameStep = 0;
+    this.frameSteps = 1;
     if (steps > 0) {
       const ms = this.clock() - start;
       this.stats.msPerFrame = ms;

@@ -20,6 +20,11 @@ const WINDOW = 0.1;
  * particle keeps the pointer's recent velocity, so a flick throws it. Knows
  * nothing about the DOM; `<DragControls>` feeds it rays.
  *
+ * The pointer moves once per frame, the world several steps per frame when the
+ * frame rate is low; the pin walks to the pointer in equal parts over the
+ * frame's steps (`World.frameStep`), so a pull at 10 fps stretches a cloth no
+ * more than the same pull at 60 fps.
+ *
  * @example
  * ```ts
  * const drag = new ParticleDrag(world);
@@ -38,11 +43,26 @@ export class ParticleDrag {
   private readonly normal: Vec3 = [0, 0, 1];
   private readonly point: Vec3 = [0, 0, 0];
   private readonly target: Vec3 = [0, 0, 0];
+  /** Where the pointer's ray meets the drag plane. */
+  private readonly goal: Vec3 = [0, 0, 0];
+  /** The pin target when the current frame began. */
+  private readonly from: Vec3 = [0, 0, 0];
+  private stopFollowing: (() => void) | null = null;
   private readonly samples = new Float64Array(SAMPLES * 4);
   private sampleCount = 0;
   private newest = -1;
 
   constructor(readonly world: World) {}
+
+  /** Before every step: the pin's share of the way from where the frame began to the pointer. */
+  private readonly follow = (world: World): void => {
+    // Not `active`: forgetting here would unsubscribe while the world runs its callbacks.
+    if (this.pin < 0 || !world.hasConstraint(this.pin)) return;
+    const share = (world.frameStep + 1) / world.frameSteps;
+    for (let k = 0; k < 3; k++) this.target[k] = this.from[k]! + (this.goal[k]! - this.from[k]!) * share;
+    world.setPinTarget(this.pin, this.target);
+    if (share === 1) for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;
+  };
 
   /** True while a particle is held (and still exists). */
   get active(): boolean {
@@ -62,14 +82,16 @@ export class ParticleDrag {
     this.normal[2] = facing.z;
     this.pin = this.world.addPin(id, this.point);
     this.particle = id;
+    for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = this.point[k]!;
+    this.stopFollowing = this.world.onBeforeStep(this.follow);
     this.sampleCount = 0;
     this.record(time, this.point);
   }
 
   /**
-   * Moves the pin to where the ray from `origin` along `direction` meets the
-   * drag plane. Returns false (and leaves the pin) when the ray runs parallel
-   * to the plane or points away from it.
+   * Sends the pin to where the ray from `origin` along `direction` meets the
+   * drag plane, over the steps of the next frame. Returns false (and leaves the
+   * pin) when the ray runs parallel to the plane or points away from it.
    */
   drag(origin: XYZ, direction: XYZ, time: number): boolean {
     if (!this.active) return false;
@@ -78,11 +100,10 @@ export class ParticleDrag {
     if (Math.abs(denominator) < 1e-9) return false;
     const t = (n[0] * (this.point[0] - origin.x) + n[1] * (this.point[1] - origin.y) + n[2] * (this.point[2] - origin.z)) / denominator;
     if (t < 0) return false;
-    this.target[0] = origin.x + direction.x * t;
-    this.target[1] = origin.y + direction.y * t;
-    this.target[2] = origin.z + direction.z * t;
-    this.world.setPinTarget(this.pin, this.target);
-    this.record(time, this.target);
+    this.goal[0] = origin.x + direction.x * t;
+    this.goal[1] = origin.y + direction.y * t;
+    this.goal[2] = origin.z + direction.z * t;
+    this.record(time, this.goal);
     return true;
   }
 
@@ -109,6 +130,8 @@ export class ParticleDrag {
   private forget(): void {
     this.pin = -1;
     this.particle = -1;
+    this.stopFollowing?.();
+    this.stopFollowing = null;
   }
 
   private record(time: number, p: Vec3): void {

@@ -236,6 +236,63 @@ describe('read-back (src/three)', () => {
     expect(drag.active).toBe(false);
   });
 
+  it('ParticleDrag walks the pin to the pointer in equal parts over the steps of a frame', () => {
+    const world = new World({ gravity: [0, 0, 0], sleep: false });
+    const id = world.addParticle({ position: [0, 0, 0] });
+    const drag = new ParticleDrag(world);
+    const facing = new Vector3(0, 0, -1);
+    drag.grab(id, facing, 0);
+    const targets: number[] = [];
+    world.onAfterStep((w) => targets.push(w.pins.target[0]!));
+    drag.drag(new Vector3(0.5, 0, 5), facing, 0.1);
+    // A 12 fps frame holds five steps of 1/60 s: the pin goes 0.1 m a step, not 0.5 m at once.
+    expect(world.advance(5 / 60)).toBe(5);
+    expect(targets.map((x) => Number(x.toFixed(12)))).toEqual([0.1, 0.2, 0.3, 0.4, 0.5]);
+    expect(world.getPosition(id)[0]).toBeCloseTo(0.5, 12);
+    // The next frame starts from there; a bare step() is a frame of one step.
+    drag.drag(new Vector3(1, 0, 5), facing, 0.2);
+    world.step();
+    expect(targets.at(-1)).toBe(1);
+    // Letting go removes the pin and the per-step callback with it.
+    drag.release(0.3);
+    expect(world.pins.count).toBe(0);
+    expect(world.beforeStep).toHaveLength(0);
+  });
+
+  it('a pull at 12 fps stretches a chain exactly as the same pull at 60 fps', () => {
+    // A free chain along x, its end dragged 0.5 m further along x in 0.5 s.
+    const stretchWhileDragging = (fps: number) => {
+      const world = new World({ gravity: [0, 0, 0], sleep: false });
+      const links = Array.from({ length: 10 }, (_, k) => world.addParticle({ position: [k * 0.1, 0, 0] }));
+      for (let k = 1; k < links.length; k++) world.addStick(links[k - 1]!, links[k]!);
+      const end = links.at(-1)!;
+      const drag = new ParticleDrag(world);
+      const facing = new Vector3(0, 0, -1);
+      drag.grab(end, facing, 0);
+      let worst = 0;
+      world.onAfterStep((w) => {
+        const p = w.positions;
+        for (let k = 1; k < links.length; k++) {
+          const a = links[k - 1]! * 3;
+          const b = links[k]! * 3;
+          worst = Math.max(worst, Math.hypot(p[a]! - p[b]!, p[a + 1]! - p[b + 1]!, p[a + 2]! - p[b + 2]!) / 0.1 - 1);
+        }
+      });
+      const frames = fps / 2;
+      for (let f = 1; f <= frames; f++) {
+        drag.drag(new Vector3(0.9 + (0.5 * f) / frames, 0, 5), facing, f / fps);
+        world.advance(1 / fps);
+      }
+      expect(world.getPosition(end)[0]).toBeCloseTo(1.4, 9);
+      return worst;
+    };
+    const smooth = stretchWhileDragging(60);
+    // Five steps a frame: the pin takes the same path, a fifth of each pointer move per step.
+    const choppy = stretchWhileDragging(12);
+    expect(smooth).toBeGreaterThan(0.001);
+    expect(choppy).toBeCloseTo(smooth, 9);
+  });
+
   it('BoneDriver keeps each bone at its bind offset from its frame, parents first', () => {
     const hips = new Bone();
     const thigh = new Bone();
