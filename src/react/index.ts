@@ -23,7 +23,7 @@ export { useCloth, ClothApi, type UseClothOptions } from './hooks/useCloth.js';
 export { useRope, RopeApi, type UseRopeOptions } from './hooks/useRope.js';
 export { useSoftBody, SoftBodyApi, type UseSoftBodyOptions } from './hooks/useSoftBody.js';
 export { usePlant, PlantApi, type UsePlantOptions } from './hooks/usePlant.js';
-export { useRigidBody, RigidBodyApi, type UseRigidBodyOptions } from './hooks/useRigidBody.js';
+export { useRigidBody, RigidBodyApi, type SharedParticles, type UseRigidBodyOptions } from './hooks/useRigidBody.js';
 export { useRagdoll, RagdollApi, type UseRagdollOptions } from './hooks/useRagdoll.js';
 
 export { Particle, type ParticleProps } from './components/Particle.js';

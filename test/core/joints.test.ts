@@ -130,6 +130,19 @@ describe('articulated bodies', () => {
     expect(world.particleCount).toBe(4);
   });
 
+  it('a body whose owner went first gives no mass back to whatever reuses the particle ids', () => {
+    const world = new World();
+    const upper = createTetrahedron(world, { size: 0.4, position: [0, 2, 0], mass: 4 });
+    const lower = createTetrahedron(world, { size: 0.4, position: [0, 1.5, 0], mass: 2, shared: ballJoint(upper, 0, 3) });
+    const joint = upper.vertices[0]!;
+    upper.remove();
+    // The freed ids go to a new body; the old joint particle's id is among them.
+    const next = createTetrahedron(world, { size: 0.4, position: [3, 2, 0], mass: 8 });
+    expect(next.vertices).toContain(joint);
+    lower.remove();
+    for (const id of next.vertices) expect(world.getMass(id)).toBeCloseTo(2, 12);
+  });
+
   it('a stick joint belongs to both bodies: removing either takes it', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const a = createBox(world, { size: 0.2 });

@@ -5,7 +5,9 @@ import { RigidBody } from '../../src/react/components/RigidBody.js';
 import type { RigidBodyApi } from '../../src/react/hooks/useRigidBody.js';
 import { useBeforeStep } from '../../src/react/hooks/useStepCallbacks.js';
 import { blendFrames, makeFrame } from '../../src/three/frames.js';
-import { mountWorld } from './helpers.js';
+import { Stick } from '../../src/react/components/Stick.js';
+import { expectRenderError, mountWorld } from './helpers.js';
+import { World } from '../../src/react/World.js';
 
 function expectMatrixClose(actual: Matrix4, expected: Matrix4, digits = 6): void {
   actual.elements.forEach((value, i) => expect(value).toBeCloseTo(expected.elements[i]!, digits));
@@ -88,5 +90,93 @@ describe('<RigidBody>', () => {
     expect(api.current!.linearVelocity()[1]).toBeCloseTo(-9.81 * 0.5, 1);
     expect(Math.hypot(...api.current!.angularVelocity())).toBeLessThan(1e-6);
     await m.unmount();
+  });
+
+  describe('joined by shared particles', () => {
+    // The README's door (1 × 2 m), hung by its edge 0–2 on the edge 1–3 of an immovable post (paper section 6).
+    const Door = ({ postKey = 'a', door }: { postKey?: string; door?: React.Ref<RigidBodyApi> }) => (
+      <>
+        <RigidBody key={postKey} name="post" shape="box" size={[0.1, 2, 0.1]} position={[0, 1, 0]} mass={0} />
+        <RigidBody ref={door} name="door" shape="box" size={[1, 2, 0.1]} position={[0.55, 1, 0]} shared={{ 0: 'post.1', 2: 'post.3' }} />
+      </>
+    );
+
+    it('a shared edge is a hinge: the door turns about it and nothing else', async () => {
+      const door = createRef<RigidBodyApi>();
+      const m = await mountWorld(<Door door={door} />, { gravity: [0, 0, 0] });
+      const api = door.current!;
+      const post = m.store.getState().bodies.post!;
+      expect(api.particle(0)).toBe(post.first + 1);
+      expect(api.particle(2)).toBe(post.first + 3);
+      expect(m.world.particleCount).toBe(8 + 6);
+      const axis = [m.world.getPosition(post.first + 1), m.world.getPosition(post.first + 3)];
+      const far = api.particle(7);
+      // Swing the latch side towards +z.
+      api.hit(7, [0, 0, 1], 0.01);
+      api.hit(5, [0, 0, 1], 0.01);
+      await m.frames(30);
+      const [x, , z] = m.world.getPosition(far);
+      // The far corner (1.05, 2, 0.05) moved on a circle about the vertical hinge at (0.05, ·, -0.05).
+      expect(Math.hypot(x - 0.05, z + 0.05)).toBeCloseTo(Math.hypot(1, 0.1), 3);
+      expect(z).toBeGreaterThan(0.05);
+      // The hinge particles did not move, and "door.0" names the shared particle.
+      expect(m.world.getPosition(post.first + 1)).toEqual(axis[0]);
+      expect(m.world.getPosition(post.first + 3)).toEqual(axis[1]);
+      await m.update(
+        <>
+          <Door door={door} />
+          <Stick a="door.0" b="door.7" />
+        </>,
+      );
+      const stick = m.world.sticks.ids.indexOf(Math.max(...m.world.sticks.ids.subarray(0, m.world.sticks.count)));
+      expect([m.world.sticks.a[stick], m.world.sticks.b[stick]]).toEqual([post.first + 1, far]);
+      await m.unmount();
+      expect(m.world.particleCount).toBe(0);
+      expect(m.world.constraintCount).toBe(0);
+    });
+
+    it('is rebuilt on the new particles when the post is re-created, and leaves no residue', async () => {
+      const door = createRef<RigidBodyApi>();
+      const m = await mountWorld(<Door door={door} />);
+      const counts = [m.world.particleCount, m.world.constraintCount];
+      await m.frames(5);
+      await m.update(<Door door={door} postKey="b" />);
+      const post = m.store.getState().bodies.post!;
+      expect(door.current!.particle(0)).toBe(post.first + 1);
+      expect(door.current!.particle(2)).toBe(post.first + 3);
+      expect([m.world.particleCount, m.world.constraintCount]).toEqual(counts);
+      // Every door vertex is alive and the door still hangs as a hinge.
+      for (let k = 0; k < 8; k++) expect(m.world.particles.isAlive(door.current!.particle(k))).toBe(true);
+      await m.frames(30);
+      expect(door.current!.transform().position[1]).toBeCloseTo(1, 2);
+      await m.unmount();
+      expect(m.world.particleCount).toBe(0);
+    });
+
+    it('StrictMode leaves one post and one door, joined', async () => {
+      const door = createRef<RigidBodyApi>();
+      const m = await mountWorld(<Door door={door} />, {}, true);
+      const post = m.store.getState().bodies.post!;
+      expect(m.world.particleCount).toBe(8 + 6);
+      expect(door.current!.particle(0)).toBe(post.first + 1);
+      await m.unmount();
+      expect(m.world.particleCount).toBe(0);
+      expect(m.world.constraintCount).toBe(0);
+    });
+
+    it('names the entry that names no particle', async () => {
+      await expectRenderError(
+        <World>
+          <RigidBody shape="box" shared={{ 0: 'post.1' }} />
+        </World>,
+        '<RigidBody>: shared[0] names no particle "post.1" in this <World>',
+      );
+      await expectRenderError(
+        <World>
+          <RigidBody shape="box" shared={[3]} />
+        </World>,
+        /<RigidBody>: shared must be an object \{ \[localVertex\]: particle \}, got 3/,
+      );
+    });
   });
 });

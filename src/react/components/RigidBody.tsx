@@ -43,6 +43,9 @@ export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
  * <RigidBody shape="box" size={[0.4, 0.4, 0.4]} position={[0, 2, 0]} rotation={[0.3, 0, 0.2]} angularVelocity={[0, 4, 0]}>
  *   <mesh><boxGeometry args={[0.4, 0.4, 0.4]} /><meshStandardMaterial color="orange" /></mesh>
  * </RigidBody>
+ * // A door whose vertices 0 and 2 are the post's 1 and 3: a hinge.
+ * <RigidBody name="post" shape="box" size={[0.1, 2, 0.1]} position={[0, 1, 0]} mass={0} />
+ * <RigidBody shape="box" size={[1, 2, 0.1]} position={[0.55, 1, 0]} shared={{ 0: 'post.1', 2: 'post.3' }} />
  * ```
  */
 export function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
