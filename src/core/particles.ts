@@ -25,20 +25,29 @@ export class ParticleStore {
   /** Live particles. */
   count = 0;
 
+  /** Current positions (m), xyz interleaved: particle `i` at `[3i, 3i + 3)`. */
   position: Float64Array;
+  /** Positions one substep ago (Verlet's x*), xyz interleaved: velocity is implicit in `position - previous`. */
   previous: Float64Array;
   /**
    * Total external force (N) for the current substep: rebuilt every substep from
    * `heldForce` plus what the world's force generators add.
    */
   force: Float64Array;
-  /** Forces given with `world.applyForce`, held for the whole step (all its substeps), then cleared. */
+  /**
+   * Forces given with `world.applyForce` outside force generators, held for the
+   * whole step (all its substeps), then cleared.
+   */
   heldForce: Float64Array;
+  /** 1 / mass (1/kg); 0 for an immovable or pinned particle. */
   inverseMass: Float64Array;
   /** The inverse mass a particle had before a pin made it immovable. */
   freeInverseMass: Float64Array;
+  /** Collision radius (m). */
   radius: Float64Array;
+  /** Coulomb friction coefficient μ against colliders. */
   friction: Float64Array;
+  /** {@link ParticleFlag} bits: alive, pinned, asleep. */
   flags: Uint8Array;
   /** Particles of the same non-zero group do not collide with each other. */
   group: Uint32Array;

@@ -2,10 +2,15 @@ import type { World } from './world.js';
 
 /** Scalars of the world that a snapshot carries besides the arrays. */
 export interface SnapshotScalars {
+  /** Seconds waiting in `advance()`'s accumulator. */
   accumulator: number;
+  /** The next constraint id the world hands out. */
   nextConstraintId: number;
+  /** Seconds per step. */
   timeStep: number;
+  /** Substeps per step. */
   substeps: number;
+  /** Gravity (m/s²). */
   gravity: number[];
 }
 
@@ -15,23 +20,39 @@ export interface SnapshotScalars {
  * be structured-cloned, e.g. posted to a worker.
  */
 export interface WorldSnapshot extends SnapshotScalars {
+  /** Particle slots allocated. */
   capacity: number;
+  /** One past the highest slot ever used. */
   end: number;
+  /** Live particles. */
   count: number;
+  /** Free slots below `end`, reused first. */
   free: number[];
-  particles: Record<ParticleColumn, Float64Array | Uint8Array | Uint32Array>;
+  /** Copies of the particle columns (positions, previous positions, forces, masses, radii...). */
+  particles: Record<ParticleColumn, Float64Array | Int32Array | Uint8Array | Uint32Array>;
+  /** Copy of the stick table. */
   sticks: { count: number; ids: Int32Array; a: Int32Array; b: Int32Array; rest: Float64Array; stiffness: Float64Array; kind: Uint8Array };
+  /** Copy of the pin table. */
   pins: { count: number; ids: Int32Array; particle: Int32Array; target: Float64Array };
+  /** Simulated seconds. */
   time: number;
+  /** Steps taken. */
   stepCount: number;
+  /** Leftover step fraction of the latest `advance()`. */
   alpha: number;
+  /** The jitter generator's state. */
   randomState: number;
+  /** Relaxation passes per substep. */
   iterations: number;
+  /** Per-second drag. */
   damping: number;
+  /** Square-root approximation for sticks. */
   sqrtApprox: boolean;
+  /** Ids of the bodies alive when it was taken: a snapshot restores the state of the same scene. */
+  bodies: number[];
 }
 
-const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group'] as const;
+const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group', 'body'] as const;
 type ParticleColumn = (typeof particleColumns)[number];
 
 export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnapshot {
@@ -54,16 +75,33 @@ export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnaps
     iterations: world.iterations,
     damping: world.damping,
     sqrtApprox: world.sqrtApprox,
+    bodies: world.bodies.filter((b) => b.alive).map((b) => b.id),
   };
+}
+
+/**
+ * Throws unless `world` has exactly the bodies `snap` was taken with. Body records
+ * hold what a snapshot cannot (their constraints, clean-ups), so restoring across
+ * an added or removed body would leave records that disagree with the particles.
+ */
+function checkSameBodies(world: World, snap: WorldSnapshot): void {
+  const then = new Set(snap.bodies ?? []);
+  for (const body of world.bodies) {
+    if (body.alive && !then.has(body.id)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was added after this snapshot was taken; remove it before restoring`);
+    if (!body.alive && then.has(body.id)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was removed after this snapshot was taken; a snapshot restores the state of the same scene`);
+  }
+  for (const id of then) if (!world.bodies[id]) throw new Error(`restore: the snapshot has body ${id}, which this world never had`);
 }
 
 /** Writes a snapshot back into `world` (copies, so the snapshot can be restored again). */
 export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScalars {
+  checkSameBodies(world, snap);
   const p = world.particles;
   p.grow(snap.capacity);
   for (const c of particleColumns) {
     const target = p[c];
-    target.fill(0);
+    // Slots past the snapshot's are free: no body holds them.
+    target.fill(c === 'body' ? -1 : 0);
     target.set(snap.particles[c] as never);
   }
   p.contactDepth.fill(0);

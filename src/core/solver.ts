@@ -44,7 +44,12 @@ export function stepWorld(world: World): void {
 /** Lets every force generator add its force into `particles.force`. */
 function applyGenerators(world: World): void {
   const forces = world.forces;
-  for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
+  world.applyingForces = true;
+  try {
+    for (let f = 0; f < forces.length; f++) forces[f]!.apply(world);
+  } finally {
+    world.applyingForces = false;
+  }
 }
 
 /** Relaxation pass number `pass`: every constraint that still gets a pass is projected once, Gauss–Seidel. */

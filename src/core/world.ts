@@ -69,6 +69,7 @@ export interface WorldOptions {
 
 /** What {@link World.addParticle} takes. */
 export interface ParticleOptions {
+  /** Where the particle starts (m). */
   position: Vec3Like;
   /** Initial velocity in m/s, default zero. */
   velocity?: Vec3Like;
@@ -119,7 +120,7 @@ export class World {
   readonly colliders: Collider[] = [];
   /** User constraints, projected in every relaxation pass. */
   readonly constraints: Constraint[] = [];
-  /** Force generators, applied at the start of every step. */
+  /** Force generators, applied at the start of every substep. */
   readonly forces: Force[] = [];
   /** Callbacks run at the start of every step, before forces (see `onBeforeStep`). */
   readonly beforeStep: ((world: World) => void)[] = [];
@@ -140,14 +141,8 @@ export class World {
   /** @internal Work arrays for re-ordering the stick table. */
   readonly orderScratch = new OrderScratch();
 
-  /** Relaxation passes per substep. */
-  iterations: number;
-  /** Per-second drag. */
-  damping: number;
   /** Use the square-root approximation for sticks. */
   sqrtApprox: boolean;
-  /** Most steps per `advance()` call. */
-  maxStepsPerAdvance: number;
   /** Leftover fraction of a step after the last `advance()`, in [0, 1): blend `stepStartPositions` → `positions` by it. */
   alpha = 0;
   /** Simulated seconds. */
@@ -176,6 +171,14 @@ export class World {
   activeSubsteps: number;
   /** @internal Iterations the world's own constraints get: `iterations`, or fewer under a time budget. */
   activeIterations: number;
+  private iterationsValue: number;
+  private dampingValue: number;
+  private maxStepsValue: number;
+  /** @internal True while the solver runs the force generators (see `applyForce`). */
+  applyingForces = false;
+  /** True while `step()` runs: removals from the lists it walks are deferred (see `dropFrom`). */
+  private stepping = false;
+  private retiredEntries = false;
   private accumulator = 0;
   private nextConstraintId = 1;
   private stickRows = new Map<number, number>();
@@ -186,12 +189,12 @@ export class World {
   constructor(options: WorldOptions = {}) {
     this.gravityValue = toVec3(options.gravity ?? [0, -9.81, 0], 'World: gravity');
     this.timeStepValue = checkPositive(options.timeStep ?? 1 / 60, 'World: timeStep');
-    this.iterations = checkInteger(options.iterations ?? 1, 'World: iterations', 1);
+    this.iterationsValue = checkInteger(options.iterations ?? 1, 'World: iterations', 1);
     this.substepsValue = checkInteger(options.substeps ?? 10, 'World: substeps', 1);
-    this.damping = checkNumber(options.damping ?? 0, 'World: damping', 0);
+    this.dampingValue = checkNumber(options.damping ?? 0, 'World: damping', 0);
     this.sqrtApprox = options.sqrtApprox ?? false;
-    this.maxStepsPerAdvance = checkInteger(options.maxStepsPerAdvance ?? 5, 'World: maxStepsPerAdvance', 1);
-    this.random = new SeededRandom(options.seed);
+    this.maxStepsValue = checkInteger(options.maxStepsPerAdvance ?? 5, 'World: maxStepsPerAdvance', 1);
+    this.random = new SeededRandom(options.seed === undefined ? undefined : checkInteger(options.seed, 'World: seed', 0));
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
     this.activeSubsteps = this.substepsValue;
     this.activeIterations = this.iterations;
@@ -199,6 +202,30 @@ export class World {
     this.sleep = new SleepSystem(options.sleep ?? false, options.sleepSpeed ?? 0.01, options.sleepTime ?? 0.5);
     if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
     this.clock = options.clock ?? (() => performance.now());
+  }
+
+  /** Relaxation passes per substep (an integer >= 1). */
+  get iterations(): number {
+    return this.iterationsValue;
+  }
+  set iterations(n: number) {
+    this.iterationsValue = checkInteger(n, 'World: iterations', 1);
+  }
+
+  /** Per-second drag k of the damped Verlet step, >= 0. */
+  get damping(): number {
+    return this.dampingValue;
+  }
+  set damping(k: number) {
+    this.dampingValue = checkNumber(k, 'World: damping', 0);
+  }
+
+  /** Most steps per `advance()` call (an integer >= 1). */
+  get maxStepsPerAdvance(): number {
+    return this.maxStepsValue;
+  }
+  set maxStepsPerAdvance(n: number) {
+    this.maxStepsValue = checkInteger(n, 'World: maxStepsPerAdvance', 1);
   }
 
   /** Per-frame time budget in ms for `advance()`; 0 turns it off (see {@link WorldOptions.budgetMs}). */
@@ -345,6 +372,7 @@ export class World {
     const row = this.pinRows.get(pin);
     if (row === undefined) throw new RangeError(`setPinTarget: no pin with id ${pin}`);
     // Called every frame while dragging, so it reads the target without copying it.
+    if (typeof target !== 'object' || target === null) throw new TypeError(`setPinTarget: target must be [x, y, z] or {x, y, z}, got ${String(target)}`);
     const isArray = Array.isArray(target);
     const v = target as { x: number; y: number; z: number };
     const x = isArray ? (target as readonly number[])[0]! : v.x;
@@ -367,38 +395,37 @@ export class World {
     return id;
   }
 
-  /** Adds a force generator applied at the start of every step. Returns a function that removes it. */
+  /** Adds a force generator, applied at the start of every substep. Returns a function that removes it. */
   addForce(force: Force): () => void {
     if (!force || typeof force.apply !== 'function') throw new TypeError('addForce: force must have an apply(world) method');
     this.forces.push(force);
-    return () => {
-      const i = this.forces.indexOf(force);
-      if (i >= 0) this.forces.splice(i, 1);
-    };
+    return () => this.dropFrom(this.forces, force, RETIRED_FORCE);
   }
 
-  /** Adds a static collider and returns its id. */
+  /** Adds a static collider and returns its id. Sleeping bodies wake (one may now be inside it). */
   addCollider(shape: ColliderShape): number {
     const collider = makeCollider(shape);
     const id = this.nextConstraintId++;
     this.colliderIds.set(id, collider);
     this.colliders.push(collider);
+    this.wakeAll();
     return id;
   }
 
-  /** The collider with id `id`, e.g. to move a plane or change its friction. */
+  /** The collider with id `id`, e.g. to move a plane or change its friction (then call `wakeAll`: sleepers do not notice). */
   getCollider(id: number): Collider {
     const c = this.colliderIds.get(id);
     if (!c) throw new RangeError(`getCollider: no collider with id ${id}`);
     return c;
   }
 
-  /** Removes a collider. */
+  /** Removes a collider. Sleeping bodies wake (one may have rested on it). */
   removeCollider(id: number): void {
     const c = this.colliderIds.get(id);
     if (!c) throw new RangeError(`removeCollider: no collider with id ${id}`);
     this.colliderIds.delete(id);
     this.colliders.splice(this.colliders.indexOf(c), 1);
+    this.wakeAll();
   }
 
   /** Removes a stick, pin or user constraint. */
@@ -425,7 +452,7 @@ export class World {
     const custom = this.customIds.get(id);
     if (custom) {
       this.customIds.delete(id);
-      this.constraints.splice(this.constraints.indexOf(custom), 1);
+      this.dropFrom(this.constraints, custom, RETIRED_CONSTRAINT);
       return;
     }
     throw new RangeError(`removeConstraint: no constraint with id ${id}`);
@@ -477,6 +504,10 @@ export class World {
   /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
   removeParticle(id: number): void {
     this.checkParticle(id, 'removeParticle: id');
+    // A body owns its range: a freed slot inside it would be reused by a stranger
+    // that removing the body would then delete too.
+    const owner = this.particles.body[id]!;
+    if (owner >= 0 && this.bodies[owner]!.alive) throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${this.bodies[owner]!.kind}); remove the whole body with removeBody`);
     for (let row = this.sticks.count - 1; row >= 0; row--) {
       if (this.sticks.a[row] === id || this.sticks.b[row] === id) this.removeConstraint(this.sticks.ids[row]!);
     }
@@ -488,16 +519,57 @@ export class World {
 
   /** Calls `callback` at the start of every step; returns a function that unsubscribes. */
   onBeforeStep(callback: (world: World) => void): () => void {
-    return subscribe(this.beforeStep, callback, 'onBeforeStep');
+    return this.subscribe(this.beforeStep, callback, 'onBeforeStep');
   }
 
   /** Calls `callback` at the end of every step (e.g. to tear cloth); returns a function that unsubscribes. */
   onAfterStep(callback: (world: World) => void): () => void {
-    return subscribe(this.afterStep, callback, 'onAfterStep');
+    return this.subscribe(this.afterStep, callback, 'onAfterStep');
+  }
+
+  private subscribe(list: ((world: World) => void)[], callback: (world: World) => void, what: string): () => void {
+    if (typeof callback !== 'function') throw new TypeError(`${what}: callback must be a function, got ${String(callback)}`);
+    list.push(callback);
+    return () => this.dropFrom(list, callback, RETIRED_CALLBACK);
+  }
+
+  /**
+   * Takes `item` out of one of the lists a step walks through. During a step the
+   * entry is swapped for an inert `retired` stand-in and the list is compacted
+   * when the step ends: splicing now would shift the entries behind it under the
+   * running loop, which would then skip the next one.
+   */
+  private dropFrom<T>(list: T[], item: T, retired: T): void {
+    const i = list.indexOf(item);
+    if (i < 0) return;
+    if (this.stepping) {
+      list[i] = retired;
+      this.retiredEntries = true;
+    } else list.splice(i, 1);
+  }
+
+  /** Removes the stand-ins `dropFrom` left during the step. */
+  private compactLists(): void {
+    this.retiredEntries = false;
+    compact(this.beforeStep, RETIRED_CALLBACK);
+    compact(this.afterStep, RETIRED_CALLBACK);
+    compact(this.forces, RETIRED_FORCE);
+    compact(this.constraints, RETIRED_CONSTRAINT);
   }
 
   /** Runs exactly one fixed step. */
   step(): void {
+    if (this.stepping) throw new Error('step: called from inside a step (a callback, force or constraint of this world)');
+    this.stepping = true;
+    try {
+      this.runStep();
+    } finally {
+      this.stepping = false;
+      if (this.retiredEntries) this.compactLists();
+    }
+  }
+
+  private runStep(): void {
     for (let i = 0; i < this.beforeStep.length; i++) this.beforeStep[i]!(this);
     if (!this.budget.active) this.activeIterations = this.iterations;
     else if (this.activeIterations > this.iterations) this.activeIterations = this.iterations;
@@ -644,10 +716,20 @@ export class World {
     this.wake(id);
   }
 
-  /** Adds force `f` (N) to particle `id` for the next step only. */
+  /**
+   * Adds force `f` (N) to particle `id` for the next step only, over all its
+   * substeps. Called from a force generator's `apply` (which runs every substep)
+   * it adds to the current substep only, as writing `particles.force` does.
+   */
   applyForce(id: number, force: Vec3Like): void {
     this.checkParticle(id, 'applyForce: id');
     const f = toVec3(force, 'applyForce: force');
+    // Generators run again every substep: holding their force too would add it up substep after substep.
+    if (this.applyingForces) {
+      const now = this.particles.force;
+      for (let k = 0; k < 3; k++) now[id * 3 + k] = now[id * 3 + k]! + f[k]!;
+      return;
+    }
     const acc = this.particles.heldForce;
     for (let k = 0; k < 3; k++) acc[id * 3 + k] = acc[id * 3 + k]! + f[k]!;
     this.wake(id);
@@ -689,13 +771,16 @@ export class World {
   restore(snapshot: WorldSnapshot): void {
     const scalars = restoreSnapshot(this, snapshot);
     this.accumulator = scalars.accumulator;
-    this.nextConstraintId = scalars.nextConstraintId;
+    // Colliders and user constraints are not in a snapshot: ids handed out since must stay taken.
+    this.nextConstraintId = Math.max(this.nextConstraintId, scalars.nextConstraintId);
     this.timeStepValue = scalars.timeStep;
     this.substepsValue = scalars.substeps;
     this.gravityValue = [...scalars.gravity] as Vec3;
     this.stickRows = new Map(Array.from(this.sticks.ids.subarray(0, this.sticks.count), (id, row) => [id, row]));
     this.pinRows = new Map(Array.from(this.pins.ids.subarray(0, this.pins.count), (id, row) => [id, row]));
     this.syncCapacity();
+    // The step that led to the snapshot is not in it: draw the restored positions as they are.
+    this.stepStartPositions.set(this.particles.position.subarray(0, this.particles.end * 3));
     // The solver's own state: stick segments, sleep timers, substeps in use.
     const solver = (snapshot as WorldSnapshot & SolverSnapshot).solver;
     resumeOrder(this.sticks, this.particles, this.orderScratch, solver?.sticksOrdered ?? false);
@@ -707,6 +792,11 @@ export class World {
   /** Throws unless `id` is a live particle; `what` names the argument. */
   checkParticle(id: number, what: string): void {
     if (!this.particles.isAlive(id)) throw new RangeError(`${what}: no particle with id ${String(id)}`);
+  }
+
+  /** Wakes every sleeping body: call it after moving a collider or changing the scene behind the solver's back. */
+  wakeAll(): void {
+    this.sleep.wakeAll(this);
   }
 
   /**
@@ -758,13 +848,16 @@ export class World {
   }
 }
 
-function subscribe<T>(list: T[], callback: T, what: string): () => void {
-  if (typeof callback !== 'function') throw new TypeError(`${what}: callback must be a function, got ${String(callback)}`);
-  list.push(callback);
-  return () => {
-    const i = list.indexOf(callback);
-    if (i >= 0) list.splice(i, 1);
-  };
+/** Inert stand-ins for entries removed while a step walks their list. */
+const RETIRED_CALLBACK = (): void => {};
+const RETIRED_FORCE: Force = { apply: () => {} };
+const RETIRED_CONSTRAINT: Constraint = { project: () => {} };
+
+/** Removes every `retired` entry from `list`, in place, keeping the order of the rest. */
+function compact<T>(list: T[], retired: T): void {
+  let kept = 0;
+  for (let i = 0; i < list.length; i++) if (list[i] !== retired) list[kept++] = list[i]!;
+  list.length = kept;
 }
 
 /** What a snapshot carries for the solver besides the particle and constraint arrays. */

@@ -122,4 +122,40 @@ describe('step hooks', () => {
     expect(calls).toEqual(['before 0', 'after 1']);
     expect(() => world.onAfterStep(42 as never)).toThrow(/onAfterStep: callback must be a function, got 42/);
   });
+
+  it('may unsubscribe from inside a step without the next callback, force or constraint being skipped', () => {
+    const world = new World();
+    const id = world.addParticle({ position: [0, 0, 0] });
+    const calls: string[] = [];
+    const once = world.onAfterStep(() => {
+      calls.push('once');
+      once();
+    });
+    world.onAfterStep(() => calls.push('every'));
+    const removeForce = world.addForce({
+      apply: () => {
+        calls.push('force once');
+        removeForce();
+      },
+    });
+    world.addForce({ apply: () => void calls.push('force') });
+    let own = -1;
+    own = world.addConstraint({
+      project: () => {
+        calls.push('constraint once');
+        world.removeConstraint(own);
+      },
+    });
+    world.addConstraint({ project: () => void calls.push('constraint') });
+    world.step();
+    world.step();
+    const count = (what: string) => calls.filter((c) => c === what).length;
+    expect([count('once'), count('every')]).toEqual([1, 2]);
+    expect([count('force once'), count('force')]).toEqual([1, 2 * world.substeps]);
+    expect([count('constraint once'), count('constraint')]).toEqual([1, 2 * world.substeps * world.iterations]);
+    // The lists hold no stand-ins afterwards.
+    expect([world.afterStep.length, world.forces.length, world.constraints.length]).toEqual([1, 1, 1]);
+    expect(() => world.onBeforeStep(() => world.step()) && world.step()).toThrow(/step: called from inside a step/);
+    expect(world.getPosition(id)[1]).toBeLessThan(0);
+  });
 });

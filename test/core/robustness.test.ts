@@ -38,6 +38,33 @@ describe('determinism and snapshots', () => {
     world.restore(clone);
     expect(world.stepCount).toBe(50);
   });
+
+  it('restore draws the restored positions, keeps later constraint ids taken, and refuses another scene', () => {
+    const world = new World();
+    const ball = world.addParticle({ position: [0, 10, 0] });
+    for (let i = 0; i < 20; i++) world.step();
+    world.advance(0.5 / 60);
+    const snap = world.snapshot();
+    for (let i = 0; i < 20; i++) world.step();
+    const later = world.addConstraint({ project: () => {} });
+    world.restore(snap);
+    // Interpolated reads blend between the restored positions, not from where the ball was before.
+    expect(world.getInterpolatedPosition(ball)).toEqual(world.getPosition(ball));
+    // A user constraint added after the snapshot survives it; new ids do not collide with it.
+    const stick = world.addStick(ball, world.addParticle({ position: [1, 10, 0] }));
+    expect(stick).not.toBe(later);
+    world.removeConstraint(stick);
+    expect(world.hasConstraint(later)).toBe(true);
+    // Bodies are part of the scene: a snapshot does not restore across added or removed ones.
+    const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
+    const rope = world.addBody(first, 2, { kind: 'rope' });
+    expect(() => world.restore(snap)).toThrow(`restore: body ${rope.id} (a rope) was added after this snapshot was taken; remove it before restoring`);
+    const withRope = world.snapshot();
+    world.removeBody(rope);
+    expect(() => world.restore(withRope)).toThrow(`restore: body ${rope.id} (a rope) was removed after this snapshot was taken`);
+    world.restore(snap);
+    expect(world.particles.body[first]).toBe(-1);
+  });
 });
 
 describe('storage', () => {
@@ -57,6 +84,16 @@ describe('storage', () => {
     world.removeParticle(first);
     world.removeParticle(first + 1);
     expect(world.addParticles([{ position: [0, 0, 0] }, { position: [0, 0, 0] }])).toBe(first);
+  });
+
+  it("refuses to remove one particle of a body, whose range it owns", () => {
+    const world = new World();
+    const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
+    const body = world.addBody(first, 2, { kind: 'rope' });
+    expect(() => world.removeParticle(first + 1)).toThrow(`removeParticle: particle ${first + 1} belongs to body ${body.id} (a rope); remove the whole body with removeBody`);
+    expect(world.particleCount).toBe(2);
+    world.removeBody(body);
+    expect(world.particleCount).toBe(0);
   });
 
   it('grows past its initial capacity without losing data', () => {

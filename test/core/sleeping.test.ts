@@ -70,6 +70,26 @@ describe('sleeping bodies', () => {
     expect(world.getPosition(stone)[1]).toBeLessThan(0.5);
   });
 
+  it('wakes when its ground is removed or a collider is added, and on wakeAll', () => {
+    const { world, ground } = restingWorld();
+    const b = box(world, [0, 0.11, 0]);
+    stepUntilAsleep(world);
+    world.removeCollider(ground);
+    for (let i = 0; i < 30; i++) world.step();
+    // It fell (0.5 s of free fall, 1.2 m): a sleeper that stayed put would float where the ground was.
+    expect(world.getPosition(b.first)[1]).toBeLessThan(-0.9);
+    world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -1.5 });
+    stepUntilAsleep(world);
+    world.wakeAll();
+    expect(world.sleep.isAsleep(b.body.id)).toBe(false);
+    stepUntilAsleep(world);
+    world.addCollider({ type: 'box', min: [-1, -5, -1], max: [1, -1.4, 1] });
+    expect(world.sleep.isAsleep(b.body.id)).toBe(false);
+    world.step();
+    // It was inside the new box and is pushed out on top.
+    expect(world.getPosition(b.first)[1]).toBeGreaterThan(-1.41);
+  });
+
   it('wakes on impulses, pins, teleports, forces, removed sticks, gravity, and force generators', () => {
     const cases: ((world: World, first: number, body: ReturnType<typeof box>) => void)[] = [
       (w, p) => w.applyImpulse(p, [0, 1, 0]),

@@ -1,4 +1,4 @@
-import { addCapsuleEdge } from '../collision/edges.js';
+import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
@@ -80,13 +80,15 @@ export class RigidBody {
   readonly sticks: readonly number[];
   /** Surface edges as particle id pairs (for capsule-edge collisions). */
   readonly edges: readonly (readonly [number, number])[];
+  /** Ids of the capsule edges this body collides with (see `addCapsuleEdge`); empty with `collideEdges: false`. */
+  readonly capsules: readonly number[];
   /** Rest shape and masses behind the read-back. */
   readonly shape: RigidShape;
   /** The latest transform; {@link RigidBody.update} refills this same object. */
   readonly transform: RigidTransform = makeRigidTransform();
   private readonly world: World;
 
-  constructor(world: World, body: BodyRecord, vertices: readonly number[], sticks: readonly number[], edges: readonly (readonly [number, number])[], shape: RigidShape) {
+  constructor(world: World, body: BodyRecord, vertices: readonly number[], sticks: readonly number[], edges: readonly (readonly [number, number])[], shape: RigidShape, capsules: readonly number[] = []) {
     this.world = world;
     this.body = body;
     this.first = body.first;
@@ -94,8 +96,17 @@ export class RigidBody {
     this.vertices = vertices;
     this.sticks = sticks;
     this.edges = edges;
+    this.capsules = capsules;
     this.shape = shape;
     this.update();
+  }
+
+  /** Sets the collision radius (m) of the body's own particles and of its capsule edges. */
+  setRadius(radius: number): void {
+    checkNumber(radius, 'RigidBody.setRadius: radius', 0);
+    if (!this.body.alive) throw new Error('RigidBody.setRadius: the body was removed');
+    this.world.particles.radius.fill(radius, this.first, this.first + this.count);
+    for (const id of this.capsules) setCapsuleEdgeRadius(this.world, id, radius);
   }
 
   /** Reads centre of mass, orientation and velocities from the particles into {@link RigidBody.transform}. Allocates nothing. */
@@ -118,7 +129,7 @@ export class RigidBody {
  * const world = new World();
  * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
  * const tetra = createTetrahedron(world, { size: 0.5, position: [0, 2, 0], angularVelocity: [0, 3, 1] });
- * world.advance(1);
+ * for (let i = 0; i < 60; i++) world.step(); // one second: it has landed on the plane
  * const { position, quaternion } = tetra.update();
  * ```
  */
@@ -262,8 +273,8 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   }
   shape.vertices.set(vertices);
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
-  if ((options.collideEdges ?? true) && !immovable) addEdgeCapsules(world, edges, record, radius);
-  return new RigidBody(world, record, vertices, sticks, edges, shape);
+  const capsules = (options.collideEdges ?? true) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
+  return new RigidBody(world, record, vertices, sticks, edges, shape, capsules);
 }
 
 /**
@@ -272,12 +283,14 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
  * a particle of this body; an edge between two particles lent by another body
  * (a hinge's axis) is that body's to collide.
  */
-function addEdgeCapsules(world: World, edges: readonly (readonly [number, number])[], record: BodyRecord, radius: number): void {
+function addEdgeCapsules(world: World, edges: readonly (readonly [number, number])[], record: BodyRecord, radius: number): number[] {
   const own = (id: number) => id >= record.first && id < record.first + record.count;
+  const ids: number[] = [];
   for (const [a, b] of edges) {
-    if (own(a)) addCapsuleEdge(world, a, b, radius);
-    else if (own(b)) addCapsuleEdge(world, b, a, radius);
+    if (own(a)) ids.push(addCapsuleEdge(world, a, b, radius));
+    else if (own(b)) ids.push(addCapsuleEdge(world, b, a, radius));
   }
+  return ids;
 }
 
 /**

@@ -125,6 +125,20 @@ export class EdgeSystem implements Constraint {
     return id;
   }
 
+  /** Radius (m) of capsule edge `id`. */
+  radiusOf(id: number): number {
+    const row = this.rows.get(id);
+    if (row === undefined) throw new RangeError(`radiusOf: no capsule edge with id ${String(id)}`);
+    return this.table.radius[row]!;
+  }
+
+  /** Sets the radius (m) of capsule edge `id` (see {@link setCapsuleEdgeRadius}). */
+  setRadius(id: number, radius: number): void {
+    const row = this.rows.get(id);
+    if (row === undefined) throw new RangeError(`setCapsuleEdgeRadius: no capsule edge with id ${String(id)}`);
+    this.table.radius[row] = checkNumber(radius, 'setCapsuleEdgeRadius: radius', 0);
+  }
+
   remove(id: number): void {
     const row = this.rows.get(id);
     if (row === undefined) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
@@ -300,6 +314,13 @@ export function edgeSystem(world: World): EdgeSystem {
  */
 export function addCapsuleEdge(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions = {}): number {
   return edgeSystem(world).add(world, a, b, radius, options);
+}
+
+/** Changes the radius (m) of a capsule edge added by {@link addCapsuleEdge}. */
+export function setCapsuleEdgeRadius(world: World, id: number, radius: number): void {
+  const system = systems.get(world);
+  if (!system) throw new RangeError(`setCapsuleEdgeRadius: no capsule edge with id ${String(id)}`);
+  system.setRadius(id, radius);
 }
 
 /** Removes a capsule edge added by {@link addCapsuleEdge}. */
