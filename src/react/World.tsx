@@ -1,10 +1,10 @@
 import { useFrame } from '@react-three/fiber';
 import { useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
-import { checkInteger, checkNumber, type Vec3Like } from '../core/math.js';
+import { checkNumber, type Vec3Like } from '../core/math.js';
 import { World as CoreWorld } from '../core/world.js';
 import { SinewContext, type SinewContextValue } from './context.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
-import { createWorldStore, type WorldSettings, type WorldStore } from './store.js';
+import { checkSettings, createWorldStore, type WorldSettings, type WorldStore } from './store.js';
 
 /**
  * `useFrame` priority at which every `<World>` steps. Negative, so it runs before
@@ -58,6 +58,7 @@ export interface WorldProps {
   statsInterval?: number;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
   ref?: Ref<WorldStore>;
+  /** The bodies, colliders, forces and anything else simulated in this world. */
   children?: ReactNode;
 }
 
@@ -114,25 +115,26 @@ export function World(props: WorldProps) {
 
 const DEFAULT_GRAVITY = [0, -9.81, 0] as const;
 
+/** The props' settings with the defaults filled in, checked. */
 function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
-  const timeStep = checkNumber(props.timeStep ?? 1 / 60, '<World>: timeStep', 0);
-  if (timeStep === 0) throw new RangeError('<World>: timeStep must be > 0, got 0');
-  return {
-    timeStep,
-    iterations: checkInteger(props.iterations ?? 1, '<World>: iterations', 1),
-    substeps: checkInteger(props.substeps ?? 10, '<World>: substeps', 1),
-    damping: checkNumber(props.damping ?? 0, '<World>: damping', 0),
+  const settings = {
+    timeStep: props.timeStep ?? 1 / 60,
+    iterations: props.iterations ?? 1,
+    substeps: props.substeps ?? 10,
+    damping: props.damping ?? 0,
     sqrtApprox: props.sqrtApprox ?? false,
-    maxStepsPerAdvance: checkInteger(props.maxStepsPerAdvance ?? 5, '<World>: maxStepsPerAdvance', 1),
-    seed: checkInteger(props.seed ?? 0x5eed, '<World>: seed', 0),
-    budgetMs: checkNumber(props.budgetMs ?? 0, '<World>: budgetMs', 0),
-    minSubsteps: checkInteger(props.minSubsteps ?? 1, '<World>: minSubsteps', 1),
-    minIterations: checkInteger(props.minIterations ?? 1, '<World>: minIterations', 1),
+    maxStepsPerAdvance: props.maxStepsPerAdvance ?? 5,
+    seed: props.seed ?? 0x5eed,
+    budgetMs: props.budgetMs ?? 0,
+    minSubsteps: props.minSubsteps ?? 1,
+    minIterations: props.minIterations ?? 1,
     sleep: props.sleep ?? true,
-    sleepSpeed: checkNumber(props.sleepSpeed ?? 0.05, '<World>: sleepSpeed', 0),
-    sleepTime: checkNumber(props.sleepTime ?? 0.5, '<World>: sleepTime', 0),
+    sleepSpeed: props.sleepSpeed ?? 0.05,
+    sleepTime: props.sleepTime ?? 0.5,
     paused: props.paused ?? false,
-    timeScale: checkNumber(props.timeScale ?? 1, '<World>: timeScale', 0),
+    timeScale: props.timeScale ?? 1,
     interpolate: props.interpolate ?? true,
   };
+  checkSettings(settings, '<World>');
+  return settings;
 }

@@ -4,7 +4,9 @@ import type { FrameInfo, WorldStore } from './store.js';
 
 /** What a `<World>` provides to everything inside it. */
 export interface SinewContextValue {
+  /** The core world the `<World>` steps. */
   readonly world: World;
+  /** The `<World>`'s store: settings, stats, pause and stepping. */
   readonly store: WorldStore;
   /** The store's per-frame info (`store.getState().frame`), handed out directly for read-back loops. */
   readonly frame: FrameInfo;

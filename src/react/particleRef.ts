@@ -21,11 +21,12 @@ export function resolveParticle(state: WorldState, ref: ParticleRef): number | u
   if (typeof ref === 'number') return alive(ref);
   if (typeof ref === 'object' && ref !== null) return alive(ref.id);
   if (typeof ref !== 'string') return undefined;
-  const named = state.particles[ref];
+  const named = Object.hasOwn(state.particles, ref) ? state.particles[ref] : undefined;
   if (named) return alive(named.id);
   const dot = ref.indexOf('.');
   if (dot < 0) return undefined;
-  const body = state.bodies[ref.slice(0, dot)];
+  const bodyName = ref.slice(0, dot);
+  const body = Object.hasOwn(state.bodies, bodyName) ? state.bodies[bodyName] : undefined;
   if (!body || body.first < 0) return undefined;
   const part = ref.slice(dot + 1);
   const custom = body.resolve?.(part);

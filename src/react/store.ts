@@ -1,17 +1,24 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Vec3 } from '../core/math.js';
+import { checkInteger, checkNumber, type Vec3 } from '../core/math.js';
 import type { World } from '../core/world.js';
 
 /** The settings a `<World>` applies to its core world; each is a `<World>` prop. */
 export interface WorldSettings {
   /** Gravity from the `<World>` prop; a mounted `<Gravity>` overrides it. */
   gravity: Vec3;
+  /** Seconds per fixed step (> 0). */
   timeStep: number;
+  /** Relaxation passes per substep (an integer >= 1). */
   iterations: number;
+  /** Substeps per step (an integer >= 1). */
   substeps: number;
+  /** Per-second drag of the damped Verlet step (>= 0). */
   damping: number;
+  /** Use the square-root approximation for sticks. */
   sqrtApprox: boolean;
+  /** Most steps one frame runs; time beyond is dropped (an integer >= 1). */
   maxStepsPerAdvance: number;
+  /** Seed of the generator behind coincident-particle jitter (an integer >= 0). */
   seed: number;
   /** Wall-clock ms per frame the world may spend stepping; it lowers substeps, then iterations, to fit. 0 = off. */
   budgetMs: number;
@@ -33,11 +40,43 @@ export interface WorldSettings {
   interpolate: boolean;
 }
 
+/**
+ * Throws unless every setting is in range, naming `who` and the setting:
+ * `<World>: iterations must be an integer >= 1, got 0`.
+ *
+ * @example
+ * ```ts
+ * checkSettings({ ...store.getState().settings, iterations: 4 }, 'configure');
+ * ```
+ */
+export function checkSettings(settings: Omit<WorldSettings, 'gravity'>, who: string): void {
+  const s = settings;
+  if (checkNumber(s.timeStep, `${who}: timeStep`, 0) === 0) throw new RangeError(`${who}: timeStep must be > 0, got 0`);
+  checkInteger(s.iterations, `${who}: iterations`, 1);
+  checkInteger(s.substeps, `${who}: substeps`, 1);
+  checkNumber(s.damping, `${who}: damping`, 0);
+  checkInteger(s.maxStepsPerAdvance, `${who}: maxStepsPerAdvance`, 1);
+  checkInteger(s.seed, `${who}: seed`, 0);
+  checkNumber(s.budgetMs, `${who}: budgetMs`, 0);
+  checkInteger(s.minSubsteps, `${who}: minSubsteps`, 1);
+  checkInteger(s.minIterations, `${who}: minIterations`, 1);
+  checkNumber(s.sleepSpeed, `${who}: sleepSpeed`, 0);
+  checkNumber(s.sleepTime, `${who}: sleepTime`, 0);
+  checkNumber(s.timeScale, `${who}: timeScale`, 0);
+  for (const flag of ['sqrtApprox', 'sleep', 'paused', 'interpolate'] as const) {
+    if (typeof s[flag] !== 'boolean') throw new TypeError(`${who}: ${flag} must be true or false, got ${String(s[flag])}`);
+  }
+}
+
 /** Numbers about a world, published a few times a second (not per frame, so subscribers re-render rarely). */
 export interface WorldStoreStats {
+  /** Live particles. */
   particles: number;
+  /** Live sticks, pins and user constraints (see `World.constraintCount`). */
   constraints: number;
+  /** Static colliders. */
   colliders: number;
+  /** Live bodies (cloths, ropes, rigid bodies, ragdolls...). */
   bodies: number;
   /** Steps taken since the world was created. */
   steps: number;
@@ -45,11 +84,13 @@ export interface WorldStoreStats {
   time: number;
   /** Mean wall-clock milliseconds of one step, smoothed over recent frames. */
   msPerStep: number;
-  /** Substeps and relaxation passes of the latest step (fewer than the settings under a time budget). */
+  /** Substeps of the latest step (fewer than the setting under a time budget). */
   substepsUsed: number;
+  /** Relaxation passes of the latest step (fewer than the setting under a time budget). */
   iterationsUsed: number;
-  /** Bodies simulated and bodies asleep after the latest step. */
+  /** Bodies simulated after the latest step. */
   awakeBodies: number;
+  /** Bodies asleep after the latest step. */
   sleepingBodies: number;
 }
 
@@ -68,14 +109,17 @@ export interface FrameInfo {
 
 /** A particle registered under a name; `id` follows the particle if it is re-created. */
 export interface NamedParticle {
+  /** The particle's id in the core world (-1 while it does not exist). */
   readonly id: number;
 }
 
 /** A body registered under a name, so its particles can be named as `"body.part"`. */
 export interface BodyEntry {
+  /** The body's kind (`'cloth'`, `'rope'`, `'ragdoll'`...). */
   readonly kind: string;
   /** First particle id of the body's contiguous range (-1 while it does not exist). */
   readonly first: number;
+  /** Particles in the range (0 while it does not exist). */
   readonly count: number;
   /** Maps a part name (e.g. a ragdoll's `"leftHand"`) to a particle id; numeric parts index the range. */
   resolve?(part: string): number | undefined;
@@ -87,7 +131,9 @@ export interface WorldState {
   readonly world: World;
   /** Per-frame read-back info, mutated in place. */
   readonly frame: FrameInfo;
+  /** The settings in force (each a `<World>` prop). */
   settings: WorldSettings;
+  /** Numbers about the world, refreshed a few times a second. */
   stats: WorldStoreStats;
   /** Particles registered by name (`<Particle name="hand" />`). */
   particles: Readonly<Record<string, NamedParticle>>;
@@ -97,7 +143,9 @@ export interface WorldState {
   registryVersion: number;
   /** Changes settings and applies them to the world in place (the simulation is not reset). */
   configure(settings: Partial<WorldSettings>): void;
+  /** Stops the frame loop's stepping (`configure({ paused: true })`). */
   pause(): void;
+  /** Starts it again. */
   resume(): void;
   /** Runs `count` fixed steps now, paused or not, and shows their result without interpolation. */
   step(count?: number): void;
@@ -205,6 +253,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
       for (const key of Object.keys(partial) as (keyof WorldSettings)[]) {
         if (partial[key] !== undefined) (next as Record<string, unknown>)[key] = partial[key];
       }
+      checkSettings(next, 'configure');
       apply(next, prev);
       set({ settings: next });
     },
@@ -218,6 +267,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     },
 
     step(count = 1) {
+      checkInteger(count, 'step: count', 0);
       for (let i = 0; i < count; i++) world.step();
       frame.alpha = 1;
       frame.steps = count;
@@ -253,10 +303,10 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     },
 
     nameParticle(name, particle, who) {
-      if (get().particles[name]) throw new Error(`${who}: name "${name}" is already used by another particle in this <World>`);
+      if (Object.hasOwn(get().particles, name)) throw new Error(`${who}: name "${name}" is already used by another particle in this <World>`);
       set({ particles: { ...get().particles, [name]: particle } });
       return () => {
-        if (get().particles[name] !== particle) return;
+        if (!Object.hasOwn(get().particles, name) || get().particles[name] !== particle) return;
         const rest = { ...get().particles };
         delete rest[name];
         set({ particles: rest });
@@ -264,10 +314,10 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     },
 
     nameBody(name, body, who) {
-      if (get().bodies[name]) throw new Error(`${who}: name "${name}" is already used by another body in this <World>`);
+      if (Object.hasOwn(get().bodies, name)) throw new Error(`${who}: name "${name}" is already used by another body in this <World>`);
       set({ bodies: { ...get().bodies, [name]: body } });
       return () => {
-        if (get().bodies[name] !== body) return;
+        if (!Object.hasOwn(get().bodies, name) || get().bodies[name] !== body) return;
         const rest = { ...get().bodies };
         delete rest[name];
         set({ bodies: rest });

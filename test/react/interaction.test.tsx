@@ -146,6 +146,30 @@ describe('<DragControls>', () => {
     expect(m.world.pins.count).toBe(0);
     await m.unmount();
   });
+
+  it('lets go of a held particle when switched off, and hands the controls back', async () => {
+    const element = new FakeElement();
+    const controls = { enabled: true };
+    const probe: { camera?: Camera } = {};
+    const scene = (enabled: boolean) => (
+      <>
+        <DefaultControls controls={controls} />
+        <CameraProbe into={probe} />
+        <Particle position={[0, 1, 0]} radius={0.05} />
+        <DragControls domElement={element as unknown as HTMLElement} enabled={enabled} />
+      </>
+    );
+    const m = await mountWorld(scene(true), { gravity: [0, 0, 0] });
+    const [x, y] = screen(probe.camera!, [0, 1, 0]);
+    element.dispatchEvent(pointer('pointerdown', x, y, 0));
+    expect([m.world.pins.count, controls.enabled]).toEqual([1, false]);
+    await m.update(scene(false));
+    expect([m.world.pins.count, controls.enabled]).toEqual([0, true]);
+    // Off: a press grabs nothing.
+    element.dispatchEvent(pointer('pointerdown', x, y, 10));
+    expect(m.world.pins.count).toBe(0);
+    await m.unmount();
+  });
 });
 
 describe('<IKHandle>', () => {

@@ -44,6 +44,23 @@ describe('<Particle>, <Stick>, <Pin>', () => {
     expect(kept.id).toBe(-1);
   });
 
+  it('takes any name, including those of Object.prototype', async () => {
+    const stick = createRef<StickHandle>();
+    const m = await mountWorld(
+      <>
+        <Particle name="toString" position={[0, 2, 0]} mass={0} />
+        <Particle name="constructor" position={[1, 2, 0]} />
+        <Stick ref={stick} a="toString" b="constructor" />
+        <Rope name="__proto__" from={[0, 1, 0]} to={[1, 1, 0]} segments={2} />
+        <Stick a="__proto__.end" b="constructor" />
+      </>,
+    );
+    expect(m.world.sticks.count).toBe(2 + 2);
+    expect(stick.current!.length()).toBeCloseTo(1, 9);
+    await m.unmount();
+    expect(m.world.particleCount).toBe(0);
+  });
+
   it('takes handles from hooks and "body.part" names', async () => {
     const pin = createRef<PinHandle>();
     function Scene() {

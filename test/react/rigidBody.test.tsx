@@ -5,6 +5,7 @@ import { RigidBody } from '../../src/react/components/RigidBody.js';
 import type { RigidBodyApi } from '../../src/react/hooks/useRigidBody.js';
 import { useBeforeStep } from '../../src/react/hooks/useStepCallbacks.js';
 import { blendFrames, makeFrame } from '../../src/three/frames.js';
+import { edgeSystem } from '../../src/core/collision/edges.js';
 import { Stick } from '../../src/react/components/Stick.js';
 import { expectRenderError, mountWorld } from './helpers.js';
 import { World } from '../../src/react/World.js';
@@ -89,6 +90,26 @@ describe('<RigidBody>', () => {
     // Free fall for half a second: v = g·t.
     expect(api.current!.linearVelocity()[1]).toBeCloseTo(-9.81 * 0.5, 1);
     expect(Math.hypot(...api.current!.angularVelocity())).toBeLessThan(1e-6);
+    await m.unmount();
+  });
+
+  it('changes its radius in place, capsule edges included, and rebuilds on collideEdges', async () => {
+    const api = createRef<RigidBodyApi>();
+    const body = (radius: number, collideEdges?: boolean) => <RigidBody ref={api} shape="box" size={[0.4, 0.4, 0.4]} position={[0, 1, 0]} radius={radius} collideEdges={collideEdges} />;
+    const m = await mountWorld(body(0.01), { gravity: [0, 0, 0] });
+    const core = api.current!.current!;
+    expect(core.capsules).toHaveLength(12);
+    await m.frames(3);
+    const velocity = api.current!.linearVelocity();
+    await m.update(body(0.05));
+    // The same body (nothing reset), with the new radius on its particles and its edges.
+    expect(api.current!.current).toBe(core);
+    expect(m.world.particles.radius[core.first]).toBe(0.05);
+    expect(core.capsules.map((id) => edgeSystem(m.world).radiusOf(id))).toEqual(Array(12).fill(0.05));
+    expect(api.current!.linearVelocity()).toEqual(velocity);
+    await m.update(body(0.05, false));
+    expect(api.current!.current).not.toBe(core);
+    expect(api.current!.current!.capsules).toHaveLength(0);
     await m.unmount();
   });
 

@@ -18,6 +18,24 @@ describe('createWorldStore', () => {
     expect(store.getState().settings).toBe(before);
   });
 
+  it('refuses settings out of range, naming them, and leaves the world as it was', () => {
+    const world = new World();
+    const store = createWorldStore(world);
+    const { configure, step } = store.getState();
+    expect(() => configure({ iterations: 0 })).toThrow('configure: iterations must be an integer >= 1, got 0');
+    expect(() => configure({ damping: -5 })).toThrow('configure: damping must be a finite number in [0, Infinity], got -5');
+    expect(() => configure({ timeScale: -1 })).toThrow('configure: timeScale must be a finite number in [0, Infinity], got -1');
+    expect(() => configure({ maxStepsPerAdvance: 0 })).toThrow('configure: maxStepsPerAdvance must be an integer >= 1, got 0');
+    expect(() => configure({ paused: 'yes' as never })).toThrow('configure: paused must be true or false, got yes');
+    expect(() => step(NaN)).toThrow('step: count must be an integer >= 0, got NaN');
+    expect([world.iterations, world.damping, world.maxStepsPerAdvance]).toEqual([1, 0, 5]);
+    expect(store.getState().settings.timeScale).toBe(1);
+    // The core's own fields check too.
+    expect(() => (world.iterations = 0)).toThrow('World: iterations must be an integer >= 1, got 0');
+    expect(() => (world.damping = NaN)).toThrow('World: damping must be a finite number in [0, Infinity], got NaN');
+    expect(() => new World({ seed: 1.5 })).toThrow('World: seed must be an integer >= 0, got 1.5');
+  });
+
   it('advances scaled by timeScale, pauses, and single-steps', () => {
     const world = new World();
     const store = createWorldStore(world, { timeScale: 0.5 });

@@ -24,6 +24,7 @@ export interface BoxColliderProps {
   friction?: number;
   /** Drawn at the box's centre and orientation, e.g. `<mesh><boxGeometry args={size} /></mesh>`. */
   children?: ReactNode;
+  /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
   ref?: Ref<ColliderHandle>;
 }
 

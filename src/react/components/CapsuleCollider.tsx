@@ -12,6 +12,7 @@ export interface CapsuleColliderProps {
   a: Vec3Like;
   /** The other end. */
   b: Vec3Like;
+  /** Radius around the axis (m), >= 0. */
   radius: number;
   /** Surface friction μ. Default 1. */
   friction?: number;
@@ -20,6 +21,7 @@ export interface CapsuleColliderProps {
    * `<mesh><capsuleGeometry args={[radius, length]} /></mesh>` lines up.
    */
   children?: ReactNode;
+  /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
   ref?: Ref<ColliderHandle>;
 }
 

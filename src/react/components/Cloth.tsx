@@ -13,6 +13,7 @@ export interface ClothProps extends UseClothOptions {
   children?: ReactNode;
   /** Passed to the mesh. */
   castShadow?: boolean;
+  /** Passed to the mesh. */
   receiveShadow?: boolean;
   /** Receives the cloth's handle. */
   ref?: Ref<ClothApi>;

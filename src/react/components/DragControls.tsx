@@ -10,12 +10,13 @@ import { useLatest } from '../hooks/useLatest.js';
 
 /** Camera controls as far as dragging needs them: drei's `OrbitControls` (and most others) have `enabled`. */
 export interface ToggleableControls {
+  /** Whether the controls respond to the pointer; switched off while dragging. */
   enabled: boolean;
 }
 
 /** Props of {@link DragControls}. */
 export interface DragControlsProps {
-  /** Default true. */
+  /** Default true; turning it off lets go of a particle being dragged. */
   enabled?: boolean;
   /** How near the pointer (in pixels) a particle's edge must be to be grabbed. Default 24. */
   radius?: number;
@@ -64,6 +65,8 @@ export function DragControls(props: DragControlsProps) {
   const [drag] = useState(() => new ParticleDrag(world));
   const latest = useLatest(props);
   const { domElement } = props;
+  // Re-subscribing on a change runs the clean-up below, which lets go of a held particle.
+  const enabled = props.enabled !== false;
 
   useEffect(() => {
     const state = get();
@@ -92,7 +95,7 @@ export function DragControls(props: DragControlsProps) {
     };
     const onDown = (e: PointerEvent) => {
       const o = latest.current;
-      if (o.enabled === false || pointer >= 0 || (e.pointerType === 'mouse' && e.button !== 0)) return;
+      if (!enabled || pointer >= 0 || (e.pointerType === 'mouse' && e.button !== 0)) return;
       const rect = toNdc(e);
       const { camera, controls } = get();
       const flags = world.particles.flags;
@@ -136,7 +139,7 @@ export function DragControls(props: DragControlsProps) {
         finish();
       }
     };
-  }, [world, get, drag, latest, domElement]);
+  }, [world, get, drag, latest, domElement, enabled]);
 
   return null;
 }

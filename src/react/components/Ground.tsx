@@ -10,6 +10,7 @@ export interface GroundProps {
   friction?: number;
   /** Drawn at the floor's height, e.g. a plane mesh rotated flat. */
   children?: ReactNode;
+  /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
   ref?: Ref<ColliderHandle>;
 }
 

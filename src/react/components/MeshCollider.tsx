@@ -14,6 +14,7 @@ export interface MeshColliderProps {
   friction?: number;
   /** Meshes to collide with; they are drawn as usual and their triangles (in world space) become one static collider. */
   children: ReactNode;
+  /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
   ref?: Ref<ColliderHandle>;
 }
 

@@ -11,6 +11,7 @@ export interface PlantProps extends UsePlantOptions {
   color?: string;
   /** A material to use instead of the default double-sided standard material. */
   children?: ReactNode;
+  /** Passed to the mesh. */
   castShadow?: boolean;
   /** Receives the plant's handle. */
   ref?: Ref<PlantApi>;

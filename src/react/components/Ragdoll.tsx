@@ -24,6 +24,7 @@ export interface RagdollProps extends UseRagdollOptions {
   bones?: Partial<Record<RagdollLimbName, string>>;
   /** Drawn as they are; with `bones`, a skinned model whose skeleton the ragdoll drives. */
   children?: ReactNode;
+  /** Passed to the capsule meshes (when they are drawn). */
   castShadow?: boolean;
   /** Receives the ragdoll's handle. */
   ref?: Ref<RagdollApi>;

@@ -27,6 +27,7 @@ export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
   color?: string;
   /** Meshes that follow the body; their origin is the body's local origin (a box's centre). */
   children?: ReactNode;
+  /** Passed to the default hull mesh (drawn when there are no children). */
   castShadow?: boolean;
   /** Receives the body's handle. */
   ref?: Ref<RigidBodyApi>;

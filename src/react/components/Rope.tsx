@@ -20,6 +20,7 @@ export interface RopeProps extends UseRopeOptions {
   color?: string;
   /** A material to use instead of the default standard material. */
   children?: ReactNode;
+  /** Passed to the tube or bead mesh. */
   castShadow?: boolean;
   /** Receives the rope's handle. */
   ref?: Ref<RopeApi>;

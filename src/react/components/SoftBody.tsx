@@ -11,7 +11,9 @@ export interface SoftBodyProps extends UseSoftBodyOptions {
   color?: string;
   /** A material to use instead of the default standard material. */
   children?: ReactNode;
+  /** Passed to the mesh. */
   castShadow?: boolean;
+  /** Passed to the mesh. */
   receiveShadow?: boolean;
   /** Receives the body's handle. */
   ref?: Ref<SoftBodyApi>;

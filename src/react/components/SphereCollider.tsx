@@ -7,6 +7,7 @@ import { useStableVec3 } from '../hooks/useStableVec3.js';
 export interface SphereColliderProps {
   /** Centre. Default the origin. */
   position?: Vec3Like;
+  /** Radius (m), >= 0. */
   radius: number;
   /** Keep particles inside the ball instead of outside. */
   inside?: boolean;
@@ -14,6 +15,7 @@ export interface SphereColliderProps {
   friction?: number;
   /** Drawn at the centre, e.g. `<mesh><sphereGeometry args={[radius]} /></mesh>`. */
   children?: ReactNode;
+  /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
   ref?: Ref<ColliderHandle>;
 }
 

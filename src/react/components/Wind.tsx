@@ -86,7 +86,7 @@ export function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5,
     const resolve = (state: WorldState, strict: boolean) => {
       const records: BodyRecord[] = [];
       for (const name of names) {
-        const entry = state.bodies[name];
+        const entry = Object.hasOwn(state.bodies, name) ? state.bodies[name] : undefined;
         const record = entry && entry.first >= 0 ? world.bodyOf(entry.first) : undefined;
         if (record) records.push(record);
         else if (strict) throw new Error(`<Wind>: bodies names no body "${name}" in this <World>`);

@@ -10,9 +10,13 @@ import { useLatest } from './useLatest.js';
 
 /** What every core builder returns (`createCloth`, `createRope`, `createBox`...). */
 export interface CoreBody {
+  /** The body's record in the core world. */
   readonly body: BodyRecord;
+  /** First particle id of the body's contiguous range. */
   readonly first: number;
+  /** Particles in the range. */
   readonly count: number;
+  /** Removes the body from the world with its constraints. */
   remove(): void;
 }
 

@@ -28,7 +28,9 @@ export interface UseParticleOptions {
  * while the component is mounted and -1 otherwise; the methods act on it.
  */
 export interface ParticleHandle {
+  /** Particle id in the core world; -1 while the component is not mounted. */
   readonly id: number;
+  /** The core world the particle lives in. */
   readonly world: World;
   /** Current position (not interpolated), written into `out` when given. */
   position(out?: Vec3): Vec3;
@@ -36,6 +38,7 @@ export interface ParticleHandle {
   velocity(out?: Vec3): Vec3;
   /** Teleports the particle (velocity kept unless `keepVelocity: false`). */
   setPosition(position: Vec3Like, options?: { keepVelocity?: boolean }): void;
+  /** Sets the velocity (m/s), keeping the position. */
   setVelocity(velocity: Vec3Like): void;
   /** Impulse in N·s. */
   applyImpulse(impulse: Vec3Like): void;

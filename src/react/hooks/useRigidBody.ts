@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import type { SharedVertices } from '../../core/bodies/joints.js';
 import { createBox, createConvex, createTetrahedron, type BoxOptions, type ConvexOptions, type RigidBody, type TetrahedronOptions } from '../../core/bodies/rigid.js';
-import type { Vec3 } from '../../core/math.js';
+import { checkNumber, type Vec3 } from '../../core/math.js';
 import { makeFrame, type Frame } from '../../three/frames.js';
 import { useSinew } from '../context.js';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
@@ -114,7 +114,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
   const sharedKey = sharedRefsKey(options.shared, who);
   // Bumped when a shared particle is re-created elsewhere: this body is rebuilt on it.
   const [rejoins, setRejoins] = useState(0);
-  const key = JSON.stringify([shape, options.mass, 'size' in options ? options.size : undefined, 'points' in options ? options.points : undefined, 'masses' in options ? options.masses : undefined, 'edges' in options ? options.edges : undefined, sharedKey, rejoins]);
+  const key = JSON.stringify([shape, options.mass, 'size' in options ? options.size : undefined, 'points' in options ? options.points : undefined, 'masses' in options ? options.masses : undefined, 'edges' in options ? options.edges : undefined, options.collideEdges, sharedKey, rejoins]);
   const builder = shape === 'box' ? 'createBox' : shape === 'tetrahedron' ? 'createTetrahedron' : shape === 'convex' ? 'createConvex' : undefined;
   if (!builder) throw new RangeError(`${who}: shape must be 'box', 'tetrahedron' or 'convex', got ${JSON.stringify(shape)}`);
   const api = useBody<RigidBody, RigidBodyApi>(
@@ -154,7 +154,12 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
     });
   }, [store, api, hasShared, latestShared]);
   // Mass is structural here: the read-back weights its vertices by it.
-  useLiveParticles(api, who, { radius: options.radius, friction: options.friction, iterations: options.iterations });
+  useLiveParticles(api, who, { friction: options.friction, iterations: options.iterations });
+  // The radius lives in the capsule edges too.
+  const { radius } = options;
+  useLayoutEffect(() => {
+    if (radius !== undefined) api.current?.setRadius(checkNumber(radius, `${who}: radius`, 0));
+  }, [api, who, radius]);
   return api;
 }
 

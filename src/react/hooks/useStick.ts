@@ -14,6 +14,7 @@ export interface StickHandle {
   readonly id: number;
   /** Particle ids of the ends (-1 while detached). */
   readonly a: number;
+  /** Particle id of the stick's second end (-1 while detached). */
   readonly b: number;
   /** Current distance between the ends. */
   length(): number;
