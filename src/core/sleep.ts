@@ -10,8 +10,11 @@ const WAKE_MARGIN = 0.01;
 
 /** A sleeping system's state as a snapshot carries it. */
 export interface SleepSnapshot {
+  /** Per body id: 1 while the body sleeps, else 0. */
   asleep: Uint8Array;
+  /** Per body id: consecutive steps the body has rested (0 when moving or asleep). */
   quiet: Int32Array;
+  /** Six numbers per body id: min x, y, z then max x, y, z (m) of its particles grown by their radii, from the latest drift check. */
   bounds: Float64Array;
   /** Where each particle's rest period began. */
   anchor: Float64Array;
@@ -103,7 +106,7 @@ export class SleepSystem {
     if (world.sticks.layoutVersion !== this.islandsFor) this.findIslands(world);
     const particles = world.particles;
     const worldPasses = world.activeIterations;
-    // Force generators write into particles.force directly (applyForce wakes by itself).
+    // Force generators write into particles.force (so does applyForce called inside one); applyForce outside them wakes by itself.
     if (this.sleepingBodies > 0 && (world.forces.length > 0 || !this.enabled)) {
       for (let b = 0; b < bodies.length; b++) {
         const body = bodies[b]!;

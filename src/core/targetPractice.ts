@@ -46,8 +46,9 @@ export interface TargetPracticeSolution {
  * ```ts
  * // The slides' example (z up): 30 m/s from (10, 0, 2) to (50, 0, 20) m.
  * const { launches } = targetPractice({ speed: 30, start: [10, 0, 2], target: [50, 0, 20], gravity: [0, 0, -9.81] });
- * launches.map((l) => (l.elevation * 180) / Math.PI); // [39.07, 75.17]
- * world.addParticle({ position: [10, 0, 2], velocity: launches[0].velocity });
+ * launches.map((l) => (l.elevation * 180) / Math.PI); // [39.06, 75.17]
+ * const world = new World({ gravity: [0, 0, -9.81] }); // the gravity the launches were solved for
+ * world.addParticle({ position: [10, 0, 2], velocity: launches[0].velocity }); // at the target after launches[0].flightTime s
  * ```
  */
 export function targetPractice(options: TargetPracticeOptions): TargetPracticeSolution {

@@ -33,8 +33,11 @@ export interface BodyGeometryOptions {
  * ```
  */
 export class BodyGeometry {
+  /** The geometry to draw (positions, plus normals and an index for a surface, uvs when given); `update` refills it in place. */
   readonly geometry = new BufferGeometry();
+  /** First particle id of the range drawn. */
   readonly first: number;
+  /** Particles drawn: vertex i is particle `first + i`. */
   readonly count: number;
   private readonly positions: Float32Array;
   private readonly position: BufferAttribute;
@@ -71,6 +74,7 @@ export class BodyGeometry {
     fitBounds(this.positions, this.count, this.geometry.boundingSphere!, this.geometry.boundingBox);
   }
 
+  /** Frees the geometry. */
   dispose(): void {
     this.geometry.dispose();
   }

@@ -3,7 +3,9 @@ import type { FrameLike } from './frames.js';
 
 /** One bone driven by one frame (a ragdoll limb): `frame` indexes the frames passed to `bind` and `update`. */
 export interface DrivenBone {
+  /** The bone (or any object) to pose. */
   bone: Object3D;
+  /** Index of its frame in the frames passed to `bind` and `update`. */
   frame: number;
 }
 

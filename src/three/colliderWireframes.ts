@@ -42,6 +42,7 @@ const FRONT = new Vector3(0, 0, 1);
  * ```
  */
 export class ColliderWireframes {
+  /** The group holding one wireframe per collider; add it to the scene. */
   readonly object = new Group();
   private readonly material: LineBasicMaterial;
   private readonly known: Collider[] = [];
@@ -66,6 +67,7 @@ export class ColliderWireframes {
     for (let i = 0; i < list.length; i++) this.place(list[i]!, this.object.children[i]!);
   }
 
+  /** Frees the geometries and the material. */
   dispose(): void {
     for (const g of [this.sphere, this.box, this.grid, this.tube, ...this.owned]) g.dispose();
     this.material.dispose();

@@ -17,6 +17,7 @@ import type { Blend } from './positions.js';
  * ```
  */
 export class ParticlePoints {
+  /** The points object; add it to the scene. */
   readonly object: Points<BufferGeometry, PointsMaterial>;
   private positions = new Float32Array(0);
   private colors = new Float32Array(0);
@@ -27,6 +28,7 @@ export class ParticlePoints {
     this.object.geometry.boundingSphere = new Sphere();
   }
 
+  /** Rewrites the points from the live particles, blended by `blend.alpha`. */
   update(world: World, blend: Blend): void {
     const alpha = blend.alpha;
     const particles = world.particles;
@@ -51,6 +53,7 @@ export class ParticlePoints {
     fitBounds(this.positions, n, geometry.boundingSphere!, null);
   }
 
+  /** Frees the geometry and the material. */
   dispose(): void {
     this.object.geometry.dispose();
     this.object.material.dispose();
@@ -78,6 +81,7 @@ export class ParticlePoints {
  * ```
  */
 export class StickLines {
+  /** The lines object; add it to the scene. */
   readonly object: LineSegments<BufferGeometry, LineBasicMaterial>;
   private positions = new Float32Array(0);
   private colors = new Float32Array(0);
@@ -89,6 +93,7 @@ export class StickLines {
     this.object.geometry.boundingBox = new Box3();
   }
 
+  /** Rewrites the lines and their strain colours from the sticks, blended by `blend.alpha`. */
   update(world: World, blend: Blend): void {
     const alpha = blend.alpha;
     const sticks = world.sticks;
@@ -126,6 +131,7 @@ export class StickLines {
     fitBounds(out, sticks.count * 2, geometry.boundingSphere!, geometry.boundingBox);
   }
 
+  /** Frees the geometry and the material. */
   dispose(): void {
     this.object.geometry.dispose();
     this.object.material.dispose();

@@ -2,13 +2,17 @@ import type { Blend } from './positions.js';
 
 /** A rigid placement: position and unit quaternion `[x, y, z, w]`, as the core's rigid bodies and limbs report them. */
 export interface Frame {
+  /** Position (m). */
   position: [number, number, number];
+  /** Orientation, a unit quaternion `[x, y, z, w]`. */
   quaternion: [number, number, number, number];
 }
 
 /** Anything with a position and a quaternion, such as the core's `LimbFrame` and `RigidTransform`. */
 export interface FrameLike {
+  /** Position (m), x, y, z. */
   readonly position: ArrayLike<number>;
+  /** Orientation, a unit quaternion x, y, z, w. */
   readonly quaternion: ArrayLike<number>;
 }
 

@@ -51,8 +51,11 @@ export function writeParticleInstances(mesh: InstancedMesh, world: World, first:
 
 /** A limb drawn as a capsule: particles `from` and `to` are the ends of its axis (a ragdoll's limbs qualify). */
 export interface CapsuleLimb {
+  /** Particle id at one end of the capsule's axis. */
   readonly from: number;
+  /** Particle id at the other end. */
   readonly to: number;
+  /** Capsule radius (m). */
   readonly radius: number;
 }
 

@@ -4,11 +4,13 @@ import type { World } from '../core/world.js';
 
 /** Where the pointer is and how near it must be, for {@link pickParticle}. */
 export interface PickQuery {
-  /** Pointer in normalised device coordinates, each in [-1, 1] (+y up). */
+  /** Pointer x in normalised device coordinates, in [-1, 1] (+1 at the right). */
   x: number;
+  /** Pointer y in normalised device coordinates, in [-1, 1] (+1 at the top). */
   y: number;
-  /** Size of the drawing area in CSS pixels. */
+  /** Width of the drawing area in CSS pixels. */
   width: number;
+  /** Height of the drawing area in CSS pixels. */
   height: number;
   /** How far from the pointer a particle's drawn edge may be, in pixels. */
   radius: number;

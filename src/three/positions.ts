@@ -9,6 +9,7 @@ import type { World } from '../core/world.js';
  * while reading it from an object field inside the callee is free.
  */
 export interface Blend {
+  /** Blend factor in [0, 1]: 0 draws the start of the latest step, 1 the current positions. */
   readonly alpha: number;
 }
 

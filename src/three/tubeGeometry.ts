@@ -29,9 +29,13 @@ export interface TubeGeometryOptions {
  * ```
  */
 export class TubeGeometry {
+  /** The tube geometry to draw; `update` refills it in place. */
   readonly geometry = new BufferGeometry();
+  /** Particle id of the chain's first particle. */
   readonly first: number;
+  /** Particles in the chain: `first` to `first + count - 1`. */
   readonly count: number;
+  /** Tube radius (m); read at every update, so it may be changed. */
   radius: number;
   private readonly radial: number;
   private readonly center: Float64Array;
@@ -146,6 +150,7 @@ export class TubeGeometry {
     box.max.addScalar(this.radius);
   }
 
+  /** Frees the geometry. */
   dispose(): void {
     this.geometry.dispose();
   }

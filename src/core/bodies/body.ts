@@ -34,12 +34,15 @@ export interface BodyRecord {
  * (e.g. when cloth tears), so readers must use `triangleCount`, not the length.
  */
 export interface Surface {
+  /** Particle ids, three per triangle; only the first `triangleCount` triangles are in use. */
   triangles: Uint32Array;
+  /** Triangles in use. */
   triangleCount: number;
 }
 
 /** What {@link World.addBody} takes. */
 export interface BodyOptions {
+  /** Kind of builder that made the body, e.g. `'cloth'`; default `'body'`. */
   kind?: string;
   /** Relaxation passes per substep for this body's constraints (default: the world's). */
   iterations?: number;

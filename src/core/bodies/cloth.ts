@@ -51,10 +51,15 @@ export interface ClothOptions extends MassOptions {
 
 /** What {@link createCloth} returns; its fields are updated in place (tearing rewrites `surface`). */
 export interface ClothHandle {
+  /** The cloth's body record in the world. */
   readonly body: BodyRecord;
+  /** Particle id of grid point (0, 0); point (i, j) is `first + j * width + i`. */
   readonly first: number;
+  /** Particles in the cloth: `width * height`. */
   readonly count: number;
+  /** Particles per row. */
   readonly width: number;
+  /** Particles per column (rows). */
   readonly height: number;
   /**
    * Triangles for rendering and wind, two per grid square, counter-clockwise seen
@@ -88,7 +93,7 @@ export interface ClothHandle {
  * ```ts
  * const world = new World();
  * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, origin: [0, 2, 0], pin: 'left', tearStrain: 0.5 });
- * world.advance(1);
+ * for (let i = 0; i < 60; i++) world.step(); // one second
  * flag.surface.triangleCount; // 2 · 19 · 11 until it tears
  * ```
  */

@@ -19,13 +19,21 @@ export const enum ClothStickKind {
  * -1 where no stick lies, e.g. the diagonal when shear is off).
  */
 export interface ClothSticks {
+  /** Sticks made (entries in use in the arrays below). */
   count: number;
+  /** Particle id of each stick's first end. */
   a: Int32Array;
+  /** Particle id of each stick's second end. */
   b: Int32Array;
+  /** Rest length of each stick (m). */
   rest: Float64Array;
+  /** Family of each stick, a {@link ClothStickKind}. */
   kind: Uint8Array;
+  /** Constraint id of each stick, -1 once torn. */
   id: Int32Array;
+  /** For a bend stick, the index of the first structural stick it spans; -1 for other sticks. */
   spanA: Int32Array;
+  /** For a bend stick, the index of the second structural stick it spans; -1 for other sticks. */
   spanB: Int32Array;
   /** Every triangle the cloth was made with, three particle ids each. */
   allTriangles: Uint32Array;

@@ -12,6 +12,7 @@ export type SharedVertices = { readonly [localVertex: number]: number };
 export interface Jointable {
   /** Particle id of each local vertex. */
   readonly vertices: readonly number[];
+  /** The body's record in the world. */
   readonly body: BodyRecord;
 }
 
@@ -55,7 +56,9 @@ export function hinge(from: Pick<Jointable, 'vertices'>, fromVertices: readonly 
 
 /** One end of a {@link stickJoint}: a body and one of its local vertices. */
 export interface JointEnd {
+  /** The body to join (a rigid body, a ragdoll). */
   body: Jointable;
+  /** Index of the vertex in the body's local vertex list (`vertices`). */
   vertex: number;
 }
 

@@ -12,6 +12,7 @@ import type { World } from '../world.js';
  * twist about its length; the front is chosen so knees and elbows bend naturally.
  */
 export interface LimbFrame {
+  /** The limb's name (for a ragdoll, a `RagdollLimbName` such as `'leftThigh'`). */
   readonly name: string;
   /** Particle at the bone's start (the joint nearer the torso). */
   readonly from: number;
@@ -25,8 +26,11 @@ export interface LimbFrame {
   readonly center: Vec3;
   /** Rotation from the limb's local axes to the world, `[x, y, z, w]`, continuous between updates. */
   readonly quaternion: Quat;
+  /** The limb's local +x in world space (unit): y × z. */
   readonly xAxis: Vec3;
+  /** The limb's local +y in world space (unit): along the bone from `from` to `to`. */
   readonly yAxis: Vec3;
+  /** The limb's local +z in world space (unit): its front. */
   readonly zAxis: Vec3;
   /** Current bone length (m). */
   length: number;
@@ -34,17 +38,25 @@ export interface LimbFrame {
 
 /** A reference front: (left − right) × (high − low), particle ids. */
 export interface FrontReference {
+  /** Particle id on the figure's left (a left shoulder or hip). */
   left: number;
+  /** Particle id on the figure's right. */
   right: number;
+  /** Particle id at the lower end of the up direction (e.g. the chest, below the neck). */
   low: number;
+  /** Particle id at the upper end of the up direction. */
   high: number;
 }
 
 /** What a limb frame is built from (particle ids). */
 export interface LimbFrameSpec {
+  /** Name given to the limb's frame. */
   name: string;
+  /** Particle at the bone's start (the joint nearer the torso). */
   from: number;
+  /** Particle at the bone's end. */
   to: number;
+  /** Capsule radius (m). */
   radius: number;
   /** Index into the front references: the front a straight limb falls back on. */
   front: number;
@@ -65,6 +77,7 @@ const REFERENCE_WEIGHT = 0.25;
 
 /** Limb frames of a stick figure, refilled in place by {@link LimbFrames.update}. */
 export class LimbFrames {
+  /** One frame per spec, in the order given; refilled in place by `update`. */
   readonly frames: readonly LimbFrame[];
   private readonly specs: readonly LimbFrameSpec[];
   private readonly references: readonly FrontReference[];

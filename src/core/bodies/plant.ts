@@ -42,9 +42,13 @@ export interface PlantOptions extends MassOptions {
 
 /** What {@link createPlant} returns. */
 export interface PlantHandle {
+  /** The plant's body record in the world. */
   readonly body: BodyRecord;
+  /** Particle id of side 0 at level 0 (the foot's left edge); side s at level l is `first + 3 * l + s`. */
   readonly first: number;
+  /** Particles in the plant: `3 * (segments + 1)`. */
   readonly count: number;
+  /** Levels above the foot (the tip is level `segments`). */
   readonly segments: number;
   /** Triangles for rendering and wind, counter-clockwise seen from `across × direction`. */
   readonly surface: Surface;
@@ -75,7 +79,7 @@ export interface PlantHandle {
  * ```ts
  * const world = new World();
  * const grass = createPlant(world, { base: [0, 0, 0], height: 0.6, segments: 6, width: 0.05, tipWidth: 0.01 });
- * world.advance(1);
+ * for (let i = 0; i < 60; i++) world.step(); // one second: the blade stands, its tip near [0, 0.6, 0]
  * ```
  */
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {

@@ -70,9 +70,11 @@ export interface RagdollOptions {
 
 /** A bone of the ragdoll: a stick drawn and collided as a capsule. */
 export interface RagdollLimb {
+  /** The bone's name, e.g. `'leftThigh'`. */
   readonly name: RagdollLimbName;
   /** Particle ids of the bone's ends. */
   readonly from: number;
+  /** Particle id of the bone's far end (`from` is the end nearer the torso). */
   readonly to: number;
   /** Capsule radius (m). */
   readonly radius: number;
@@ -82,11 +84,17 @@ export interface RagdollLimb {
 
 /** An anatomical angle limit of the ragdoll, in radians. */
 export interface RagdollAngle {
+  /** The joint's name, e.g. `'leftKnee'`. */
   readonly name: RagdollJoint;
+  /** Particle id at the end of the first arm of the angle. */
   readonly a: number;
+  /** Particle id at the vertex, where the angle is measured. */
   readonly middle: number;
+  /** Particle id at the end of the second arm. */
   readonly b: number;
+  /** Smallest angle allowed (radians). */
   readonly min: number;
+  /** Largest angle allowed (radians). */
   readonly max: number;
   /** Id for `setAngleConstraint` / `removeAngleConstraint`. */
   readonly id: number;
@@ -185,7 +193,7 @@ export class Ragdoll implements Jointable {
  * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
  * const ragdoll = createRagdoll(world, { position: [0, 0.5, 0], pose: 'T' });
  * ragdoll.hit('chest', [0, 0, -1], 0.01); // shot in the chest: it topples backwards
- * world.advance(1);
+ * for (let i = 0; i < 60; i++) world.step(); // one second: it lies on its back
  * for (const frame of ragdoll.updateFrames()) console.log(frame.name, frame.center, frame.quaternion);
  * ```
  */

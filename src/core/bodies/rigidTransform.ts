@@ -296,7 +296,9 @@ function chooseReference(offsets: Float64Array, what: string): [number, number, 
 export class InternalDamping {
   /** Per-second damping rate of the internal motion. */
   rate: number;
+  /** First particle id of the damped range. */
   readonly first: number;
+  /** Particles in the damped range. */
   readonly count: number;
 
   constructor(first: number, count: number, rate: number) {

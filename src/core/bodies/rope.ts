@@ -39,11 +39,15 @@ export interface RopeOptions extends MassOptions {
 
 /** What {@link createRope} returns. */
 export interface RopeHandle {
+  /** The rope's body record in the world. */
   readonly body: BodyRecord;
+  /** Particle id of the first end; the rope is particles `first` to `first + segments`. */
   readonly first: number;
+  /** Particles in the rope: `segments + 1`. */
   readonly count: number;
   /** Particle id of the last end (`first + segments`). */
   readonly last: number;
+  /** Number of segments (sticks between neighbouring particles). */
   readonly segments: number;
   /** Rest length of one segment (m). */
   readonly segmentLength: number;
@@ -72,7 +76,7 @@ export interface RopeHandle {
  * ```ts
  * const world = new World();
  * const rope = createRope(world, { from: [-1, 2, 0], to: [1, 2, 0], segments: 20, length: 2.4, kind: 'max', pinStart: true, pinEnd: true });
- * world.advance(1); // it sags into a catenary
+ * for (let i = 0; i < 60; i++) world.step(); // one second: it has sagged and swings about a catenary
  * ```
  */
 export function createRope(world: World, options: RopeOptions): RopeHandle {

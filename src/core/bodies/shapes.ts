@@ -5,7 +5,9 @@ import { checkInteger, checkNumber, component, type Vec3, type Vec3Like } from '
  * each, wound counter-clockwise seen from outside (so (b - a) × (c - a) points out).
  */
 export interface TriangleMesh {
+  /** Vertex positions (m), xyz interleaved. */
   vertices: Float64Array;
+  /** Vertex indices, three per triangle, counter-clockwise seen from outside. */
   faces: Uint32Array;
 }
 

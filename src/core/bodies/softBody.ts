@@ -6,6 +6,7 @@ import { boxMesh, checkStiffness, meshEdges, particleMass, sphereMesh, type Mass
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
 export interface SoftBodyMesh {
+  /** Vertex positions (m) relative to `center`: `[x, y, z]` points or flat xyz. */
   vertices: readonly Vec3Like[] | ArrayLike<number>;
   /** Counter-clockwise seen from outside; every edge shared by exactly two faces. */
   faces: readonly (readonly [number, number, number])[] | ArrayLike<number>;
@@ -43,8 +44,11 @@ export interface SoftBodyOptions extends MassOptions {
 
 /** What {@link createSoftBody} returns; its fields are updated in place. */
 export interface SoftBodyHandle {
+  /** The soft body's record in the world. */
   readonly body: BodyRecord;
+  /** Particle id of mesh vertex 0; vertex i is particle `first + i`. */
   readonly first: number;
+  /** Particles in the body: one per mesh vertex. */
   readonly count: number;
   /** The surface for rendering: particle ids, vertex i of the mesh is particle `first + i`. */
   readonly surface: Surface;
@@ -73,7 +77,7 @@ export interface SoftBodyHandle {
  * const world = new World();
  * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
  * const jelly = createSoftBody(world, { shape: 'box', center: [0, 1, 0], size: 0.5, stiffness: 0.2 });
- * world.advance(1);
+ * for (let i = 0; i < 60; i++) world.step(); // one second: it has landed on the plane
  * jelly.volume() / jelly.restVolume; // close to 1
  * ```
  */

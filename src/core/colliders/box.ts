@@ -4,10 +4,15 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** An axis-aligned box between `min` and `max`; with `inside: true` it is a container (the paper's cube world). */
 export interface BoxShape {
+  /** Shape name. */
   type: 'box';
+  /** The corner with the smallest x, y and z (m). */
   min: Vec3Like;
+  /** The corner with the largest x, y and z (m). */
   max: Vec3Like;
+  /** Keep particles inside the box (a container) instead of outside it. Default false. */
   inside?: boolean;
+  /** Surface friction coefficient, default 1. */
   friction?: number;
 }
 
@@ -17,10 +22,15 @@ export interface BoxShape {
  * inside mode clamps each coordinate, exactly the paper's section 3 code.
  */
 export class BoxCollider implements Collider {
+  /** Shape name. */
   readonly type = 'box';
+  /** The corner with the smallest x, y and z (m). */
   readonly min: Vec3;
+  /** The corner with the largest x, y and z (m). */
   readonly max: Vec3;
+  /** True: a container that keeps particles inside; false: a solid obstacle. */
   inside: boolean;
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
 
@@ -34,6 +44,7 @@ export class BoxCollider implements Collider {
     this.friction = checkNumber(shape.friction ?? 1, 'box collider: friction', 0);
   }
 
+  /** Projects live, movable particles in `[from, to)` out of the box (into it when `inside`). */
   project(particles: ParticleStore, from: number, to: number): void {
     if (this.inside) this.keepInside(particles, from, to);
     else this.keepOutside(particles, from, to);

@@ -4,9 +4,13 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** A capped cylinder: every point within `radius` of the segment from `a` to `b`. */
 export interface CapsuleShape {
+  /** Shape name. */
   type: 'capsule';
+  /** One end of the capsule's axis. */
   a: Vec3Like;
+  /** The other end of the axis (equal to `a` for a sphere). */
   b: Vec3Like;
+  /** Radius around the axis (m), >= 0. */
   radius: number;
   /** Surface friction coefficient, default 1. */
   friction?: number;
@@ -23,11 +27,15 @@ export interface CapsuleShape {
  * ```
  */
 export class CapsuleCollider implements Collider {
+  /** Shape name. */
   readonly type = 'capsule';
   /** The axis's end points; change them with {@link CapsuleCollider.set}. */
   readonly a: Vec3;
+  /** The axis's other end point; change it with {@link CapsuleCollider.set}. */
   readonly b: Vec3;
+  /** Radius around the axis (m). */
   radius: number;
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
 
@@ -49,6 +57,7 @@ export class CapsuleCollider implements Collider {
     }
   }
 
+  /** Projects live, movable particles in `[from, to)` out of the capsule. */
   project(particles: ParticleStore, from: number, to: number): void {
     const ax = this.a[0]!;
     const ay = this.a[1]!;

@@ -5,8 +5,11 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** A box of half extents `halfExtents` around `center`, turned by `quaternion`. */
 export interface ObbShape {
+  /** Shape name. */
   type: 'obb';
+  /** Centre of the box. */
   center: Vec3Like;
+  /** Half the edge lengths along the local axes (m), each >= 0. */
   halfExtents: Vec3Like;
   /** Rotation `[x, y, z, w]` (three.js order), default none. */
   quaternion?: QuatLike;
@@ -27,11 +30,15 @@ export interface ObbShape {
  * ```
  */
 export class ObbCollider implements Collider {
+  /** Shape name. */
   readonly type = 'obb';
+  /** Centre of the box; move it with {@link ObbCollider.setPose}. */
   readonly center: Vec3;
+  /** Half the edge lengths along the local axes (m). */
   readonly halfExtents: Vec3;
   /** Local axes in world space, 3 per axis: axes[3k..3k+2] is where local axis k points. */
   readonly axes = new Float64Array(9);
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
 
@@ -52,6 +59,7 @@ export class ObbCollider implements Collider {
     for (let k = 0; k < 3; k++) this.center[k] = c[k]!;
   }
 
+  /** Projects live, movable particles in `[from, to)` out of the box grown by their radius. */
   project(particles: ParticleStore, from: number, to: number): void {
     const pos = particles.position;
     const radius = particles.radius;

@@ -4,9 +4,11 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** A half-space: points x with normal·x >= offset are outside (free). */
 export interface PlaneShape {
+  /** Shape name. */
   type: 'plane';
   /** Points out of the solid side; normalised on construction. */
   normal: Vec3Like;
+  /** Distance of the plane from the origin along the normal (m): the plane is normal·x = offset. */
   offset: number;
   /** Surface friction coefficient, default 1. */
   friction?: number;
@@ -14,9 +16,13 @@ export interface PlaneShape {
 
 /** An infinite plane; everything below it is solid, so nothing tunnels through. */
 export class PlaneCollider implements Collider {
+  /** Shape name. */
   readonly type = 'plane';
+  /** Unit normal, pointing out of the solid side. */
   readonly normal: Vec3;
+  /** The plane is normal·x = offset (m); points with normal·x < offset are inside the solid. */
   offset: number;
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
 
@@ -29,6 +35,7 @@ export class PlaneCollider implements Collider {
     this.friction = checkNumber(shape.friction ?? 1, 'plane collider: friction', 0);
   }
 
+  /** Projects live, movable particles in `[from, to)` out of the solid side. */
   project(particles: ParticleStore, from: number, to: number): void {
     const nx = this.normal[0]!;
     const ny = this.normal[1]!;

@@ -4,19 +4,29 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** A ball; with `inside: true` particles are kept inside it instead. */
 export interface SphereShape {
+  /** Shape name. */
   type: 'sphere';
+  /** Centre of the ball. */
   center: Vec3Like;
+  /** Radius (m), >= 0. */
   radius: number;
+  /** Keep particles inside the ball (a container) instead of outside it. Default false. */
   inside?: boolean;
+  /** Surface friction coefficient, default 1. */
   friction?: number;
 }
 
 /** A static sphere obstacle (or container). */
 export class SphereCollider implements Collider {
+  /** Shape name. */
   readonly type = 'sphere';
+  /** Centre of the ball. */
   readonly center: Vec3;
+  /** Radius (m). */
   radius: number;
+  /** True: a container that keeps particles inside; false: a solid obstacle. */
   inside: boolean;
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
 
@@ -27,6 +37,7 @@ export class SphereCollider implements Collider {
     this.friction = checkNumber(shape.friction ?? 1, 'sphere collider: friction', 0);
   }
 
+  /** Projects live, movable particles in `[from, to)` out of the ball (into it when `inside`). */
   project(particles: ParticleStore, from: number, to: number): void {
     const cx = this.center[0]!;
     const cy = this.center[1]!;

@@ -6,6 +6,7 @@ import { collides, makeContact, pushOut, type Collider } from './collider.js';
 
 /** A static triangle soup: the environment of the paper's Hitman. */
 export interface MeshShape {
+  /** Shape name. */
   type: 'mesh';
   /** Vertex positions, xyz interleaved. */
   vertices: ArrayLike<number>;
@@ -39,9 +40,13 @@ const EDGE_SLACK = 1e-7;
  * ```
  */
 export class TriangleMeshCollider implements Collider {
+  /** Shape name. */
   readonly type = 'mesh';
+  /** Vertex positions (m), xyz interleaved. */
   readonly vertices: Float64Array;
+  /** Three vertex indices per triangle. */
   readonly indices: Int32Array;
+  /** Number of triangles (degenerate ones included). */
   readonly triangleCount: number;
   /** Unit front normal per triangle, xyz (zero for degenerate triangles). */
   readonly normals: Float64Array;
@@ -55,6 +60,7 @@ export class TriangleMeshCollider implements Collider {
   readonly candidates: Int32Array;
   /** Query results of {@link TriangleMeshCollider.vertexBvh}; scratch. */
   readonly vertexCandidates: Int32Array;
+  /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
   private contact = makeContact();
   private closest = new Float64Array(PointTri.Size);
@@ -109,6 +115,7 @@ export class TriangleMeshCollider implements Collider {
     return true;
   }
 
+  /** Projects live, movable particles in `[from, to)` that crossed a triangle back onto its front. */
   project(particles: ParticleStore, from: number, to: number): void {
     const pos = particles.position;
     const prev = particles.previous;

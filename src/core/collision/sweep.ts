@@ -184,9 +184,10 @@ function movable(particles: ParticleStore, i: number): boolean {
  *
  * @example
  * ```ts
- * const crate = makeRigidBox(world, ...); // any body record
- * const guard = protectFromTunnelling(world, crate);
- * // later: guard.disable();
+ * world.addCollider({ type: 'obb', center: [2, 1, 0], halfExtents: [0.01, 1, 1] }); // a wall 2 cm thick
+ * const crate = createBox(world, { size: 0.2, position: [0, 1, 0], velocity: [100, 0, 0] });
+ * const guard = protectFromTunnelling(world, crate.body); // any body record or body id
+ * // unguarded, the crate would pass through the wall; later: guard.disable();
  * ```
  */
 export function protectFromTunnelling(world: World, body: BodyRecord | number, options: TunnellingOptions = {}): TunnellingProtection {

@@ -50,17 +50,25 @@ export class AngleTable extends ConstraintTable implements Constraint {
   get constraintCount(): number {
     return this.count;
   }
+  /** Particle id at the end of the first arm, per row. */
   a: Int32Array;
+  /** Particle id at the vertex of the angle, per row. */
   middle: Int32Array;
+  /** Particle id at the end of the second arm, per row. */
   b: Int32Array;
+  /** Smallest angle allowed (radians), per row. */
   min: Float64Array;
+  /** Largest angle allowed (radians), per row. */
   max: Float64Array;
-  /** cos(min) and cos(max): a row within its limits is recognised without an arccos. */
+  /** cos(min), per row: a row within its limits is recognised without an arccos. */
   cosMin: Float64Array;
+  /** cos(max), per row. */
   cosMax: Float64Array;
+  /** Share of a violation repaired per pass, in (0, 1], per row. */
   stiffness: Float64Array;
-  /** Hinge axis particles, -1 when the row has no hinge. */
+  /** Particle id at the start of the hinge axis, -1 when the row has no hinge. */
   axisFrom: Int32Array;
+  /** Particle id at the end of the hinge axis, -1 when the row has no hinge. */
   axisTo: Int32Array;
   /** sin(tolerance) of the hinge. */
   hingeSlack: Float64Array;

@@ -7,6 +7,7 @@ import type { World } from '../world.js';
  * `world.particles.position`; respect `world.particles.inverseMass` (0 = immovable).
  */
 export interface Constraint {
+  /** Moves the particles so the constraint holds (or closer to it); called every relaxation pass. Must not allocate. */
   project(world: World): void;
   /**
    * How many constraints this object holds, for `world.constraintCount`; a

@@ -7,6 +7,7 @@ import { ConstraintTable, widen } from './table.js';
  * inverse mass while pinned, so sticks treat them as infinitely heavy.
  */
 export class PinTable extends ConstraintTable {
+  /** Particle id held by each pin. */
   particle: Int32Array;
   /** Targets, xyz interleaved. */
   target: Float64Array;
@@ -17,6 +18,7 @@ export class PinTable extends ConstraintTable {
     this.target = new Float64Array(capacity * 3);
   }
 
+  /** Appends a pin for constraint `id` holding `particle` at (x, y, z) (m) and returns its row; low-level, `world.addPin` also makes the particle immovable while pinned. */
   add(id: number, particle: number, x: number, y: number, z: number): number {
     const row = this.addRow(id);
     this.particle[row] = particle;
@@ -24,6 +26,7 @@ export class PinTable extends ConstraintTable {
     return row;
   }
 
+  /** Moves the target of pin row `row` to (x, y, z) (m); by pin id, use `world.setPinTarget`. */
   setTarget(row: number, x: number, y: number, z: number): void {
     this.target[row * 3] = x;
     this.target[row * 3 + 1] = y;

@@ -36,11 +36,15 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
   get constraintCount(): number {
     return this.count;
   }
+  /** Particle id held by each row. */
   particle: Int32Array;
   /** Unit normals, xyz interleaved. */
   normal: Float64Array;
+  /** Each row's plane is normal·x = offset (m). */
   offset: Float64Array;
+  /** Mode of each row: 0 `'on'`, 1 `'above'`. */
   mode: Uint8Array;
+  /** Share of the distance repaired per pass, in (0, 1], per row. */
   stiffness: Float64Array;
   private nextId = 1;
 

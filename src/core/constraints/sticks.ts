@@ -44,6 +44,7 @@ const COINCIDENT = 1e-9;
 export class StickTable extends ConstraintTable {
   /** Particle ids of the two ends. */
   a: Int32Array;
+  /** Particle id of each stick's second end (`a` holds the first). */
   b: Int32Array;
   /** Rest lengths (m); write them freely. */
   rest: Float64Array;
@@ -79,6 +80,7 @@ export class StickTable extends ConstraintTable {
     this.kind = new Uint8Array(capacity);
   }
 
+  /** Appends a stick for constraint `id` between particles `a` and `b` (rest length in m) and returns its row (rows move later, see above); low-level, `world.addStick` also keeps the id-to-row map. */
   add(id: number, a: number, b: number, rest: number, stiffness: number, kind: StickKindCode): number {
     const row = this.addRow(id);
     this.a[row] = a;

@@ -74,6 +74,7 @@ export class Attractor implements Force {
     this.radiusValue = checkRadius(r, 'Attractor: radius');
   }
 
+  /** Adds this substep's pull on every movable particle within reach to `world.particles.force`. */
   apply(world: World): void {
     const particles = world.particles;
     const pos = particles.position;

@@ -50,6 +50,7 @@ export class Buoyancy implements Force {
     this.drag = checkNumber(options.drag ?? 3, 'Buoyancy: drag', 0);
   }
 
+  /** Adds this substep's buoyancy and drag on every submerged particle to `world.particles.force`. */
   apply(world: World): void {
     const gravity = world.gravity;
     const gx = gravity[0];

@@ -2,10 +2,11 @@ import type { World } from '../world.js';
 import type { Force } from './force.js';
 
 /**
- * A force written as a plain function, called at the start of every step: add
- * newtons to `world.particles.force` (xyz interleaved) or call `world.applyForce`.
- * Equivalent to `world.addForce({ apply })`. The callback runs every step, so it
- * should allocate nothing: keep its scratch vectors outside it.
+ * A force written as a plain function, called at the start of every substep,
+ * before integration: add newtons to `world.particles.force` (xyz interleaved) or
+ * call `world.applyForce`; from inside the callback both act on the current
+ * substep only. Equivalent to `world.addForce({ apply })`. The callback runs
+ * every substep, so it should allocate nothing: keep its scratch vectors outside it.
  *
  * @example
  * ```ts
@@ -14,7 +15,7 @@ import type { Force } from './force.js';
  * ```
  */
 export class ForceCallback implements Force {
-  /** The function called every step. */
+  /** The function called every substep. */
   readonly callback: (world: World) => void;
 
   constructor(callback: (world: World) => void) {
@@ -22,6 +23,7 @@ export class ForceCallback implements Force {
     this.callback = callback;
   }
 
+  /** Calls {@link ForceCallback.callback}; the solver does this every substep. */
   apply(world: World): void {
     this.callback(world);
   }

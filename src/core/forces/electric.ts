@@ -70,6 +70,7 @@ export class ElectricForce implements Force {
     return this.charges[id] ?? 0;
   }
 
+  /** Adds this substep's Coulomb force on every charged particle to `world.particles.force`. */
   apply(world: World): void {
     const particles = world.particles;
     this.scratch = gatherFree(particles, this.charged, this.chargedCount, this.scratch, this.count);

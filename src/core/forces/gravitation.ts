@@ -18,7 +18,7 @@ export interface GravitationalForceOptions {
  * f_a = G·m_a·m_b·(p_b − p_a) / |p_b − p_a|³, f_b = −f_a. The pair forces are
  * equal and opposite, so total momentum is conserved. Immovable particles take no
  * part (their mass is undefined; use an {@link Attractor} for a fixed well). Every
- * pair is visited: O(n²) per step, so give `particles` in large scenes.
+ * pair is visited: O(n²) per substep, so give `particles` in large scenes.
  *
  * @example
  * ```ts
@@ -43,6 +43,7 @@ export class GravitationalForce implements Force {
     this.members = options.particles === undefined ? null : checkIds(options.particles, 'GravitationalForce: particles');
   }
 
+  /** Adds this substep's gravitational pull between every pair to `world.particles.force`. */
   apply(world: World): void {
     const particles = world.particles;
     const members = this.members;

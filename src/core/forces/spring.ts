@@ -102,6 +102,7 @@ export class Springs implements Force {
     return Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
   }
 
+  /** Adds this substep's force of every spring to `world.particles.force`. */
   apply(world: World): void {
     const particles = world.particles;
     const pos = particles.position;

@@ -65,7 +65,7 @@ export class Wind implements Force {
     this.bodies = options.bodies;
   }
 
-  /** Adds this step's wind force on every triangle of the target bodies to `world.particles.force`. */
+  /** Adds this substep's wind force on every triangle of the target bodies to `world.particles.force`. */
   apply(world: World): void {
     const list = this.bodies ?? world.bodies;
     for (let b = 0; b < list.length; b++) {
@@ -147,18 +147,21 @@ export class Wind implements Force {
 }
 
 /** A {@link Wind} registered with the world, with `remove()` to stop it. */
-export type WindHandle = Wind & { remove(): void };
+export type WindHandle = Wind & {
+  /** Stops the wind: removes it from the world's force generators. */
+  remove(): void;
+};
 
 /**
- * Adds wind to the world: every step it pushes on the triangles of cloth, plants
+ * Adds wind to the world: every substep it pushes on the triangles of cloth, plants
  * and soft bodies (or the `bodies` given) by the course notes' pressure formula.
  *
  * @example
  * ```ts
  * const world = new World();
- * createCloth(world, { width: 20, height: 20, spacing: 0.05, origin: [0, 2, 0], pin: 'top' });
+ * createCloth(world, { width: 20, height: 20, spacing: 0.05, origin: [0, 2, 0], pin: 'top', totalMass: 0.2 }); // 200 g
  * const wind = createWind(world, { velocity: [0, 0, 4], gust: 0.5, turbulence: 0.3 });
- * world.advance(1); // the cloth billows towards +z
+ * for (let i = 0; i < 60; i++) world.step(); // one second: the cloth billows towards +z
  * wind.velocity[2] = 0; // calm
  * ```
  */
