@@ -131,8 +131,17 @@ describe('wind', () => {
     expect(run(undefined).positions).toEqual(a.positions);
     expect(run(3).positions).toEqual(run(3).positions);
     expect(run(3).positions).not.toEqual(run(4).positions);
-    // The default seed comes from the world's generator.
+    // The default seed comes from the world's seed, without drawing from its generator.
     expect(run(undefined, 8).positions).not.toEqual(a.positions);
+    const quiet = new World({ seed: 9 });
+    const before = quiet.random.state;
+    const first = createWind(quiet, { velocity: [1, 0, 0] });
+    const second = createWind(quiet, { velocity: [1, 0, 0] });
+    expect(quiet.random.state).toBe(before);
+    expect(first.seed).not.toBe(second.seed);
+    // Removed and added again (React's StrictMode), it gets the same seed.
+    second.remove();
+    expect(createWind(quiet, { velocity: [1, 0, 0] }).seed).toBe(second.seed);
     // On a flat cloth a steady uniform wind pushes every interior triangle the same; turbulence does not.
     const world = new World({ gravity: [0, 0, 0] });
     const flat = createCloth(world, { width: 12, height: 12, spacing: 0.05 });

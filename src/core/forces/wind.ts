@@ -17,7 +17,11 @@ export interface WindOptions {
   turbulence?: number;
   /** Size of the turbulent eddies in m, default 1. */
   turbulenceScale?: number;
-  /** Seed of the gust and turbulence noise; default drawn from the world's seeded generator. */
+  /**
+   * Seed of the gust and turbulence noise. Default: derived from the world's seed
+   * and the number of its forces, without drawing from its generator, so adding
+   * wind (or re-adding it, as React's StrictMode does) leaves the jitter stream alone.
+   */
   seed?: number;
   /** The bodies it blows on; default every live body with a surface (cloth, plants, soft bodies). */
   bodies?: readonly BodyRecord[];
@@ -166,7 +170,7 @@ export type WindHandle = Wind & {
  * ```
  */
 export function createWind(world: World, options: WindOptions): WindHandle {
-  const seed = options?.seed ?? Math.floor(world.random.next() * 0x3fffffff);
+  const seed = options?.seed ?? Math.imul(world.random.state ^ (world.forces.length + 1), 0x9e3779b1) >>> 2;
   const wind = new Wind(options, seed);
   return Object.assign(wind, { remove: world.addForce(wind) });
 }

@@ -63,7 +63,8 @@ function sync<H extends CoreBody>(
   world: World,
   frame: FrameInfo,
 ): void {
-  const core = api.current;
+  // No mesh mounted (a <RigidBody> drawing its children instead): nothing to build.
+  const core = mesh.current ? api.current : null;
   if (source.current !== core || (core && !view.current)) {
     view.current?.dispose();
     view.current = core ? make(core) : null;
