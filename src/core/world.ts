@@ -348,6 +348,11 @@ export class World {
     return this.stickRows.get(id) ?? -1;
   }
 
+  /** Row of pin `id` in `pins` (its target is at `pins.target[row * 3]`), or -1. Rows move: look them up when needed. */
+  pinRow(id: number): number {
+    return this.pinRows.get(id) ?? -1;
+  }
+
   /**
    * Pins particle `id` at `target` (default: where it is) and returns the pin's
    * constraint id. While pinned the particle is immovable to sticks.

@@ -52,8 +52,18 @@ describe('pin targets', () => {
     const pin = world.addPin(p, [1, 2, 3]);
     expect(() => world.setPinTarget(pin, [0, NaN, 0])).toThrow('setPinTarget: target must be finite numbers, got [0, NaN, 0]');
     expect(() => world.setPinTarget(pin, { x: 0, y: 0, z: Infinity })).toThrow(/got \[0, 0, Infinity\]/);
+    expect(() => world.setPinTarget(pin, undefined as never)).toThrow('setPinTarget: target must be [x, y, z] or {x, y, z}, got undefined');
     world.setPinTarget(pin, { x: 4, y: 5, z: 6 });
     world.step();
     expect(world.getPosition(p)).toEqual([4, 5, 6]);
+  });
+
+  it('are found by id with pinRow, also after the rows moved', () => {
+    const world = new World();
+    const ids = [0, 1, 2].map((k) => world.addPin(world.addParticle({ position: [k, 0, 0] }), [k, 1, 0]));
+    world.removeConstraint(ids[0]!);
+    const row = world.pinRow(ids[2]!);
+    expect(Array.from(world.pins.target.subarray(row * 3, row * 3 + 3))).toEqual([2, 1, 0]);
+    expect(world.pinRow(ids[0]!)).toBe(-1);
   });
 });

@@ -44,6 +44,26 @@ describe('<Particle>, <Stick>, <Pin>', () => {
     expect(kept.id).toBe(-1);
   });
 
+  it('keeps a stick whose ends are given as new { id } objects on every render', async () => {
+    const stick = createRef<StickHandle>();
+    const m = await mountWorld(null, { gravity: [0, 0, 0] });
+    const a = m.world.addParticle({ position: [0, 0, 0] });
+    const b = m.world.addParticle({ position: [1, 0, 0] });
+    const scene = () => <Stick ref={stick} a={{ id: a }} b={{ id: b }} />;
+    await m.update(scene());
+    const id = stick.current!.id;
+    // Stretch it, then re-render: the same stick stays, with its rest length of 1.
+    m.world.setPosition(b, [1.5, 0, 0]);
+    await m.update(scene());
+    expect(stick.current!.id).toBe(id);
+    expect(m.world.sticks.rest[m.world.stickRow(id)]).toBe(1);
+    await m.frames(1);
+    expect(stick.current!.length()).toBeCloseTo(1, 6);
+    await m.update(null);
+    expect(m.world.sticks.count).toBe(0);
+    await m.unmount();
+  });
+
   it('takes any name, including those of Object.prototype', async () => {
     const stick = createRef<StickHandle>();
     const m = await mountWorld(

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
 import type { WorldStore } from '../store.js';
 import { useLatest } from './useLatest.js';
@@ -16,7 +16,8 @@ export interface Attachment {
  * `<Stick>` finds a `<Particle>` mounted in the same commit wherever it sits in
  * the tree. An unknown reference at mount is an error naming the component and
  * prop. Afterwards the attachment follows its particles: when one is removed and
- * re-created (a remount, StrictMode's double effects) it is attached again.
+ * re-created (a remount, StrictMode's double effects) it is attached again. New
+ * `refs` that name the same particles (an inline `{ id }` each render) keep it.
  *
  * @example
  * ```ts
@@ -36,13 +37,14 @@ export function useAttachment(
 ): void {
   const latestAttach = useLatest(attach);
   const latestProps = useLatest(props);
+  // Outlives the effect below, so a re-run with the same particles keeps the attachment.
+  const held = useRef<Held>({ store: null, ids: [] });
+  useEffect(() => () => release(held.current), []);
   useEffect(() => {
-    let current: Attachment | undefined;
-    let ids: number[] = [];
-    const detach = () => {
-      if (current?.alive()) current.detach();
-      current = undefined;
-    };
+    const kept = held.current;
+    if (kept.store !== store) release(kept);
+    kept.store = store;
+    const detach = () => release(kept);
     const sync = (strict: boolean) => {
       const state = store.getState();
       const next: number[] = [];
@@ -52,18 +54,27 @@ export function useAttachment(
         if (id === undefined) return detach();
         next.push(id);
       }
-      if (current?.alive() && next.every((id, i) => id === ids[i])) return;
+      if (kept.current?.alive() && next.length === kept.ids.length && next.every((id, i) => id === kept.ids[i])) return;
       detach();
-      ids = next;
-      current = latestAttach.current(next);
+      kept.ids = next;
+      kept.current = latestAttach.current(next);
     };
     sync(true);
-    const unsubscribe = store.subscribe((s, prev) => {
+    return store.subscribe((s, prev) => {
       if (s.registryVersion !== prev.registryVersion || s.particles !== prev.particles || s.bodies !== prev.bodies) sync(false);
     });
-    return () => {
-      unsubscribe();
-      detach();
-    };
   }, [store, who, refs, latestAttach, latestProps]);
+}
+
+/** What an attachment holds between effect runs. */
+interface Held {
+  store: WorldStore | null;
+  ids: number[];
+  current?: Attachment;
+}
+
+function release(held: Held): void {
+  if (held.current?.alive()) held.current.detach();
+  held.current = undefined;
+  held.ids = [];
 }

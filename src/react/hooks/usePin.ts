@@ -27,7 +27,7 @@ class LivePin implements PinHandle {
     if (this.id >= 0) this.world.setPinTarget(this.id, target);
   }
   target(out: Vec3 = [0, 0, 0]): Vec3 {
-    const row = this.id < 0 ? -1 : this.world.pins.ids.subarray(0, this.world.pins.count).indexOf(this.id);
+    const row = this.id < 0 ? -1 : this.world.pinRow(this.id);
     if (row < 0) return out;
     const t = this.world.pins.target;
     out[0] = t[row * 3]!;
