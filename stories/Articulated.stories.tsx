@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
+import { useMemo } from 'react';
 import { expect } from 'storybook/test';
-import { ballJoint, createBox, createConvex, DragControls, hinge, quatFromAxisAngle, quatMultiply, RigidBody, rotateVector, World, type CoreRigidBody, type CoreWorld, type Quat } from 'sinew';
-import { bodiesOf, distance, Floor, FollowParticle, FollowRigid, PALETTE, pointOnScreen, useCoreBuild, waitForSteps } from './support/bodiesScene.js';
+import { createBox, DragControls, hinge, Particle, quatFromAxisAngle, quatMultiply, RigidBody, rotateVector, World, type CoreRigidBody, type CoreWorld, type Quat } from 'sinew';
+import { bodiesOf, distance, Floor, FollowRigid, PALETTE, pointOnScreen, useCoreBuild, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
 import { WorldProbe } from './support/WorldProbe.js';
@@ -140,69 +141,52 @@ const ANCHOR: [number, number, number] = [-0.2, 2.75, 0];
 /** Half the crossbar's length: the posts stand outside the chain's swing. */
 const FRAME_HALF_WIDTH = 2.8;
 
-interface BuiltChain {
-  ranges: [number, number][];
-  anchor: number;
-  links: CoreRigidBody[];
-}
-
-/**
- * Boxes with an extra vertex just outside the centre of each end face; each box's
- * top vertex is the previous box's bottom vertex (`ballJoint`), the first one's is
- * an immovable anchor particle. Laid out sideways, so the chain swings down.
- */
-function buildChain(world: CoreWorld, { links, linkLength, iterations }: ChainArgs): BuiltChain {
+/** Local points of one link: a box, plus a joint vertex just outside each end face's centre (8 above, 9 below). */
+function linkPoints(linkLength: number): [number, number, number][] {
   const half = linkLength / 2;
   const w = LINK_WIDTH / 2;
   const points: [number, number, number][] = [];
   for (let i = 0; i < 8; i++) points.push([i & 1 ? w : -w, i & 2 ? half : -half, i & 4 ? w : -w]);
   points.push([0, half + GAP, 0], [0, -half - GAP, 0]);
-  const pitch = linkLength + 2 * GAP;
-  const anchor = world.addParticle({ position: ANCHOR, mass: 0 });
-  // Local +y (toward the joint above) points along -x: the chain lies along +x from the anchor.
-  const sideways = quatFromAxisAngle([0, 0, 1], Math.PI / 2);
-  const bodies: CoreRigidBody[] = [];
-  for (let k = 0; k < links; k++) {
-    const previous = bodies[k - 1];
-    const shared = previous ? ballJoint(previous, 9, 8) : ballJoint({ vertices: [anchor] }, 0, 8);
-    bodies.push(
-      createConvex(world, {
-        points,
-        position: [ANCHOR[0] + (k + 0.5) * pitch, ANCHOR[1], ANCHOR[2] + k * 0.02],
-        rotation: sideways,
-        mass: 1,
-        iterations,
-        shared,
-      }),
-    );
-  }
-  return { ranges: [[anchor, 1], ...bodies.map((b) => [b.first, b.count] as [number, number])], anchor, links: bodies };
+  return points;
 }
 
-function Chain(args: ChainArgs) {
-  const { links, linkLength, iterations } = args;
-  const built = useCoreBuild(JSON.stringify([links, linkLength, iterations]), (world) => buildChain(world, args), (chain, world) => {
-    for (let k = chain.links.length - 1; k >= 0; k--) chain.links[k]!.remove();
-    world.removeParticle(chain.anchor);
-  });
+/** Local +y (toward the joint above) along -x: the chain starts lying along +x from the anchor. */
+const SIDEWAYS = quatFromAxisAngle([0, 0, 1], Math.PI / 2);
+
+/**
+ * Boxes joined by ball joints, declared with `<RigidBody shared>`: each box's top
+ * joint vertex (8) is the previous box's bottom one (`"link3.9"`), the first one's
+ * is an immovable anchor `<Particle>`. The joint sphere rides on the box above it.
+ */
+function Chain({ links, linkLength, iterations }: ChainArgs) {
+  const points = useMemo(() => linkPoints(linkLength), [linkLength]);
+  const pitch = linkLength + 2 * GAP;
   return (
     <>
+      <Particle name="anchor" position={ANCHOR} mass={0} />
       {Array.from({ length: links }, (_, k) => (
-        <group key={k}>
-          <FollowRigid body={() => built.current?.links[k]}>
-            <mesh castShadow receiveShadow>
-              <boxGeometry args={[LINK_WIDTH, linkLength, LINK_WIDTH]} />
-              <meshStandardMaterial color={PALETTE[k % PALETTE.length]} roughness={0.5} />
-            </mesh>
-          </FollowRigid>
+        <RigidBody
+          key={k}
+          name={`link${k}`}
+          shape="convex"
+          points={points}
+          position={[ANCHOR[0] + (k + 0.5) * pitch, ANCHOR[1], ANCHOR[2] + k * 0.02]}
+          quaternion={SIDEWAYS}
+          mass={1}
+          iterations={iterations}
+          shared={{ 8: k === 0 ? 'anchor' : `link${k - 1}.9` }}
+        >
+          <mesh castShadow receiveShadow>
+            <boxGeometry args={[LINK_WIDTH, linkLength, LINK_WIDTH]} />
+            <meshStandardMaterial color={PALETTE[k % PALETTE.length]} roughness={0.5} />
+          </mesh>
           {/* The ball joint above this box. */}
-          <FollowParticle particle={() => built.current?.links[k]?.vertices[8]}>
-            <mesh castShadow>
-              <sphereGeometry args={[GAP * 1.15, 16, 12]} />
-              <meshStandardMaterial color="#e6e6e6" metalness={0.85} roughness={0.25} />
-            </mesh>
-          </FollowParticle>
-        </group>
+          <mesh position={[0, linkLength / 2 + GAP, 0]} castShadow>
+            <sphereGeometry args={[GAP * 1.15, 16, 12]} />
+            <meshStandardMaterial color="#e6e6e6" metalness={0.85} roughness={0.25} />
+          </mesh>
+        </RigidBody>
       ))}
       {/* The crossbar the chain hangs from, on two posts clear of its swing. */}
       <mesh position={[ANCHOR[0], ANCHOR[1] + 0.07, 0]} rotation={[0, 0, Math.PI / 2]} castShadow>
@@ -295,8 +279,9 @@ export const HingedDoor: StoryObj<DoorArgs> = {
 /**
  * Boxes joined into a chain by ball joints (paper section 6): each box shares one
  * particle with the next, just outside their end faces, so neighbours turn freely
- * about it. The chain starts sideways and swings down from its beam. Drag any box
- * with the mouse, swing the chain around and throw it.
+ * about it, declared in React as `<RigidBody shared={{ 8: 'link2.9' }}>` (this box's
+ * vertex 8 is box 2's vertex 9). The chain starts sideways and swings down from
+ * its beam. Drag any box with the mouse, swing the chain around and throw it.
  */
 export const ChainOfBoxes: StoryObj<ChainArgs> = {
   name: 'Chain of boxes',
@@ -308,4 +293,20 @@ export const ChainOfBoxes: StoryObj<ChainArgs> = {
     damping: { control: { type: 'range', min: 0, max: 2, step: 0.05 } },
   },
   render: (args) => <ChainScene {...args} />,
+  play: async ({ args }) => {
+    const { world } = await waitForProbe();
+    const links = bodiesOf(world, 'convex');
+    await expect(links).toHaveLength(args.links);
+    await waitForSteps(world, 90);
+    // Each box's own particles are its vertices 0-7 and then 9, its joint below; vertex 8,
+    // its joint above, is the previous box's vertex 9 (or the anchor).
+    const below = (k: number) => world.getPosition(links[k]!.first + 8);
+    const pitch = args.linkLength + 2 * GAP;
+    for (let k = 0; k < links.length; k++) {
+      const above = k === 0 ? ANCHOR : below(k - 1);
+      await expect(Math.abs(distance(above, below(k)) - pitch)).toBeLessThan(0.01);
+    }
+    // Let go level with its anchor, the chain has swung down (and is still swinging).
+    await expect(ANCHOR[1] - below(links.length - 1)[1]).toBeGreaterThan(0.3);
+  },
 };

@@ -3,13 +3,12 @@
 // collision shape, and a few helpers for play functions.
 import { useFrame } from '@react-three/fiber';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
-import { type BufferGeometry, IcosahedronGeometry, Vector3, type Group, type Object3D } from 'three';
+import { type BufferGeometry, IcosahedronGeometry, Vector3, type Group } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import {
   FrameTrack,
   Ground,
   ragdollParts,
-  readPosition,
   settleRange,
   SinewContext,
   useWorld,
@@ -101,18 +100,6 @@ export function FollowRigid({ body, children }: { body: () => CoreRigidBody | nu
     if (!b || !group.current) return;
     const drawn = track.sample(frame);
     writeTransform(group.current, drawn.position, drawn.quaternion);
-  });
-  return <group ref={group}>{children}</group>;
-}
-
-/** Its children follow particle `particle()` (read every frame; -1 or undefined hides nothing, it just stays put). */
-export function FollowParticle({ particle, children }: { particle: () => number | undefined; children: ReactNode }) {
-  const { world, frame } = useSinewContext();
-  const group = useRef<Object3D>(null);
-  useFrame(() => {
-    const id = particle();
-    if (id === undefined || id < 0 || !group.current || !world.particles.isAlive(id)) return;
-    readPosition(world, id, frame, group.current.position);
   });
   return <group ref={group}>{children}</group>;
 }
