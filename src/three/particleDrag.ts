@@ -1,4 +1,5 @@
 import type { Vec3 } from '../core/math.js';
+import { PinGlide } from '../core/motion/pinGlide.js';
 import type { World } from '../core/world.js';
 
 /** A point or direction as three.js has them (a `Vector3` qualifies). */
@@ -22,7 +23,7 @@ const WINDOW = 0.1;
  *
  * The pointer moves once per frame, the world several steps per frame when the
  * frame rate is low; the pin walks to the pointer in equal parts over the
- * frame's steps (`World.frameStep`), so a pull at 10 fps stretches a cloth no
+ * frame's steps (a {@link PinGlide}), so a pull at 10 fps stretches a cloth no
  * more than the same pull at 60 fps.
  *
  * @example
@@ -42,27 +43,15 @@ export class ParticleDrag {
   readonly releaseVelocity: Vec3 = [0, 0, 0];
   private readonly normal: Vec3 = [0, 0, 1];
   private readonly point: Vec3 = [0, 0, 0];
-  private readonly target: Vec3 = [0, 0, 0];
   /** Where the pointer's ray meets the drag plane. */
   private readonly goal: Vec3 = [0, 0, 0];
-  /** The pin target when the current frame began. */
-  private readonly from: Vec3 = [0, 0, 0];
-  private stopFollowing: (() => void) | null = null;
+  /** Walks the pin to the pointer over the steps of each frame. */
+  private glide: PinGlide | null = null;
   private readonly samples = new Float64Array(SAMPLES * 4);
   private sampleCount = 0;
   private newest = -1;
 
   constructor(readonly world: World) {}
-
-  /** Before every step: the pin's share of the way from where the frame began to the pointer. */
-  private readonly follow = (world: World): void => {
-    // Not `active`: forgetting here would unsubscribe while the world runs its callbacks.
-    if (this.pin < 0 || !world.hasConstraint(this.pin)) return;
-    const share = (world.frameStep + 1) / world.frameSteps;
-    for (let k = 0; k < 3; k++) this.target[k] = this.from[k]! + (this.goal[k]! - this.from[k]!) * share;
-    world.setPinTarget(this.pin, this.target);
-    if (share === 1) for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;
-  };
 
   /** True while a particle is held (and still exists). */
   get active(): boolean {
@@ -82,8 +71,7 @@ export class ParticleDrag {
     this.normal[2] = facing.z;
     this.pin = this.world.addPin(id, this.point);
     this.particle = id;
-    for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = this.point[k]!;
-    this.stopFollowing = this.world.onBeforeStep(this.follow);
+    this.glide = new PinGlide(this.world, this.pin);
     this.sampleCount = 0;
     this.record(time, this.point);
   }
@@ -103,6 +91,7 @@ export class ParticleDrag {
     this.goal[0] = origin.x + direction.x * t;
     this.goal[1] = origin.y + direction.y * t;
     this.goal[2] = origin.z + direction.z * t;
+    this.glide!.to(this.goal);
     this.record(time, this.goal);
     return true;
   }
@@ -130,8 +119,8 @@ export class ParticleDrag {
   private forget(): void {
     this.pin = -1;
     this.particle = -1;
-    this.stopFollowing?.();
-    this.stopFollowing = null;
+    this.glide?.dispose();
+    this.glide = null;
   }
 
   private record(time: number, p: Vec3): void {

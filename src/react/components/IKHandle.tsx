@@ -1,8 +1,10 @@
 import { PivotControls } from '@react-three/drei';
 import { useFrame } from '@react-three/fiber';
-import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { Matrix4, Vector3, type Group } from 'three';
 import type { Vec3 } from '../../core/math.js';
+import { PinGlide } from '../../core/motion/pinGlide.js';
+import { useSinew } from '../context.js';
 import { usePinAs } from '../hooks/usePin.js';
 import { useLatest } from '../hooks/useLatest.js';
 import type { ParticleRef } from '../particleRef.js';
@@ -29,7 +31,9 @@ export interface IKHandleProps {
  * A draggable gizmo (drei's `PivotControls`) that pins a particle to its
  * position: inverse kinematics by pinning, as in the paper, so a user poses an
  * arm or a ragdoll by hand. It appears where the particle is; dragging its
- * arrows or planes moves the pin. Orbit controls pause while it is dragged.
+ * arrows or planes moves the pin, spread over the steps of each frame (a
+ * {@link PinGlide}), so a fast move at a low frame rate does not yank the limb.
+ * Orbit controls pause while it is dragged.
  *
  * @example
  * ```tsx
@@ -44,6 +48,16 @@ export function IKHandle({ enabled = true, ...props }: IKHandleProps) {
 
 function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
+  const { world } = useSinew('<IKHandle>');
+  // One glide per pin: the pin is re-made when its particle is.
+  const glide = useRef<PinGlide | null>(null);
+  useEffect(
+    () => () => {
+      glide.current?.dispose();
+      glide.current = null;
+    },
+    [],
+  );
   const matrix = useMemo(() => new Matrix4(), []);
   const gizmo = useRef<Group>(null);
   const placedFor = useRef(-1);
@@ -66,15 +80,20 @@ function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = t
   });
 
   const handleDrag = useCallback(
-    (_local: Matrix4, _deltaLocal: Matrix4, world: Matrix4) => {
-      scratch.vector.setFromMatrixPosition(world);
+    (_local: Matrix4, _deltaLocal: Matrix4, worldMatrix: Matrix4) => {
+      scratch.vector.setFromMatrixPosition(worldMatrix);
       scratch.target[0] = scratch.vector.x;
       scratch.target[1] = scratch.vector.y;
       scratch.target[2] = scratch.vector.z;
-      pin.setTarget(scratch.target);
+      if (pin.id < 0) return;
+      if (glide.current?.pin !== pin.id || glide.current.world !== world) {
+        glide.current?.dispose();
+        glide.current = new PinGlide(world, pin.id);
+      }
+      glide.current.to(scratch.target);
       latestOnDrag.current?.(scratch.target);
     },
-    [pin, scratch, latestOnDrag],
+    [pin, world, scratch, latestOnDrag],
   );
 
   return (

@@ -1,0 +1,65 @@
+import { component, type Vec3, type Vec3Like } from '../math.js';
+import type { World } from '../world.js';
+
+/**
+ * Moves a pin's target to a goal over the steps of the next frame instead of at
+ * its first step. Input such as a pointer arrives once per frame, while a frame
+ * at a low frame rate holds several steps: set at once, the whole move lands on
+ * one step and tears what the pin holds. Gliding, the pin goes `1/n` of the way
+ * at each of the frame's `n` steps (`World.frameStep` / `frameSteps`), so a pull
+ * at 12 fps takes the path the same pull takes at 60 fps.
+ *
+ * @example
+ * ```ts
+ * const pin = world.addPin(hand);
+ * const glide = new PinGlide(world, pin);
+ * glide.to([0.3, 1.5, 0]); // on every pointer move
+ * world.advance(1 / 12); // five steps, 1/5 of the way each
+ * glide.dispose(); // before removing the pin
+ * ```
+ */
+export class PinGlide {
+  /** Where the pin is going. */
+  private readonly goal: Vec3 = [0, 0, 0];
+  /** The pin's target when the current frame began. */
+  private readonly from: Vec3 = [0, 0, 0];
+  private readonly target: Vec3 = [0, 0, 0];
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    readonly world: World,
+    readonly pin: number,
+  ) {
+    const row = world.pinRow(pin);
+    if (row < 0) throw new RangeError(`PinGlide: no pin with id ${String(pin)}`);
+    for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = world.pins.target[row * 3 + k]!;
+    this.unsubscribe = world.onBeforeStep(this.follow);
+  }
+
+  /** Sends the pin to `target`, over the steps of the next frame. Called per pointer move, so it copies nothing. */
+  to(target: Vec3Like): void {
+    if (typeof target !== 'object' || target === null) throw new TypeError(`PinGlide.to: target must be [x, y, z] or {x, y, z}, got ${String(target)}`);
+    const x = component(target, 0);
+    const y = component(target, 1);
+    const z = component(target, 2);
+    if (!Number.isFinite(x + y + z)) throw new RangeError(`PinGlide.to: target must be finite numbers, got [${x}, ${y}, ${z}]`);
+    this.goal[0] = x;
+    this.goal[1] = y;
+    this.goal[2] = z;
+  }
+
+  /** Stops gliding (the pin stays where it got to). Call it before removing the pin. */
+  dispose(): void {
+    this.unsubscribe();
+  }
+
+  /** Before every step: the pin's share of the way from where the frame began to the goal. */
+  private readonly follow = (world: World): void => {
+    // The pin went with its particle: nothing to move.
+    if (world.pinRow(this.pin) < 0) return;
+    const share = (world.frameStep + 1) / world.frameSteps;
+    for (let k = 0; k < 3; k++) this.target[k] = this.from[k]! + (this.goal[k]! - this.from[k]!) * share;
+    world.setPinTarget(this.pin, this.target);
+    if (share === 1) for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;
+  };
+}
