@@ -1,9 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useEffect, useRef, type RefObject } from 'react';
 import { DoubleSide } from 'three';
 import { expect } from 'storybook/test';
-import { addSurfaceCollision, removeCollisionTriangle } from '../src/core/index.js';
-import { BoxCollider, Cloth, DragControls, SphereCollider, Wind, World, useWorld, type ClothApi } from '../src/react/index.js';
+import { BoxCollider, Cloth, DragControls, SphereCollider, Wind, World } from '../src/react/index.js';
 import { particleOnScreen, pointer, sleep, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
 import { Floor, Hint, distance, documents, pacedDrag, pointOnDragPlane, useCanvasTexture, waitForBody, waitForSteps } from './support/softScenes.js';
@@ -243,31 +241,14 @@ interface DrapeArgs {
 
 const DRAPE_SIZE = 1.8;
 
-/** Makes the cloth's triangles solid to the colliders, so box corners cannot poke between particles. */
-function SolidSurface({ cloth, version }: { cloth: RefObject<ClothApi | null>; version: unknown }) {
-  const world = useWorld();
-  useEffect(() => {
-    const record = cloth.current?.current?.body;
-    if (!record) return undefined;
-    const ids = addSurfaceCollision(world, record);
-    return () => {
-      // A removed body takes its collision triangles along.
-      if (record.alive) for (const id of ids) removeCollisionTriangle(world, id);
-    };
-  }, [world, cloth, version]);
-  return null;
-}
-
 function DrapeScene({ spacing, friction }: DrapeArgs) {
   const width = Math.round(DRAPE_SIZE / spacing) + 1;
-  const cloth = useRef<ClothApi>(null);
   const map = useCanvasTexture(paintCheck);
   return (
     <Scene camera={[1.0, 2.0, 2.7]} target={[0.05, 0.45, 0]} overlay={<Hint>Grab the cloth and drag it off the obstacles.</Hint>}>
       <World damping={0.2}>
         <Floor friction={friction} />
         <Cloth
-          ref={cloth}
           name="drape"
           width={width}
           height={width}
@@ -278,11 +259,11 @@ function DrapeScene({ spacing, friction }: DrapeArgs) {
           friction={friction}
           totalMass={1}
           bend={{ stiffness: 0.25 }}
+          solid
           castShadow
         >
           <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
         </Cloth>
-        <SolidSurface cloth={cloth} version={width} />
         <SphereCollider position={[-0.6, 0.45, -0.05]} radius={0.45} friction={friction}>
           <mesh castShadow receiveShadow>
             <sphereGeometry args={[0.435, 48, 24]} />
@@ -305,7 +286,7 @@ function DrapeScene({ spacing, friction }: DrapeArgs) {
 /**
  * A square of cloth dropped onto a `<SphereCollider>` and a `<BoxCollider>`: it
  * folds over both and slides off where friction cannot hold it. Its triangles
- * are made solid to the colliders (`addSurfaceCollision`), so the box's corners
+ * are made solid to the colliders (`<Cloth solid>`), so the box's corners
  * do not poke through between particles. Change the particle spacing (finer
  * cloth, more folds) and the friction (0 lets it slip off, 1 makes it cling);
  * grab the cloth and drag it around.

@@ -4,6 +4,7 @@ import { createCloth } from '../../src/core/bodies/cloth.js';
 import { World as CoreWorld } from '../../src/core/world.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Pin } from '../../src/react/components/Pin.js';
+import { SphereCollider } from '../../src/react/components/SphereCollider.js';
 import type { ClothApi } from '../../src/react/hooks/useCloth.js';
 import { EffectLog, mountWorld, type Mounted } from './helpers.js';
 import { leastRetained } from '../support/heap.js';
@@ -134,6 +135,30 @@ describe('<Cloth>', () => {
     const index = geometry.getIndex()!.array;
     for (let i = 0; i < core.surface.triangleCount * 3; i++) expect(index[i]).toBe(core.surface.triangles[i]! - core.first);
     await m.unmount();
+  });
+
+  it('solid: a small ball cannot slip between its particles, and it changes in place', async () => {
+    const cloth = createRef<ClothApi>();
+    // A sheet of 0.25 m cells pinned at its corners, a 3 cm ball poking up through the middle cell.
+    const scene = (solid: boolean) => (
+      <>
+        <SphereCollider position={[0, 1.29, 0]} radius={0.03} />
+        <Cloth ref={cloth} width={4} height={4} spacing={0.25} origin={[-0.375, 1.3, -0.375]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} solid={solid} />
+      </>
+    );
+    const m = await mountWorld(scene(true), { damping: 1 });
+    const core = cloth.current!.current;
+    const cellCorner = () => m.world.getPosition(cloth.current!.particleAt(1, 1))[1];
+    await m.frames(120);
+    // The ball holds the middle cell up: its corners sit above the ball's centre.
+    expect(cellCorner()).toBeGreaterThan(1.3);
+    await m.update(scene(false));
+    expect(cloth.current!.current).toBe(core);
+    await m.frames(120);
+    // Only the particles collide now: the ball slips through the cell and the sheet sags past it.
+    expect(cellCorner()).toBeLessThan(1.29);
+    await m.unmount();
+    expect(m.world.constraintCount).toBe(0);
   });
 
   it('leaves no duplicates under StrictMode and nothing after unmount', async () => {

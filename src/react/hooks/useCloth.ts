@@ -1,5 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
+import { addSurfaceCollision, removeCollisionTriangle } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -8,6 +9,12 @@ import { useLiveParticles } from './useLiveParticles.js';
 export interface UseClothOptions extends ClothOptions {
   /** Registers the cloth in its `<World>`: `"flag.0"` is its first particle, `"flag.end"` its last. */
   name?: string;
+  /**
+   * Make its triangles solid to the static colliders (`addSurfaceCollision`), so a
+   * box corner or a mesh edge cannot poke through between particles, only drape
+   * it. Changes in place. Default false: only the particles collide.
+   */
+  solid?: boolean;
 }
 
 /** A stable handle on a cloth; `current` is the core `ClothHandle` while it exists..
@@ -29,8 +36,8 @@ export class ClothApi extends BodyHandle<ClothHandle> {
  * A cloth (paper section 4): a grid of particles joined by structural, shear and
  * bend sticks. `width`, `height`, `spacing`, `origin`, `orientation` and which
  * stick families exist build the cloth (changing them builds a new one); the
- * stiffnesses, `pin`, `tearStrain`, mass, radius, friction and iterations
- * change in place.
+ * stiffnesses, `pin`, `tearStrain`, `solid`, mass, radius, friction and
+ * iterations change in place.
  *
  * @example
  * ```tsx
@@ -67,6 +74,17 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
       for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
     };
   }, [world, api, pinKey, key, who]);
+
+  const solid = options.solid ?? false;
+  useLayoutEffect(() => {
+    const record = solid ? api.current?.body : undefined;
+    if (!record) return undefined;
+    const ids = addSurfaceCollision(world, record);
+    return () => {
+      // A removed body takes its collision triangles along.
+      if (record.alive) for (const id of ids) removeCollisionTriangle(world, id);
+    };
+  }, [world, api, solid, key]);
 
   const structural = options.structural?.stiffness;
   const shearStiffness = shear ? shear.stiffness : undefined;
