@@ -11,6 +11,7 @@ export { SleepSystem, type SleepSnapshot } from './sleep.js';
 export type { WorldSnapshot } from './snapshot.js';
 export { ParticleStore, ParticleFlag } from './particles.js';
 export { StickTable, type StickKind } from './constraints/sticks.js';
+export { wasmKernelAvailable, type StickKernel } from './wasm/stickKernel.js';
 export { PinTable } from './constraints/pins.js';
 export type { Constraint } from './constraints/constraint.js';
 export type { Force } from './forces/force.js';

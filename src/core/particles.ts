@@ -15,7 +15,9 @@ export const enum ParticleFlag {
  *
  * Slots are handed out contiguously so a body's particles form one range; removed
  * slots go to a free list and are reused. Arrays grow by doubling, never inside a step.
- * Re-read the arrays after adding particles: growing replaces them.
+ * Re-read the arrays after adding particles: growing replaces them. With the
+ * WebAssembly stick kernel on, `position` and `inverseMass` are views into its
+ * memory and are also replaced when sticks are added (see `WasmStickKernel`).
  */
 export class ParticleStore {
   /** Number of slots the arrays can hold. */

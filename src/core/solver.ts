@@ -19,6 +19,8 @@ export function stepWorld(world: World): void {
   const ranges = sleep.ranges;
   const forces = world.forces;
   if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
+  // Arrays replaced since the last step (a store grown directly, say) go back into the kernel's memory.
+  world.placeKernelColumns();
   // A sleeping body wakes when a force generator pushes it: evaluate them once up front for the sleep check.
   if (sleep.sleepingBodies > 0 && forces.length > 0) {
     copyValues(particles.heldForce, particles.force, 0, particles.end * 3);
@@ -56,7 +58,7 @@ function applyGenerators(world: World): void {
 function relax(world: World, pass: number): void {
   const particles = world.particles;
   const sticks = world.sticks;
-  for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random);
+  for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
   const colliders = world.colliders;

@@ -1,6 +1,7 @@
 import { useFrame } from '@react-three/fiber';
 import { useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import { checkNumber, type Vec3Like } from '../core/math.js';
+import type { StickKernel } from '../core/wasm/stickKernel.js';
 import { World as CoreWorld } from '../core/world.js';
 import { SinewContext, type SinewContextValue } from './context.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
@@ -32,6 +33,8 @@ export interface WorldProps {
   damping?: number;
   /** The paper's square-root approximation in the stick pass. */
   sqrtApprox?: boolean;
+  /** What runs the stick pass: `'wasm'` (default; WebAssembly SIMD, `'js'` where it cannot run) or `'js'`. Same positions either way. */
+  kernel?: StickKernel;
   /** Most steps per frame; longer stalls are dropped rather than caught up. Default 5. */
   maxStepsPerAdvance?: number;
   /** Seed of the jitter that separates coincident particles; changing it reseeds. */
@@ -88,12 +91,12 @@ export function World(props: WorldProps) {
     return { world, store, frame: store.getState().frame };
   });
 
-  const { timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate } = settings;
+  const { timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate } = settings;
   useLayoutEffect(() => {
     value.store
       .getState()
-      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate });
-  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate]);
+      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate });
+  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate]);
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 
@@ -123,6 +126,7 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
     substeps: props.substeps ?? 10,
     damping: props.damping ?? 0,
     sqrtApprox: props.sqrtApprox ?? false,
+    kernel: props.kernel ?? 'wasm',
     maxStepsPerAdvance: props.maxStepsPerAdvance ?? 5,
     seed: props.seed ?? 0x5eed,
     budgetMs: props.budgetMs ?? 0,
@@ -138,3 +142,4 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
   checkSettings(settings, '<World>');
   return settings;
 }
+

@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { checkInteger, checkNumber, type Vec3 } from '../core/math.js';
+import type { StickKernel } from '../core/wasm/stickKernel.js';
 import type { World } from '../core/world.js';
 
 /** The settings a `<World>` applies to its core world; each is a `<World>` prop. */
@@ -16,6 +17,8 @@ export interface WorldSettings {
   damping: number;
   /** Use the square-root approximation for sticks. */
   sqrtApprox: boolean;
+  /** The stick kernel asked for; `world.kernel` says which one runs (`'js'` where WebAssembly SIMD cannot). */
+  kernel: StickKernel;
   /** Most steps one frame runs; time beyond is dropped (an integer >= 1). */
   maxStepsPerAdvance: number;
   /** Seed of the generator behind coincident-particle jitter (an integer >= 0). */
@@ -63,6 +66,7 @@ export function checkSettings(settings: Omit<WorldSettings, 'gravity'>, who: str
   checkNumber(s.sleepSpeed, `${who}: sleepSpeed`, 0);
   checkNumber(s.sleepTime, `${who}: sleepTime`, 0);
   checkNumber(s.timeScale, `${who}: timeScale`, 0);
+  if (s.kernel !== 'wasm' && s.kernel !== 'js') throw new RangeError(`${who}: kernel must be 'wasm' or 'js', got ${typeof s.kernel === 'string' ? `'${s.kernel}'` : String(s.kernel)}`);
   for (const flag of ['sqrtApprox', 'sleep', 'paused', 'interpolate'] as const) {
     if (typeof s[flag] !== 'boolean') throw new TypeError(`${who}: ${flag} must be true or false, got ${String(s[flag])}`);
   }
@@ -192,6 +196,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     substeps: world.substeps,
     damping: world.damping,
     sqrtApprox: world.sqrtApprox,
+    kernel: world.kernel,
     maxStepsPerAdvance: world.maxStepsPerAdvance,
     seed: world.random.state,
     budgetMs: world.budgetMs,
@@ -220,6 +225,8 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     world.iterations = next.iterations;
     world.damping = next.damping;
     world.sqrtApprox = next.sqrtApprox;
+    // Only on a change: a world that fell back to 'js' (no SIMD, no memory) stays there until asked again.
+    if (!prev || next.kernel !== prev.kernel) world.kernel = next.kernel;
     world.maxStepsPerAdvance = next.maxStepsPerAdvance;
     if (prev && next.seed !== prev.seed) world.random.state = next.seed >>> 0;
     world.budget.minSubsteps = next.minSubsteps;

@@ -49,6 +49,25 @@ describe('<World>', () => {
     await m.unmount();
   });
 
+  it('switches the stick kernel live, keeping the particles where they are', async () => {
+    const handle = createRef<ParticleHandle>();
+    const m = await mountWorld(<Particle ref={handle} position={[0, 10, 0]} />, { kernel: 'js' });
+    expect(m.world.kernel).toBe('js');
+    await m.frames(10);
+    const y = handle.current!.position()[1];
+    await m.update(<Particle ref={handle} position={[0, 10, 0]} />, { kernel: 'wasm' });
+    expect(m.world.kernel).toBe('wasm');
+    expect(m.store.getState().settings.kernel).toBe('wasm');
+    expect(handle.current!.position()[1]).toBe(y);
+    await m.frames(10);
+    expect(handle.current!.position()[1]).toBeLessThan(y);
+    await m.unmount();
+  });
+
+  it('names a bad kernel', async () => {
+    await expectRenderError(<World kernel={'gpu' as 'js'} />, /<World>: kernel must be 'wasm' or 'js', got 'gpu'/);
+  });
+
   it('pauses, single-steps while paused and runs in slow motion', async () => {
     const m = await mountWorld(<Particle position={[0, 10, 0]} />, { paused: true });
     await m.frames(30);

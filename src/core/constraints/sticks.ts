@@ -1,5 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import type { SeededRandom } from '../random.js';
+import type { WasmStickKernel } from '../wasm/stickKernel.js';
 import { ConstraintTable, widen } from './table.js';
 
 /** How a stick treats its rest length. */
@@ -163,14 +164,30 @@ export class StickTable extends ConstraintTable {
   }
 }
 
-/** One pass over stick segment `k` with the fastest loop that segment allows. */
-export function solveSegment(sticks: StickTable, particles: ParticleStore, k: number, sqrtApprox: boolean, random: SeededRandom): void {
+/**
+ * One pass over stick segment `k` with the fastest loop that segment allows. With
+ * a WebAssembly `kernel` (whose memory holds the table and the positions, see
+ * {@link WasmStickKernel.adopt}), segments of 'equal' sticks go through it; the
+ * general loop (other kinds, the square-root approximation) stays in TypeScript:
+ * ropes and other small bodies are where it runs, and they gain little.
+ */
+export function solveSegment(sticks: StickTable, particles: ParticleStore, k: number, sqrtApprox: boolean, random: SeededRandom, kernel: WasmStickKernel | null): void {
   const from = sticks.segmentStart[k]!;
   const to = sticks.segmentStart[k + 1]!;
   const loop = sqrtApprox ? SegmentLoop.General : sticks.segmentLoop[k]!;
-  if (loop === SegmentLoop.Rigid) solveRigidSticks(sticks, particles, from, to, random);
+  if (kernel !== null && loop !== SegmentLoop.General) solveWithKernel(kernel, sticks, particles, from, to, loop === SegmentLoop.Equal ? 1 : 0, random);
+  else if (loop === SegmentLoop.Rigid) solveRigidSticks(sticks, particles, from, to, random);
   else if (loop === SegmentLoop.Equal) solveEqualSticks(sticks, particles, from, to, random);
   else solveSticks(sticks, particles, from, to, sqrtApprox, random);
+}
+
+/**
+ * {@link solveRigidSticks} (`soft` 0) or {@link solveEqualSticks} (`soft` 1) in
+ * WebAssembly. The kernel stops at each stick it cannot do (coincident ends, two
+ * immovable ends), which goes to {@link solveSticks} alone, as in those loops.
+ */
+function solveWithKernel(kernel: WasmStickKernel, sticks: StickTable, particles: ParticleStore, from: number, to: number, soft: number, random: SeededRandom): void {
+  for (let s = kernel.solve(from, to, soft); s < to; s = kernel.solve(s + 1, to, soft)) solveSticks(sticks, particles, s, s + 1, false, random);
 }
 
 /**

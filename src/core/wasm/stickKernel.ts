@@ -1,0 +1,216 @@
+import type { StickTable } from '../constraints/sticks.js';
+import type { ParticleStore } from '../particles.js';
+import { sticksWasm } from './sticks.generated.js';
+
+/**
+ * Which implementation runs the stick pass: `'wasm'`, the WebAssembly SIMD kernel
+ * (sticks.wat), or `'js'`, the TypeScript loops of `constraints/sticks.ts`. Both
+ * give the same positions bit for bit.
+ */
+export type StickKernel = 'wasm' | 'js';
+
+/** What sticks.wat exports (byte offsets into its memory; see there). */
+interface KernelExports {
+  solve(from: number, to: number, soft: number, pos: number, w: number, a: number, b: number, rest: number, stiffness: number): number;
+}
+
+const PAGE = 65536;
+
+/**
+ * A new memory holds this many times the layout it is made for, so that the next
+ * growths of the store or the table are laid out inside it (see {@link WasmStickKernel}).
+ * Pages never written cost address space, not RAM.
+ */
+const HEADROOM = 3;
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/**
+ * The compiled kernel, or null where it cannot run: no WebAssembly, no SIMD (the
+ * module does not validate), or compiling forbidden (a Content Security Policy
+ * without 'wasm-unsafe-eval'). Compiled once, synchronously: the module is about
+ * 1.2 kB, well under the 4 kB browsers allow to compile synchronously on the main
+ * thread (a test keeps it there).
+ */
+export function stickKernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = typeof WebAssembly === 'object' && WebAssembly.validate(sticksWasm) ? new WebAssembly.Module(sticksWasm) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/** True where the WebAssembly SIMD stick kernel can run (see {@link WasmStickKernel}). */
+export function wasmKernelAvailable(): boolean {
+  return stickKernelModule() !== null;
+}
+
+/** Rounds a region up to 16 bytes, so every column starts where a v128 load would like it. */
+function align(bytes: number): number {
+  return (bytes + 15) & ~15;
+}
+
+/**
+ * The WebAssembly stick kernel of one world, and the memory it works in.
+ *
+ * The kernel must read and write the positions the rest of the solver uses,
+ * without a copy per pass (the copies would eat the gain), so while it is on,
+ * the particle store's `position` and `inverseMass` and the stick table's `a`,
+ * `b`, `rest` and `stiffness` are views into its `WebAssembly.Memory`.
+ * {@link adopt} keeps them there: when the store or the table has grown (which
+ * replaces their arrays with ordinary ones), or a snapshot was restored, it lays
+ * all six out again and replaces every one of them with a new view.
+ *
+ * The memory is never grown: `memory.grow()` detaches the old buffer, and the
+ * first detached `ArrayBuffer` in a process makes V8 check every typed-array
+ * access in optimised code for detachment from then on, which measured the
+ * TypeScript stick loop 25–35% slower and slows every other typed-array loop of
+ * the page. So a memory is made with room to spare ({@link HEADROOM}); a new
+ * layout is written after the current one and moved to the start; only when it
+ * does not fit is a new, larger memory made (and the old one left to the garbage
+ * collector, along with any stale views on it, which stay readable).
+ */
+export class WasmStickKernel {
+  private memory: WebAssembly.Memory | null = null;
+  private exports: KernelExports | null = null;
+  /** Bytes in use at the start of the memory (the current layout). */
+  private size = 0;
+  // Byte offsets of the columns, passed to every call.
+  private position = 0;
+  private inverseMass = 0;
+  private a = 0;
+  private b = 0;
+  private rest = 0;
+  private stiffness = 0;
+  // The views last handed out, to notice when one was replaced.
+  private positionView: Float64Array | null = null;
+  private inverseMassView: Float64Array | null = null;
+  private aView: Int32Array | null = null;
+  private bView: Int32Array | null = null;
+  private restView: Float64Array | null = null;
+  private stiffnessView: Float64Array | null = null;
+
+  private constructor(private readonly module: WebAssembly.Module) {}
+
+  /** A kernel without memory yet (the first {@link adopt} makes it), or null where WebAssembly SIMD is unavailable. */
+  static create(): WasmStickKernel | null {
+    const module = stickKernelModule();
+    return module === null ? null : new WasmStickKernel(module);
+  }
+
+  /**
+   * Makes the six columns views into the kernel's memory, unless they already
+   * are. Call it after anything that may have replaced one (adding particles or
+   * sticks, restoring a snapshot); the solver also calls it before each step. Costs
+   * six comparisons when nothing changed; allocates only when it lays out anew.
+   * Returns false, leaving every array as it was, when no memory can be had for
+   * them (the world then falls back to the TypeScript loops).
+   */
+  adopt(particles: ParticleStore, sticks: StickTable): boolean {
+    if (
+      particles.position === this.positionView &&
+      particles.inverseMass === this.inverseMassView &&
+      sticks.a === this.aView &&
+      sticks.b === this.bView &&
+      sticks.rest === this.restView &&
+      sticks.stiffness === this.stiffnessView
+    ) {
+      return true;
+    }
+    return this.layOut(particles, sticks);
+  }
+
+  /**
+   * {@link adopt}'s slow path, a function of its own: the closures below give a
+   * function a context object allocated on entry, which the check that runs every
+   * step must not pay for (measured: 48 bytes per step).
+   */
+  private layOut(particles: ParticleStore, sticks: StickTable): boolean {
+    const old = {
+      position: particles.position,
+      inverseMass: particles.inverseMass,
+      a: sticks.a,
+      b: sticks.b,
+      rest: sticks.rest,
+      stiffness: sticks.stiffness,
+    };
+    const at = { position: 0, inverseMass: 0, a: 0, b: 0, rest: 0, stiffness: 0 };
+    let size = 0;
+    at.position = size;
+    size += align(old.position.byteLength);
+    at.inverseMass = size;
+    size += align(old.inverseMass.byteLength);
+    at.rest = size;
+    size += align(old.rest.byteLength);
+    at.stiffness = size;
+    size += align(old.stiffness.byteLength);
+    at.a = size;
+    size += align(old.a.byteLength);
+    at.b = size;
+    size += align(old.b.byteLength);
+    // Written after the current layout, whose views may be among the sources, then moved to the start.
+    let memory = this.memory;
+    let base = this.size;
+    if (memory === null || base + size > memory.buffer.byteLength) {
+      try {
+        memory = new WebAssembly.Memory({ initial: Math.ceil((size * HEADROOM) / PAGE) });
+        this.exports = new WebAssembly.Instance(this.module, { env: { memory } }).exports as unknown as KernelExports;
+      } catch {
+        return false;
+      }
+      this.memory = memory;
+      base = 0;
+    }
+    const buffer = memory.buffer;
+    const floats = (offset: number, length: number) => new Float64Array(buffer, offset, length);
+    const ints = (offset: number, length: number) => new Int32Array(buffer, offset, length);
+    floats(base + at.position, old.position.length).set(old.position);
+    floats(base + at.inverseMass, old.inverseMass.length).set(old.inverseMass);
+    floats(base + at.rest, old.rest.length).set(old.rest);
+    floats(base + at.stiffness, old.stiffness.length).set(old.stiffness);
+    ints(base + at.a, old.a.length).set(old.a);
+    ints(base + at.b, old.b.length).set(old.b);
+    if (base > 0) new Uint8Array(buffer).copyWithin(0, base, base + size);
+    this.size = size;
+    this.position = at.position;
+    this.inverseMass = at.inverseMass;
+    this.a = at.a;
+    this.b = at.b;
+    this.rest = at.rest;
+    this.stiffness = at.stiffness;
+    particles.position = this.positionView = floats(at.position, old.position.length);
+    particles.inverseMass = this.inverseMassView = floats(at.inverseMass, old.inverseMass.length);
+    sticks.a = this.aView = ints(at.a, old.a.length);
+    sticks.b = this.bView = ints(at.b, old.b.length);
+    sticks.rest = this.restView = floats(at.rest, old.rest.length);
+    sticks.stiffness = this.stiffnessView = floats(at.stiffness, old.stiffness.length);
+    return true;
+  }
+
+  /** Moves the six columns back into ordinary arrays (switching to the TypeScript loops) and lets the memory go. */
+  release(particles: ParticleStore, sticks: StickTable): void {
+    if (particles.position === this.positionView) particles.position = particles.position.slice();
+    if (particles.inverseMass === this.inverseMassView) particles.inverseMass = particles.inverseMass.slice();
+    if (sticks.a === this.aView) sticks.a = sticks.a.slice();
+    if (sticks.b === this.bView) sticks.b = sticks.b.slice();
+    if (sticks.rest === this.restView) sticks.rest = sticks.rest.slice();
+    if (sticks.stiffness === this.stiffnessView) sticks.stiffness = sticks.stiffness.slice();
+    this.positionView = this.inverseMassView = this.restView = this.stiffnessView = null;
+    this.aView = this.bView = null;
+    this.memory = null;
+    this.exports = null;
+    this.size = 0;
+  }
+
+  /**
+   * One pass over sticks `[from, to)` of an adopted table, all of kind 'equal';
+   * `soft` 0 when all have stiffness 1. Returns the first stick it left for the
+   * general loop (coincident or immovable ends), or `to` (see sticks.wat).
+   */
+  solve(from: number, to: number, soft: number): number {
+    return this.exports!.solve(from, to, soft, this.position, this.inverseMass, this.a, this.b, this.rest, this.stiffness);
+  }
+}
