@@ -21,7 +21,13 @@ import { stepWorld } from './solver.js';
 import { restoreSnapshot, takeSnapshot, type WorldSnapshot } from './snapshot.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 
-/** Options of {@link World}; every one can also be changed later through the property of the same name. */
+/**
+ * Options of {@link World}. `gravity`, `timeStep`, `substeps`, `iterations`,
+ * `damping`, `sqrtApprox`, `maxStepsPerAdvance`, `budgetMs`, `kernel` and `clock`
+ * can be changed later through the world's property of the same name; the
+ * budget's minimums through `world.budget`, sleeping through `world.sleep`
+ * (`enabled`, `speed`, `time`), the seed through `world.random.state`.
+ */
 export interface WorldOptions {
   /** Acceleration of gravity in m/s², default `[0, -9.81, 0]`. */
   gravity?: Vec3Like;
