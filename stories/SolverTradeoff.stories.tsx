@@ -18,6 +18,8 @@ interface SolverTradeoffArgs {
   windSpeed: number;
   /** Stiffness of the structural and shear sticks (share of the error repaired per pass). */
   stiffness: number;
+  /** What runs the stick pass: the WebAssembly SIMD kernel or the TypeScript loops (same positions). */
+  kernel: 'wasm' | 'js';
 }
 
 /** One panel: a `<World>` with its own substeps and relaxation passes. */
@@ -179,7 +181,7 @@ function Panel({ index, setup, args, into, label }: { index: number; setup: Setu
   const cloth = useRef<ClothApi>(null);
   const origin = useMemo((): [number, number, number] => [column(index) - CLOTH_WIDTH / 2, TOP, -CLOTH_WIDTH / 2], [index]);
   return (
-    <World substeps={setup.substeps} iterations={setup.iterations} sleep={false}>
+    <World substeps={setup.substeps} iterations={setup.iterations} sleep={false} kernel={args.kernel}>
       <WorldProbe name={`tradeoff-${index}`} />
       <Cloth
         ref={cloth}
@@ -264,12 +266,13 @@ function SolverTradeoff(args: SolverTradeoffArgs) {
 const meta: Meta<typeof SolverTradeoff> = {
   title: 'Teaching/Solver trade-off',
   component: SolverTradeoff,
-  args: { size: 24, substeps: 10, windSpeed: 1.5, stiffness: 1 },
+  args: { size: 24, substeps: 10, windSpeed: 1.5, stiffness: 1, kernel: 'wasm' },
   argTypes: {
     size: { control: { type: 'range', min: 6, max: 48, step: 1 }, description: 'Particles along each side of every cloth.' },
     substeps: { control: { type: 'range', min: 2, max: 20, step: 1 }, description: 'Substeps of the last panel, one relaxation pass each.' },
     windSpeed: { control: { type: 'range', min: 0, max: 12, step: 0.5 }, description: 'Mean wind speed across the cloths (m/s).' },
     stiffness: { control: { type: 'range', min: 0.1, max: 1, step: 0.05 }, description: 'Stiffness of the structural and shear sticks.' },
+    kernel: { control: { type: 'inline-radio' }, options: ['wasm', 'js'], description: 'What runs the stick pass: the WebAssembly SIMD kernel or the TypeScript loops. The cloths move the same; the milliseconds do not.' },
   },
   parameters: {
     docs: {
