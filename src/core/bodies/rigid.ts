@@ -1,5 +1,5 @@
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
-import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
@@ -28,7 +28,7 @@ export interface RigidBodyOptions {
   collideEdges?: boolean;
   /** Coulomb friction coefficient of each vertex particle. Default 0.5. */
   friction?: number;
-  /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's. */
+  /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's; for a convex set of more than 8 points, at least 2 (n / 10). */
   iterations?: number;
   /**
    * Vertices taken over from existing particles (joints, see `ballJoint` and
@@ -170,9 +170,12 @@ export function createBox(world: World, options: BoxOptions = {}): RigidBody {
 
 /**
  * A rigid body from any point set (typically the corners of a convex shape): a
- * particle per point and a stick between every pair, n(n−1)/2 sticks, so keep
- * point sets small. Its transform reports the centre of mass; `origin` is where
- * the points' local origin went.
+ * particle per point and, up to eight points, a stick between every pair. A larger
+ * set gets sticks from every point to four well-spread anchor points and to its
+ * three nearest neighbours, and two or more relaxation passes (n / 10) unless
+ * `iterations` is given: every pair would over-constrain it until one pass
+ * overshoots and a spinning body flies apart. Its transform reports the centre
+ * of mass; `origin` is where the points' local origin went.
  *
  * @example
  * ```ts
@@ -232,7 +235,8 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   const spin = toVec3(options.angularVelocity ?? [0, 0, 0], `${what}: angularVelocity`);
   const radius = checkNumber(options.radius ?? 0, `${what}: radius`, 0);
   const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
-  const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
+  // A large point set needs more than one pass to stay rigid (see rigidPairs).
+  const iterations = options.iterations === undefined ? (n > 8 ? Math.max(2, Math.ceil(n / 10)) : undefined) : checkInteger(options.iterations, `${what}: iterations`, 1);
   const shared = checkShared(world, options.shared ?? {}, n, what);
   if (shared.size === n) throw new RangeError(`${what}: shared takes over all ${n} vertices; a body needs at least one particle of its own`);
   // Built before any particle exists so that a bad shape throws without leaving particles behind; the ids are filled in below.
@@ -265,7 +269,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
     if (!immovable) lendMass(world, record, id, weights[i]!);
   }
   const sticks: number[] = [];
-  for (const [i, j] of allPairs(n)) {
+  for (const [i, j] of rigidPairs(local, n)) {
     const length = Math.hypot(local[j * 3]! - local[i * 3]!, local[j * 3 + 1]! - local[i * 3 + 1]!, local[j * 3 + 2]! - local[i * 3 + 2]!);
     const id = world.addStick(vertices[i]!, vertices[j]!, { length });
     record.constraints.push(id);
@@ -327,6 +331,83 @@ function checkShared(world: World, shared: SharedVertices, n: number, what: stri
 function checkPositive(n: number, what: string): number {
   if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new RangeError(`${what} must be a finite number > 0, got ${String(n)}`);
   return n;
+}
+
+/**
+ * The sticks that hold `n` local points rigid. Up to eight points, every pair (the
+ * paper's tetrahedron and box). Beyond that, every pair over-constrains the body so
+ * much that one relaxation pass overshoots: a spinning 14-point body measured its
+ * sticks 160% off within a second and flew apart. So each point is tied to four
+ * well-spread anchor points, which fixes it in space, and to its nearest
+ * neighbours, which keeps the surface stiff between the anchors.
+ */
+function rigidPairs(local: readonly number[], n: number): [number, number][] {
+  if (n <= 8) return allPairs(n);
+  const at = (i: number): Vec3 => [local[i * 3]!, local[i * 3 + 1]!, local[i * 3 + 2]!];
+  const anchors = spreadAnchors(local, n);
+  const keys = new Set<number>();
+  const pairs: [number, number][] = [];
+  const add = (i: number, j: number) => {
+    if (i === j) return;
+    const key = Math.min(i, j) * n + Math.max(i, j);
+    if (keys.has(key)) return;
+    keys.add(key);
+    pairs.push([Math.min(i, j), Math.max(i, j)]);
+  };
+  for (let i = 0; i < n; i++) {
+    for (const a of anchors) add(i, a);
+    const p = at(i);
+    const nearest = Array.from({ length: n }, (_, j) => j)
+      .filter((j) => j !== i)
+      .sort((j, k) => distanceSquared(p, at(j)) - distanceSquared(p, at(k)))
+      .slice(0, NEIGHBOURS);
+    for (const j of nearest) add(i, j);
+  }
+  return pairs;
+}
+
+/** Nearest neighbours each point of a large rigid body is tied to, besides the anchors. */
+const NEIGHBOURS = 3;
+
+/** Four points far apart (farthest from the centroid, from it, from their line, from their plane). */
+function spreadAnchors(local: readonly number[], n: number): number[] {
+  const at = (i: number): Vec3 => [local[i * 3]!, local[i * 3 + 1]!, local[i * 3 + 2]!];
+  const centroid: Vec3 = [0, 0, 0];
+  for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) centroid[k] = centroid[k]! + local[i * 3 + k]! / n;
+  const farthest = (score: (p: Vec3) => number, taken: number[]) => {
+    let best = -1;
+    let bestScore = -1;
+    for (let i = 0; i < n; i++) {
+      if (taken.includes(i)) continue;
+      const s = score(at(i));
+      if (s > bestScore) [best, bestScore] = [i, s];
+    }
+    return best;
+  };
+  const a = farthest((p) => distanceSquared(p, centroid), []);
+  const b = farthest((p) => distanceSquared(p, at(a)), [a]);
+  const pa = at(a);
+  const ab = sub(at(b), pa);
+  const c = farthest((p) => lengthSquared(cross(ab, sub(p, pa))), [a, b]);
+  const normal = cross(ab, sub(at(c), pa));
+  const d = farthest((p) => Math.abs(dot(normal, sub(p, pa))), [a, b, c]);
+  return [a, b, c, d];
+}
+
+function sub(p: Vec3, q: Vec3): Vec3 {
+  return [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+}
+function dot(p: Vec3, q: Vec3): number {
+  return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+}
+function cross(p: Vec3, q: Vec3): Vec3 {
+  return [p[1] * q[2] - p[2] * q[1], p[2] * q[0] - p[0] * q[2], p[0] * q[1] - p[1] * q[0]];
+}
+function lengthSquared(p: Vec3): number {
+  return dot(p, p);
+}
+function distanceSquared(p: Vec3, q: Vec3): number {
+  return lengthSquared(sub(p, q));
 }
 
 function allPairs(n: number): [number, number][] {
