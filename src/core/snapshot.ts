@@ -79,6 +79,19 @@ export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnaps
   };
 }
 
+/** Throws before anything is written unless `snap` has every part a restore reads. */
+function checkComplete(snap: WorldSnapshot): void {
+  if (!snap || typeof snap !== 'object' || !snap.particles || !snap.sticks || !snap.pins) throw new TypeError('restore: not a snapshot (it needs particles, sticks and pins)');
+  for (const c of particleColumns) {
+    const column = snap.particles[c];
+    if (column === undefined && c === 'body') continue;
+    if (!ArrayBuffer.isView(column) || column.length < snap.end * (c === 'position' || c === 'previous' || c === 'force' || c === 'heldForce' ? 3 : 1)) throw new TypeError(`restore: the snapshot's ${c} column is missing or too short`);
+  }
+  for (const key of ['ids', 'a', 'b', 'rest', 'stiffness', 'kind'] as const) if (!ArrayBuffer.isView(snap.sticks[key])) throw new TypeError(`restore: the snapshot's sticks.${key} is missing`);
+  for (const key of ['ids', 'particle', 'target'] as const) if (!ArrayBuffer.isView(snap.pins[key])) throw new TypeError(`restore: the snapshot's pins.${key} is missing`);
+  if (!Array.isArray(snap.free)) throw new TypeError("restore: the snapshot's free list is missing");
+}
+
 /**
  * Throws unless `world` has exactly the bodies `snap` was taken with. Body records
  * hold what a snapshot cannot (their constraints, clean-ups), so restoring across
@@ -95,6 +108,7 @@ function checkSameBodies(world: World, snap: WorldSnapshot): void {
 
 /** Writes a snapshot back into `world` (copies, so the snapshot can be restored again). */
 export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScalars {
+  checkComplete(snap);
   checkSameBodies(world, snap);
   const p = world.particles;
   p.grow(snap.capacity);
@@ -102,7 +116,9 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
     const target = p[c];
     // Slots past the snapshot's are free: no body holds them.
     target.fill(c === 'body' ? -1 : 0);
-    target.set(snap.particles[c] as never);
+    // Snapshots taken before the body column existed leave it to the check above (no bodies).
+    const column = snap.particles[c];
+    if (column) target.set(column as never);
   }
   p.contactDepth.fill(0);
   p.end = snap.end;

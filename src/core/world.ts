@@ -660,14 +660,17 @@ export class World {
     const start = planned > 0 ? this.clock() : 0;
     let steps = 0;
     this.frameSteps = Math.max(planned, 1);
-    while (this.accumulator >= due && steps < this.maxStepsPerAdvance) {
-      this.frameStep = steps;
-      this.step();
-      this.accumulator = Math.max(0, this.accumulator - dt);
-      steps++;
+    try {
+      while (this.accumulator >= due && steps < this.maxStepsPerAdvance) {
+        this.frameStep = steps;
+        this.step();
+        this.accumulator = Math.max(0, this.accumulator - dt);
+        steps++;
+      }
+    } finally {
+      this.frameStep = 0;
+      this.frameSteps = 1;
     }
-    this.frameStep = 0;
-    this.frameSteps = 1;
     if (steps > 0) {
       const ms = this.clock() - start;
       this.stats.msPerFrame = ms;

@@ -22,6 +22,22 @@ describe('PinGlide', () => {
     expect(world.beforeStep).toHaveLength(0);
   });
 
+  it('leaves the pin alone once it has arrived: other writes stand and the body may sleep', () => {
+    const world = new World({ sleep: true, damping: 5 });
+    const first = world.addParticles([{ position: [0, 1, 0] }, { position: [0, 0.5, 0] }]);
+    world.addBody(first, 2);
+    world.addStick(first, first + 1);
+    const pin = world.addPin(first);
+    const glide = new PinGlide(world, pin);
+    glide.to([0.2, 1, 0]);
+    world.advance(5 / 60);
+    world.setPinTarget(pin, [0.4, 1, 0]);
+    world.step();
+    expect(world.getPosition(first)).toEqual([0.4, 1, 0]);
+    for (let i = 0; i < 600; i++) world.step();
+    expect(world.stats.sleepingBodies).toBe(1);
+  });
+
   it('does nothing once its pin is gone, and allocates nothing per step', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const pin = world.addPin(world.addParticle({ position: [0, 0, 0] }));

@@ -65,6 +65,26 @@ describe('determinism and snapshots', () => {
     world.restore(snap);
     expect(world.particles.body[first]).toBe(-1);
   });
+
+  it('restore checks the whole snapshot before writing anything', () => {
+    const world = scene();
+    for (let i = 0; i < 10; i++) world.step();
+    const snap = world.snapshot();
+    const before = world.positions.slice();
+    const broken = structuredClone(snap) as { particles: Partial<typeof snap.particles> };
+    delete broken.particles.previous;
+    expect(() => world.restore(broken as typeof snap)).toThrow("restore: the snapshot's previous column is missing or too short");
+    expect(() => world.restore({} as typeof snap)).toThrow('restore: not a snapshot');
+    expect(world.positions).toEqual(before);
+    expect(world.particleCount).toBe(30);
+    // A snapshot from before bodies were recorded (no body column, no list) still restores a scene without bodies.
+    const old = structuredClone(snap) as { particles: Partial<typeof snap.particles>; bodies?: number[] };
+    delete old.particles.body;
+    delete old.bodies;
+    world.step();
+    world.restore(old as typeof snap);
+    expect(world.positions).toEqual(before);
+  });
 });
 
 describe('storage', () => {

@@ -180,6 +180,19 @@ describe('the WebAssembly stick kernel', () => {
     expect(views.map((view) => view.length)).toEqual(lengths);
   });
 
+  it('a stale view kept across growth writes into its old region, never into another column', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    const first = world.addParticles(Array.from({ length: 64 }, (_, k) => ({ position: [k, 5, 5] as [number, number, number] })));
+    world.addStick(first, first + 1);
+    const stale = world.particles.inverseMass;
+    // Outgrow the store: the kernel lays the columns out again, in the same memory.
+    const late = world.addParticles(Array.from({ length: 70 }, (_, k) => ({ position: [100 + k, 5, 5] as [number, number, number] })));
+    expect(world.particles.inverseMass).not.toBe(stale);
+    stale.fill(0);
+    for (let i = 0; i < 134; i++) expect(world.getPosition(i < 64 ? first + i : late + i - 64)).toEqual([i < 64 ? i : 36 + i, 5, 5]);
+    expect(world.particles.inverseMass[late]).toBe(1);
+  });
+
   it('gives the same physics across a snapshot restore and a switch of kernels', () => {
     const run = (switching: boolean) => {
       const world = new World({ kernel: switching ? 'wasm' : 'js' });

@@ -1,6 +1,7 @@
 import { createRef } from 'react';
 import type { BufferGeometry, Mesh } from 'three';
 import { createCloth } from '../../src/core/bodies/cloth.js';
+import { faceSystem } from '../../src/core/collision/faces.js';
 import { World as CoreWorld } from '../../src/core/world.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Pin } from '../../src/react/components/Pin.js';
@@ -135,6 +136,30 @@ describe('<Cloth>', () => {
     const index = geometry.getIndex()!.array;
     for (let i = 0; i < core.surface.triangleCount * 3; i++) expect(index[i]).toBe(core.surface.triangles[i]! - core.first);
     await m.unmount();
+  });
+
+  it('solid and torn: the collision triangles follow the torn surface, and switching leaves nothing behind', async () => {
+    const cloth = createRef<ClothApi>();
+    const scene = (solid: boolean) => (
+      <>
+        <Cloth ref={cloth} name="flag" width={10} height={10} spacing={0.05} origin={[0, 2, 0]} pin="top" tearStrain={0.2} solid={solid} />
+        <Pin particle="flag.end" target={[0.45, -0.5, 0]} />
+      </>
+    );
+    const m = await mountWorld(scene(true));
+    await m.frames(30);
+    const core = cloth.current!.current!;
+    expect(core.torn).toBeGreaterThan(0);
+    expect(faceSystem(m.world).constraintCount).toBe(core.surface.triangleCount);
+    for (let i = 0; i < 5; i++) {
+      await m.update(scene(false));
+      await m.update(scene(true));
+    }
+    expect(faceSystem(m.world).constraintCount).toBe(core.surface.triangleCount);
+    // One clean-up for the body's triangles, however often they were switched: the tearing's own and the faces'.
+    expect(core.body.onRemove.length).toBeLessThanOrEqual(4);
+    await m.unmount();
+    expect(faceSystem(m.world).constraintCount).toBe(0);
   });
 
   it('solid: a small ball cannot slip between its particles, and it changes in place', async () => {

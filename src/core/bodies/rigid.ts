@@ -28,7 +28,7 @@ export interface RigidBodyOptions {
   collideEdges?: boolean;
   /** Coulomb friction coefficient of each vertex particle. Default 0.5. */
   friction?: number;
-  /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's; for a convex set of more than 8 points, at least 2 (n / 10). */
+  /** Relaxation passes per substep for this body (the paper: 3 or 4 suit a tetrahedron). Default: the world's; for a convex set of more than 8 points, the world's at build time but at least 2 (n / 10). */
   iterations?: number;
   /**
    * Vertices taken over from existing particles (joints, see `ballJoint` and
@@ -236,7 +236,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   const radius = checkNumber(options.radius ?? 0, `${what}: radius`, 0);
   const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
   // A large point set needs more than one pass to stay rigid (see rigidPairs).
-  const iterations = options.iterations === undefined ? (n > 8 ? Math.max(2, Math.ceil(n / 10)) : undefined) : checkInteger(options.iterations, `${what}: iterations`, 1);
+  const iterations = options.iterations === undefined ? (n > 8 ? Math.max(world.iterations, 2, Math.ceil(n / 10)) : undefined) : checkInteger(options.iterations, `${what}: iterations`, 1);
   const shared = checkShared(world, options.shared ?? {}, n, what);
   if (shared.size === n) throw new RangeError(`${what}: shared takes over all ${n} vertices; a body needs at least one particle of its own`);
   // Built before any particle exists so that a bad shape throws without leaving particles behind; the ids are filled in below.

@@ -63,6 +63,9 @@ export class FaceSystem implements Constraint {
   readonly table = new FaceTable();
   private rows = new Map<number, number>();
   private nextId = 1;
+  /** The live triangle ids of each body, removed with it. */
+  private facesOf = new Map<BodyRecord, Set<number>>();
+  private bodyOfFace = new Map<number, Set<number>>();
   /** Scratch, laid out as faceFeatures.ts describes. */
   private buf = new Float64Array(30);
   private segment = new Float64Array(SegSeg.Size);
@@ -75,16 +78,30 @@ export class FaceSystem implements Constraint {
     if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${a}, ${b}, ${c}`);
     const id = this.nextId++;
     this.rows.set(id, this.table.add(id, a, b, c));
-    // Leave with the body, before its particle slots can be reused.
-    world.bodyOf(a)?.onRemove.push(() => {
-      if (this.rows.has(id)) this.remove(id);
-    });
+    // Leave with the body, before its particle slots can be reused: one clean-up per
+    // body (not per triangle), so switching a cloth's solidity on and off keeps nothing.
+    const body = world.bodyOf(a);
+    if (body) {
+      let faces = this.facesOf.get(body);
+      if (!faces) {
+        const own = (faces = new Set<number>());
+        this.facesOf.set(body, own);
+        body.onRemove.push(() => {
+          for (const face of own) this.remove(face);
+          this.facesOf.delete(body);
+        });
+      }
+      faces.add(id);
+      this.bodyOfFace.set(id, faces);
+    }
     return id;
   }
 
   remove(id: number): void {
     const row = this.rows.get(id);
     if (row === undefined) throw new RangeError(`removeCollisionTriangle: no collision triangle with id ${String(id)}`);
+    this.bodyOfFace.get(id)?.delete(id);
+    this.bodyOfFace.delete(id);
     this.rows.delete(id);
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
@@ -270,7 +287,8 @@ function alive(particles: ParticleStore, id: number): boolean {
 
 const systems = new WeakMap<World, FaceSystem>();
 
-function faceSystem(world: World): FaceSystem {
+/** The collision triangles of `world`, created (and added to its relaxation loop) on first use. */
+export function faceSystem(world: World): FaceSystem {
   let system = systems.get(world);
   if (!system) {
     system = new FaceSystem();

@@ -18,8 +18,9 @@ export interface WindOptions {
   /** Size of the turbulent eddies in m, default 1. */
   turbulenceScale?: number;
   /**
-   * Seed of the gust and turbulence noise. Default: derived from the world's seed
-   * and the number of its forces, without drawing from its generator, so adding
+   * Seed of the gust and turbulence noise. Default: derived from the state of the
+   * world's generator (its seed, until jitter draws from it) and the number of its
+   * forces, without drawing from the generator, so adding
    * wind (or re-adding it, as React's StrictMode does) leaves the jitter stream alone.
    */
   seed?: number;

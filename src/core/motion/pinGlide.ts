@@ -24,6 +24,8 @@ export class PinGlide {
   /** The pin's target when the current frame began. */
   private readonly from: Vec3 = [0, 0, 0];
   private readonly target: Vec3 = [0, 0, 0];
+  /** True from `to()` until the pin arrives: only then does the glide write the pin (and wake its body). */
+  private moving = false;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -46,6 +48,7 @@ export class PinGlide {
     this.goal[0] = x;
     this.goal[1] = y;
     this.goal[2] = z;
+    this.moving = true;
   }
 
   /** Stops gliding (the pin stays where it got to). Call it before removing the pin. */
@@ -55,11 +58,14 @@ export class PinGlide {
 
   /** Before every step: the pin's share of the way from where the frame began to the goal. */
   private readonly follow = (world: World): void => {
-    // The pin went with its particle: nothing to move.
-    if (world.pinRow(this.pin) < 0) return;
+    // Arrived, or the pin went with its particle: leave the pin (and the body's sleep) alone.
+    if (!this.moving || world.pinRow(this.pin) < 0) return;
     const share = (world.frameStep + 1) / world.frameSteps;
     for (let k = 0; k < 3; k++) this.target[k] = this.from[k]! + (this.goal[k]! - this.from[k]!) * share;
     world.setPinTarget(this.pin, this.target);
-    if (share === 1) for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;
+    if (share === 1) {
+      for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;
+      this.moving = false;
+    }
   };
 }

@@ -69,14 +69,15 @@ function align(bytes: number): number {
  * access in optimised code for detachment from then on, which measured the
  * TypeScript stick loop 25–35% slower and slows every other typed-array loop of
  * the page. So a memory is made with room to spare ({@link HEADROOM}); a new
- * layout is written after the current one and moved to the start; only when it
- * does not fit is a new, larger memory made (and the old one left to the garbage
- * collector, along with any stale views on it, which stay readable).
+ * layout is written after the current one and stays there, so a stale view kept
+ * by user code still reads (and harmlessly writes) its old region, never another
+ * column; only when a layout does not fit is a new, larger memory made (and the
+ * old one left to the garbage collector, along with any stale views on it).
  */
 export class WasmStickKernel {
   private memory: WebAssembly.Memory | null = null;
   private exports: KernelExports | null = null;
-  /** Bytes in use at the start of the memory (the current layout). */
+  /** Bytes of the memory handed out so far (every layout so far, the current one last). */
   private size = 0;
   // Byte offsets of the columns, passed to every call.
   private position = 0;
@@ -151,7 +152,7 @@ export class WasmStickKernel {
     size += align(old.a.byteLength);
     at.b = size;
     size += align(old.b.byteLength);
-    // Written after the current layout, whose views may be among the sources, then moved to the start.
+    // Written after the current layout (whose views may be among the sources), and left there.
     let memory = this.memory;
     let base = this.size;
     if (memory === null || base + size > memory.buffer.byteLength) {
@@ -173,20 +174,19 @@ export class WasmStickKernel {
     floats(base + at.stiffness, old.stiffness.length).set(old.stiffness);
     ints(base + at.a, old.a.length).set(old.a);
     ints(base + at.b, old.b.length).set(old.b);
-    if (base > 0) new Uint8Array(buffer).copyWithin(0, base, base + size);
-    this.size = size;
-    this.position = at.position;
-    this.inverseMass = at.inverseMass;
-    this.a = at.a;
-    this.b = at.b;
-    this.rest = at.rest;
-    this.stiffness = at.stiffness;
-    particles.position = this.positionView = floats(at.position, old.position.length);
-    particles.inverseMass = this.inverseMassView = floats(at.inverseMass, old.inverseMass.length);
-    sticks.a = this.aView = ints(at.a, old.a.length);
-    sticks.b = this.bView = ints(at.b, old.b.length);
-    sticks.rest = this.restView = floats(at.rest, old.rest.length);
-    sticks.stiffness = this.stiffnessView = floats(at.stiffness, old.stiffness.length);
+    this.size = base + size;
+    this.position = base + at.position;
+    this.inverseMass = base + at.inverseMass;
+    this.a = base + at.a;
+    this.b = base + at.b;
+    this.rest = base + at.rest;
+    this.stiffness = base + at.stiffness;
+    particles.position = this.positionView = floats(this.position, old.position.length);
+    particles.inverseMass = this.inverseMassView = floats(this.inverseMass, old.inverseMass.length);
+    sticks.a = this.aView = ints(this.a, old.a.length);
+    sticks.b = this.bView = ints(this.b, old.b.length);
+    sticks.rest = this.restView = floats(this.rest, old.rest.length);
+    sticks.stiffness = this.stiffnessView = floats(this.stiffness, old.stiffness.length);
     return true;
   }
 

@@ -85,7 +85,8 @@ function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = t
       scratch.target[0] = scratch.vector.x;
       scratch.target[1] = scratch.vector.y;
       scratch.target[2] = scratch.vector.z;
-      if (pin.id < 0) return;
+      // No pin (its particle went away): nothing to drag.
+      if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
       if (glide.current?.pin !== pin.id || glide.current.world !== world) {
         glide.current?.dispose();
         glide.current = new PinGlide(world, pin.id);

@@ -147,6 +147,8 @@ function releaseRecord(record: BodyRecord): void {
 /** The builder's error with its `createX: ` prefix replaced by the component's name. */
 function renamed(error: unknown, builder: string, who: string): unknown {
   if (!(error instanceof Error)) return error;
+  // Errors the recipe raised itself already name the component.
+  if (error.message.startsWith(`${who}: `)) return error;
   const message = error.message.startsWith(`${builder}: `) ? `${who}: ${error.message.slice(builder.length + 2)}` : `${who}: ${error.message}`;
   const Kind = error.constructor as new (message: string, options: { cause: unknown }) => Error;
   return new Kind(message, { cause: error });

@@ -77,12 +77,25 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
 
   const solid = options.solid ?? false;
   useLayoutEffect(() => {
-    const record = solid ? api.current?.body : undefined;
-    if (!record) return undefined;
-    const ids = addSurfaceCollision(world, record);
-    return () => {
-      // A removed body takes its collision triangles along.
+    const cloth = solid ? api.current : null;
+    if (!cloth) return undefined;
+    const record = cloth.body;
+    let ids = addSurfaceCollision(world, record);
+    let torn = cloth.torn;
+    // A removed body takes its collision triangles along.
+    const drop = () => {
       if (record.alive) for (const id of ids) removeCollisionTriangle(world, id);
+    };
+    // Tearing rewrites the surface; the solid triangles follow it (a torn one must not hold the tear shut).
+    const stop = world.onAfterStep(() => {
+      if (cloth.torn === torn) return;
+      torn = cloth.torn;
+      drop();
+      ids = addSurfaceCollision(world, record);
+    });
+    return () => {
+      stop();
+      drop();
     };
   }, [world, api, solid, key]);
 

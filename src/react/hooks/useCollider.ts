@@ -23,7 +23,8 @@ class LiveCollider implements ColliderHandle {
  * Adds a static collider to the nearest `<World>` while mounted. A new `shape`
  * object replaces the collider (memoise it); colliders hold no simulation
  * state, so nothing is reset. To move a collider every frame, mutate
- * `handle.collider` instead.
+ * `handle.collider` instead (then call `world.wakeAll()` if bodies may be
+ * asleep: they do not notice colliders moved in place).
  *
  * @example
  * ```tsx

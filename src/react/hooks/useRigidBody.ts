@@ -28,6 +28,8 @@ interface Common {
    * Vertices taken over from existing particles (see {@link SharedParticles}).
    * The particles must exist when the body is built (a body named here must
    * come before this one in the tree); when one is re-created, so is this body.
+   * They must outlive it: unmount the joined body first (an error names the
+   * entry whose particle is gone).
    */
   shared?: SharedParticles;
 }
