@@ -61,6 +61,8 @@ export class ParticleStore {
   contactNormal: Float64Array;
   /** Friction coefficient of the latest contact (particle μ × collider μ). */
   contactFriction: Float64Array;
+  /** Times each slot was freed: an id plus its generation names one particle, even after the slot is reused. */
+  generation: Uint32Array;
 
   private freeSlots: number[] = [];
 
@@ -80,6 +82,7 @@ export class ParticleStore {
     this.contactDepth = new Float64Array(capacity);
     this.contactNormal = new Float64Array(capacity * 3);
     this.contactFriction = new Float64Array(capacity);
+    this.generation = new Uint32Array(capacity);
   }
 
   /** True when `id` names a live particle. */
@@ -110,6 +113,7 @@ export class ParticleStore {
 
   /** Frees a slot; its data is zeroed so a dead slot never moves or collides. */
   release(id: number): void {
+    this.generation[id] = this.generation[id]! + 1;
     this.flags[id] = 0;
     this.inverseMass[id] = 0;
     this.freeInverseMass[id] = 0;
@@ -171,6 +175,7 @@ export class ParticleStore {
     this.group = widen(this.group, 1);
     this.body = widen(this.body, 1);
     this.body.fill(-1, this.capacity);
+    this.generation = widen(this.generation, 1);
     this.contactDepth = widen(this.contactDepth, 1);
     this.contactNormal = widen(this.contactNormal, 3);
     this.contactFriction = widen(this.contactFriction, 1);

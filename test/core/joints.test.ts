@@ -143,6 +143,18 @@ describe('articulated bodies', () => {
     for (const id of next.vertices) expect(world.getMass(id)).toBeCloseTo(2, 12);
   });
 
+  it('the same holds for a loose shared particle removed and its slot reused', () => {
+    const world = new World();
+    const anchor = world.addParticle({ position: [0, 2, 0], mass: 1 });
+    const box = createBox(world, { size: 0.2, position: [0.1, 1.9, 0.1], mass: 8, shared: ballJoint({ vertices: [anchor] }, 0, 7) });
+    expect(world.getMass(anchor)).toBeCloseTo(2, 12);
+    world.removeParticle(anchor);
+    const fresh = world.addParticle({ position: [5, 5, 5], mass: 3 });
+    expect(fresh).toBe(anchor);
+    box.remove();
+    expect(world.getMass(fresh)).toBe(3);
+  });
+
   it('a stick joint belongs to both bodies: removing either takes it', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const a = createBox(world, { size: 0.2 });

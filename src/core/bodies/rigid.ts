@@ -305,11 +305,11 @@ function lendMass(world: World, record: BodyRecord, id: number, share: number): 
   const before = world.getMass(id);
   if (!Number.isFinite(before)) return;
   world.setMass(id, before + share);
-  // When the owner goes first the particle goes with it, and its id may be handed
-  // to a particle of another body: that one owes nothing back.
-  const owner = world.particles.body[id]!;
+  // When the particle goes first (with its owner, or a loose one removed), its id may
+  // be handed to another particle: that one owes nothing back.
+  const generation = world.particles.generation[id]!;
   record.onRemove.push(() => {
-    if (!world.particles.isAlive(id) || world.particles.body[id] !== owner || (owner >= 0 && !world.bodies[owner]!.alive)) return;
+    if (!world.particles.isAlive(id) || world.particles.generation[id] !== generation) return;
     const now = world.getMass(id);
     if (Number.isFinite(now) && now - share > 0) world.setMass(id, now - share);
   });
