@@ -115,7 +115,14 @@ const RADIUS = 0.045;
 const BOX_SIZE: [number, number, number] = [0.34, 0.3, 0.34];
 const TETRA_EDGE = 0.5;
 
-interface BodyProps {
+/** The two tumbling shapes: their particle points, mass, and where their seeded start pose is drawn from. */
+const TUMBLERS = {
+  crate: { points: () => boxPoints(BOX_SIZE, RADIUS), mass: 1, seed: 3, spinY: 0 },
+  tetrahedron: { points: () => tetrahedronPoints(TETRA_EDGE, RADIUS), mass: 0.7, seed: 8, spinY: 4 },
+} as const;
+
+interface TumblerProps {
+  kind: keyof typeof TUMBLERS;
   index: number;
   position: [number, number, number];
   friction: number;
@@ -123,39 +130,20 @@ interface BodyProps {
   color: string;
 }
 
-function Crate({ index, position, friction, iterations, color }: BodyProps) {
-  const points = useMemo(() => boxPoints(BOX_SIZE, RADIUS), []);
+/** A rigid body of particle spheres, drawn as their rounded hull, dropped in a seeded pose and spin. */
+function Tumbler({ kind, index, position, friction, iterations, color }: TumblerProps) {
+  const { points: makePoints, mass, seed, spinY } = TUMBLERS[kind];
+  const points = useMemo(makePoints, [makePoints]);
   const hull = useRoundedHull(points, RADIUS);
+  const h = (k: number) => hash01(index, seed + k);
   return (
     <RigidBody
       shape="convex"
       points={points}
       position={position}
-      rotation={[hash01(index, 3) * 3, hash01(index, 4) * 3, hash01(index, 5) * 3]}
-      angularVelocity={[(hash01(index, 6) - 0.5) * 6, 0, (hash01(index, 7) - 0.5) * 6]}
-      mass={1}
-      radius={RADIUS}
-      friction={friction}
-      iterations={iterations}
-    >
-      <mesh geometry={hull} castShadow receiveShadow>
-        <meshStandardMaterial color={color} roughness={0.55} flatShading />
-      </mesh>
-    </RigidBody>
-  );
-}
-
-function Tetrahedron({ index, position, friction, iterations, color }: BodyProps) {
-  const points = useMemo(() => tetrahedronPoints(TETRA_EDGE, RADIUS), []);
-  const hull = useRoundedHull(points, RADIUS);
-  return (
-    <RigidBody
-      shape="convex"
-      points={points}
-      position={position}
-      rotation={[hash01(index, 8) * 3, hash01(index, 9) * 3, hash01(index, 10) * 3]}
-      angularVelocity={[(hash01(index, 11) - 0.5) * 6, (hash01(index, 12) - 0.5) * 4, (hash01(index, 13) - 0.5) * 6]}
-      mass={0.7}
+      rotation={[h(0) * 3, h(1) * 3, h(2) * 3]}
+      angularVelocity={[(h(3) - 0.5) * 6, (h(4) - 0.5) * spinY, (h(5) - 0.5) * 6]}
+      mass={mass}
       radius={RADIUS}
       friction={friction}
       iterations={iterations}
@@ -186,7 +174,7 @@ function TumblingScene({ count, friction, iterations }: TumbleArgs) {
         {Array.from({ length: count }, (_, i) => {
           const position = dropPoint(i, [-0.28, 0.28], [-1.55, -1.05, -0.55]);
           const props = { index: i + round * 31, position, friction, iterations, color: PALETTE[i % PALETTE.length]! };
-          return i % 2 === 0 ? <Crate key={i} {...props} /> : <Tetrahedron key={i} {...props} />;
+          return <Tumbler key={i} kind={i % 2 === 0 ? 'crate' : 'tetrahedron'} {...props} />;
         })}
       </group>
     </Stage>
