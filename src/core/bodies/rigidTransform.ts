@@ -177,15 +177,8 @@ export class RigidShape {
     const ux = out.velocity[0] * h;
     const uy = out.velocity[1] * h;
     const uz = out.velocity[2] * h;
-    let lx = 0;
-    let ly = 0;
-    let lz = 0;
-    let ixx = 0;
-    let iyy = 0;
-    let izz = 0;
-    let ixy = 0;
-    let ixz = 0;
-    let iyz = 0;
+    const mo = moments;
+    mo.fill(0);
     const vertices = this.vertices;
     for (let i = 0; i < vertices.length; i++) {
       const p = vertices[i]! * 3;
@@ -197,32 +190,58 @@ export class RigidShape {
       const dx = pos[p]! - prev[p]! - ux;
       const dy = pos[p + 1]! - prev[p + 1]! - uy;
       const dz = pos[p + 2]! - prev[p + 2]! - uz;
-      lx += m * (ry * dz - rz * dy);
-      ly += m * (rz * dx - rx * dz);
-      lz += m * (rx * dy - ry * dx);
-      ixx += m * (ry * ry + rz * rz);
-      iyy += m * (rx * rx + rz * rz);
-      izz += m * (rx * rx + ry * ry);
-      ixy -= m * rx * ry;
-      ixz -= m * rx * rz;
-      iyz -= m * ry * rz;
+      mo[0] = mo[0]! + m * (ry * dz - rz * dy);
+      mo[1] = mo[1]! + m * (rz * dx - rx * dz);
+      mo[2] = mo[2]! + m * (rx * dy - ry * dx);
+      mo[3] = mo[3]! + m * (ry * ry + rz * rz);
+      mo[4] = mo[4]! + m * (rx * rx + rz * rz);
+      mo[5] = mo[5]! + m * (rx * rx + ry * ry);
+      mo[6] = mo[6]! - m * rx * ry;
+      mo[7] = mo[7]! - m * rx * rz;
+      mo[8] = mo[8]! - m * ry * rz;
     }
-    // Solve I ω = L by the adjugate; I is symmetric positive definite for three or more non-collinear vertices.
-    const a00 = iyy * izz - iyz * iyz;
-    const a01 = ixz * iyz - ixy * izz;
-    const a02 = ixy * iyz - ixz * iyy;
-    const a11 = ixx * izz - ixz * ixz;
-    const a12 = ixy * ixz - ixx * iyz;
-    const a22 = ixx * iyy - ixy * ixy;
-    const det = ixx * a00 + ixy * a01 + ixz * a02;
-    const scale = det === 0 ? 0 : 1 / (det * h);
-    out.angularVelocity[0] = (a00 * lx + a01 * ly + a02 * lz) * scale;
-    out.angularVelocity[1] = (a01 * lx + a11 * ly + a12 * lz) * scale;
-    out.angularVelocity[2] = (a02 * lx + a12 * ly + a22 * lz) * scale;
+    solveSpin(out.angularVelocity);
+    // The displacements were per substep: ω per second.
+    for (let k = 0; k < 3; k++) out.angularVelocity[k] = out.angularVelocity[k]! / h;
   }
 }
 
 const scratch = new Float64Array(9);
+/**
+ * Angular momentum L (x, y, z) and inertia tensor I (xx, yy, zz, xy, xz, yz) about
+ * a centre of mass, summed in place by the read-back and the damping (a module
+ * array: doubles handed to a call V8 does not inline would be boxed).
+ */
+const moments = new Float64Array(9);
+const spin = new Float64Array(3);
+
+/**
+ * Solves I ω = L for the `moments` summed last, by the adjugate (I is symmetric
+ * positive definite for three or more non-collinear points); ω = 0 when it is singular.
+ */
+function solveSpin(out: Float64Array | number[]): void {
+  const m = moments;
+  const lx = m[0]!;
+  const ly = m[1]!;
+  const lz = m[2]!;
+  const ixx = m[3]!;
+  const iyy = m[4]!;
+  const izz = m[5]!;
+  const ixy = m[6]!;
+  const ixz = m[7]!;
+  const iyz = m[8]!;
+  const a00 = iyy * izz - iyz * iyz;
+  const a01 = ixz * iyz - ixy * izz;
+  const a02 = ixy * iyz - ixz * iyy;
+  const a11 = ixx * izz - ixz * ixz;
+  const a12 = ixy * ixz - ixx * iyz;
+  const a22 = ixx * iyy - ixy * ixy;
+  const det = ixx * a00 + ixy * a01 + ixz * a02;
+  const inverse = det === 0 ? 0 : 1 / det;
+  out[0] = (a00 * lx + a01 * ly + a02 * lz) * inverse;
+  out[1] = (a01 * lx + a11 * ly + a12 * lz) * inverse;
+  out[2] = (a02 * lx + a12 * ly + a22 * lz) * inverse;
+}
 const scratchRotation = new Float64Array(9);
 const previousQuat: Quat = [0, 0, 0, 1];
 
@@ -341,15 +360,8 @@ export class InternalDamping {
     dy /= mass;
     dz /= mass;
     // Displacements per substep stand in for velocities: the factor h cancels.
-    let lx = 0;
-    let ly = 0;
-    let lz = 0;
-    let ixx = 0;
-    let iyy = 0;
-    let izz = 0;
-    let ixy = 0;
-    let ixz = 0;
-    let iyz = 0;
+    const mo = moments;
+    mo.fill(0);
     for (let i = this.first; i < end; i++) {
       if (w[i] === 0) continue;
       const m = 1 / w[i]!;
@@ -360,27 +372,20 @@ export class InternalDamping {
       const ux = pos[p]! - prev[p]! - dx;
       const uy = pos[p + 1]! - prev[p + 1]! - dy;
       const uz = pos[p + 2]! - prev[p + 2]! - dz;
-      lx += m * (ry * uz - rz * uy);
-      ly += m * (rz * ux - rx * uz);
-      lz += m * (rx * uy - ry * ux);
-      ixx += m * (ry * ry + rz * rz);
-      iyy += m * (rx * rx + rz * rz);
-      izz += m * (rx * rx + ry * ry);
-      ixy -= m * rx * ry;
-      ixz -= m * rx * rz;
-      iyz -= m * ry * rz;
+      mo[0] = mo[0]! + m * (ry * uz - rz * uy);
+      mo[1] = mo[1]! + m * (rz * ux - rx * uz);
+      mo[2] = mo[2]! + m * (rx * uy - ry * ux);
+      mo[3] = mo[3]! + m * (ry * ry + rz * rz);
+      mo[4] = mo[4]! + m * (rx * rx + rz * rz);
+      mo[5] = mo[5]! + m * (rx * rx + ry * ry);
+      mo[6] = mo[6]! - m * rx * ry;
+      mo[7] = mo[7]! - m * rx * rz;
+      mo[8] = mo[8]! - m * ry * rz;
     }
-    const a00 = iyy * izz - iyz * iyz;
-    const a01 = ixz * iyz - ixy * izz;
-    const a02 = ixy * iyz - ixz * iyy;
-    const a11 = ixx * izz - ixz * ixz;
-    const a12 = ixy * ixz - ixx * iyz;
-    const a22 = ixx * iyy - ixy * ixy;
-    const det = ixx * a00 + ixy * a01 + ixz * a02;
-    const inverse = det === 0 ? 0 : 1 / det;
-    const ox = (a00 * lx + a01 * ly + a02 * lz) * inverse;
-    const oy = (a01 * lx + a11 * ly + a12 * lz) * inverse;
-    const oz = (a02 * lx + a12 * ly + a22 * lz) * inverse;
+    solveSpin(spin);
+    const ox = spin[0]!;
+    const oy = spin[1]!;
+    const oz = spin[2]!;
     const share = 1 - Math.exp(-this.rate * world.timeStepValue);
     for (let i = this.first; i < end; i++) {
       if (w[i] === 0) continue;
