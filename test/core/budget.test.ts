@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World, type Vec3, type WorldOptions } from '../../src/core/index.js';
+import { createBox, World, type Vec3, type WorldOptions } from '../../src/core/index.js';
 import { leastAllocation } from '../support/heap.js';
 
 /**
@@ -30,6 +30,20 @@ describe('the time budget (the paper: "the error margin can even be adjusted ada
     expect(world.stats).toMatchObject({ substepsUsed: 10, iterationsUsed: 2, stepsPerFrame: 1 });
     expect(world.stats.msPerFrame).toBeCloseTo(2, 12);
     expect(world.stats.msPerStep).toBeCloseTo(2, 12);
+  });
+
+  it('rigid bodies report their true velocities while the budget runs fewer substeps', () => {
+    let now = 0;
+    // Every step "costs" 1 ms per substep: a 2 ms budget leaves 2 of the 10 substeps.
+    const world = new World({ gravity: [0, 0, 0], budgetMs: 2, clock: () => now });
+    world.onAfterStep((w) => void (now += w.stats.substepsUsed));
+    const box = createBox(world, { size: 0.3, position: [0, 1, 0], velocity: [1, 0, 0], angularVelocity: [0, 2, 0] });
+    for (let i = 0; i < 20; i++) world.advance(1 / 60);
+    expect(world.stats.substepsUsed).toBeLessThan(10);
+    const { velocity, angularVelocity } = box.update();
+    expect(velocity[0]).toBeCloseTo(1, 6);
+    // Verlet with projection slows spin by the known law ω(t) = ω0 / √(1 + 2ω0²·h·t) (rigid.test.ts; the first steps ran all 10 substeps).
+    expect(angularVelocity[1]).toBeCloseTo(2 / Math.sqrt(1 + 2 * 4 * world.substep * world.time), 2);
   });
 
   it('drops substeps, then iterations, to hold the budget when passes get dearer, and recovers', () => {

@@ -94,7 +94,8 @@ export class RigidShape {
   read(world: World, out: RigidTransform): RigidTransform {
     const pos = world.particles.position;
     const prev = world.particles.previous;
-    const h = world.timeStepValue / world.substepsValue;
+    // The substep the solver runs: fewer substeps under a time budget.
+    const h = world.timeStepValue / world.activeSubsteps;
     const vertices = this.vertices;
     const masses = this.masses;
     const n = vertices.length;
@@ -170,7 +171,8 @@ export class RigidShape {
   private readAngularVelocity(world: World, out: RigidTransform): void {
     const pos = world.particles.position;
     const prev = world.particles.previous;
-    const h = world.timeStepValue / world.substepsValue;
+    // The substep the solver runs: fewer substeps under a time budget.
+    const h = world.timeStepValue / world.activeSubsteps;
     const cx = out.position[0];
     const cy = out.position[1];
     const cz = out.position[2];
