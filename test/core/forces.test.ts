@@ -193,6 +193,12 @@ describe('GravitationalForce', () => {
     const before = pairs.map(([i, j]) => distance(world, ids[i]!, ids[j]!));
     for (let i = 0; i < 30; i++) world.step();
     pairs.forEach(([i, j], k) => expect(distance(world, ids[i]!, ids[j]!)).toBeLessThan(before[k]!));
+    // Internal forces only: the mass-weighted centre stays where it was, (1/8, 3/8, 1/8).
+    const masses = [5, 1, 2];
+    const centre = [0, 1, 2].map((k) => ids.reduce((sum, id, n) => sum + masses[n]! * world.getPosition(id)[k]!, 0) / 8);
+    expect(centre[0]).toBeCloseTo(1 / 8, 12);
+    expect(centre[1]).toBeCloseTo(3 / 8, 12);
+    expect(centre[2]).toBeCloseTo(1 / 8, 12);
   });
 
   it('conserves the total momentum of moving bodies', () => {

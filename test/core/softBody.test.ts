@@ -57,6 +57,8 @@ describe('soft body meshes', () => {
       const ratio = enclosedVolume(vertices, faces) / ((4 / 3) * Math.PI * 0.125);
       expect(ratio).toBeLessThan(1);
       if (subdivisions === 3) expect(ratio).toBeGreaterThan(0.99);
+      // The icosahedron inscribed in a sphere: V = 5/12 (3 + √5) a³ with a = 4R / √(10 + 2√5).
+      if (subdivisions === 0) expect(ratio).toBeCloseTo((5 / 12) * (3 + Math.sqrt(5)) * (4 / Math.sqrt(10 + 2 * Math.sqrt(5))) ** 3 / ((4 / 3) * Math.PI), 12);
     }
   });
 

@@ -69,14 +69,16 @@ describe('force components', () => {
     );
     const m = await mountWorld(scene(1, 4), { gravity: [0, 0, 0] });
     await m.frames(20);
-    expect(p.current!.velocity()[0]).toBeGreaterThan(0);
+    // Without a radius the pull is a constant acceleration `strength` towards the point: v = 4 · 20/60.
+    expect(p.current!.velocity()[0]).toBeCloseTo(4 / 3, 9);
     const core = attractor.current!;
     await m.update(scene(-10, 20));
     expect(attractor.current).toBe(core);
     expect(core.position).toEqual([-10, 0, 0]);
     expect(core.strength).toBe(20);
     await m.frames(30);
-    expect(p.current!.velocity()[0]).toBeLessThan(0);
+    // The new strength, the other way: 4/3 − 20 · 30/60.
+    expect(p.current!.velocity()[0]).toBeCloseTo(-26 / 3, 9);
     await m.unmount();
     expect(m.world.forces).toHaveLength(0);
   });

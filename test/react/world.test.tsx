@@ -123,8 +123,9 @@ describe('<World>', () => {
     expect(worldA.particleCount).toBe(1);
     expect(worldB.particleCount).toBe(2);
     await renderer.advanceFrames(30, 1 / 60);
-    expect(worldA.getPosition(0)[1]).toBeLessThan(10);
-    expect(worldB.getPosition(0)[1]).toBeGreaterThan(10);
+    // Half a second of each world's own gravity: y = 10 ∓ ½ · 10 · 0.5².
+    expect(worldA.getPosition(0)[1]).toBeCloseTo(8.75, 6);
+    expect(worldB.getPosition(0)[1]).toBeCloseTo(11.25, 6);
     await renderer.unmount();
     expect(worldA.particleCount).toBe(0);
     expect(worldB.particleCount).toBe(0);
