@@ -1,3 +1,5 @@
+import { widen } from './constraints/table.js';
+
 /** Bit flags stored per particle slot. */
 export const enum ParticleFlag {
   /** The slot holds a live particle. */
@@ -158,27 +160,22 @@ export class ParticleStore {
     let capacity = this.capacity;
     while (capacity < needed) capacity *= 2;
     if (capacity === this.capacity) return;
-    const widen = <T extends Float64Array | Uint8Array | Uint32Array | Int32Array>(old: T, perSlot: number): T => {
-      const next = new (old.constructor as new (n: number) => T)(capacity * perSlot);
-      next.set(old);
-      return next;
-    };
-    this.position = widen(this.position, 3);
-    this.previous = widen(this.previous, 3);
-    this.force = widen(this.force, 3);
-    this.heldForce = widen(this.heldForce, 3);
-    this.inverseMass = widen(this.inverseMass, 1);
-    this.freeInverseMass = widen(this.freeInverseMass, 1);
-    this.radius = widen(this.radius, 1);
-    this.friction = widen(this.friction, 1);
-    this.flags = widen(this.flags, 1);
-    this.group = widen(this.group, 1);
-    this.body = widen(this.body, 1);
+    this.position = widen(this.position, capacity, 3);
+    this.previous = widen(this.previous, capacity, 3);
+    this.force = widen(this.force, capacity, 3);
+    this.heldForce = widen(this.heldForce, capacity, 3);
+    this.inverseMass = widen(this.inverseMass, capacity, 1);
+    this.freeInverseMass = widen(this.freeInverseMass, capacity, 1);
+    this.radius = widen(this.radius, capacity, 1);
+    this.friction = widen(this.friction, capacity, 1);
+    this.flags = widen(this.flags, capacity, 1);
+    this.group = widen(this.group, capacity, 1);
+    this.body = widen(this.body, capacity, 1);
     this.body.fill(-1, this.capacity);
-    this.generation = widen(this.generation, 1);
-    this.contactDepth = widen(this.contactDepth, 1);
-    this.contactNormal = widen(this.contactNormal, 3);
-    this.contactFriction = widen(this.contactFriction, 1);
+    this.generation = widen(this.generation, capacity, 1);
+    this.contactDepth = widen(this.contactDepth, capacity, 1);
+    this.contactNormal = widen(this.contactNormal, capacity, 3);
+    this.contactFriction = widen(this.contactFriction, capacity, 1);
     this.capacity = capacity;
   }
 }

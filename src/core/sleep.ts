@@ -1,3 +1,4 @@
+import { widen } from './constraints/table.js';
 import type { BodyRecord } from './bodies/body.js';
 import { scaledIterations } from './budget.js';
 import { isAnchor } from './constraints/coloring.js';
@@ -410,7 +411,7 @@ export class SleepSystem {
       if (particles.body[i]! >= 0) continue;
       let j = i + 1;
       while (j < end && particles.body[j]! < 0) j++;
-      if (this.loose.length < (loose + 1) * 2) this.loose = grow(this.loose, this.loose.length * 2);
+      if (this.loose.length < (loose + 1) * 2) this.loose = widen(this.loose, this.loose.length * 2);
       this.loose[loose * 2] = i;
       this.loose[loose * 2 + 1] = j;
       loose++;
@@ -422,11 +423,7 @@ export class SleepSystem {
   }
 
   private pushRange(count: number, from: number, to: number, passes: number): number {
-    if (this.ranges.length < (count + 1) * 3) {
-      const grown = new Int32Array(this.ranges.length * 2);
-      grown.set(this.ranges);
-      this.ranges = grown;
-    }
+    if (this.ranges.length < (count + 1) * 3) this.ranges = widen(this.ranges, this.ranges.length * 2);
     this.ranges[count * 3] = from;
     this.ranges[count * 3 + 1] = to;
     this.ranges[count * 3 + 2] = passes;
@@ -437,14 +434,14 @@ export class SleepSystem {
   private fit(n: number): void {
     if (n > this.asleep.length) {
       const size = Math.max(n, this.asleep.length * 2);
-      this.asleep = grow(this.asleep, size);
-      this.quiet = grow(this.quiet, size);
-      this.passes = grow(this.passes, size);
-      this.root = grow(this.root, size);
-      this.restless = grow(this.restless, size);
-      this.ready = grow(this.ready, size);
-      this.sleepers = grow(this.sleepers, size);
-      this.bounds = grow(this.bounds, size * 6);
+      this.asleep = widen(this.asleep, size);
+      this.quiet = widen(this.quiet, size);
+      this.passes = widen(this.passes, size);
+      this.root = widen(this.root, size);
+      this.restless = widen(this.restless, size);
+      this.ready = widen(this.ready, size);
+      this.sleepers = widen(this.sleepers, size);
+      this.bounds = widen(this.bounds, size * 6);
     }
     for (let b = this.bodyCount; b < n; b++) {
       this.root[b] = b;
@@ -565,8 +562,3 @@ function find(root: Int32Array, b: number): number {
   return b;
 }
 
-function grow<T extends Uint8Array | Int32Array | Float64Array>(old: T, size: number): T {
-  const next = new (old.constructor as new (n: number) => T)(size);
-  next.set(old);
-  return next;
-}

@@ -9,6 +9,7 @@ import { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.j
 import { OrderScratch, resumeOrder } from './constraints/coloring.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
+import { widen } from './constraints/table.js';
 import { StickTable, stickKindCodes, type StickKind } from './constraints/sticks.js';
 import { TimeBudget } from './budget.js';
 import { SleepSystem, type SleepSnapshot } from './sleep.js';
@@ -486,8 +487,8 @@ export class World {
       this.wake(this.sticks.a[stick]!);
       this.wake(this.sticks.b[stick]!);
       this.stickRows.delete(id);
-      const moved = this.sticks.removeRow(stick);
-      if (moved >= 0) this.stickRows.set(moved, stick);
+      // Rows that move report themselves through the table's onMove.
+      this.sticks.removeRow(stick);
       return;
     }
     const pin = this.pinRows.get(id);
@@ -534,7 +535,10 @@ export class World {
     record.alive = false;
     for (const cleanup of record.onRemove) cleanup();
     for (const id of record.constraints) if (this.hasConstraint(id)) this.removeConstraint(id);
-    for (let i = record.first; i < record.first + record.count; i++) if (this.particles.isAlive(i)) this.removeParticle(i);
+    // One pass over the tables for the whole range, not one per particle.
+    const end = record.first + record.count;
+    this.detachRange(record.first, end);
+    for (let i = record.first; i < end; i++) if (this.particles.isAlive(i)) this.particles.release(i);
     // The dead record stays (ids are never reused) but lets go of what it held.
     record.constraints.length = 0;
     record.onRemove.length = 0;
@@ -543,8 +547,8 @@ export class World {
 
   /** The live body whose range holds particle `id`, or undefined. */
   bodyOf(id: number): BodyRecord | undefined {
-    for (const b of this.bodies) if (b.alive && id >= b.first && id < b.first + b.count) return b;
-    return undefined;
+    const b = this.particles.isAlive(id) ? this.particles.body[id]! : -1;
+    return b >= 0 && this.bodies[b]!.alive ? this.bodies[b] : undefined;
   }
 
   /** True when `id` names a live stick, pin or user constraint. */
@@ -559,13 +563,20 @@ export class World {
     // that removing the body would then delete too.
     const owner = this.particles.body[id]!;
     if (owner >= 0 && this.bodies[owner]!.alive) throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${this.bodies[owner]!.kind}); remove the whole body with removeBody`);
+    this.detachRange(id, id + 1);
+    this.particles.release(id);
+  }
+
+  /** Removes every stick and pin with an end among particles `[first, end)`. */
+  private detachRange(first: number, end: number): void {
+    const inside = (id: number) => id >= first && id < end;
+    // Backwards: a removed row is filled from the end, which was already looked at.
     for (let row = this.sticks.count - 1; row >= 0; row--) {
-      if (this.sticks.a[row] === id || this.sticks.b[row] === id) this.removeConstraint(this.sticks.ids[row]!);
+      if (inside(this.sticks.a[row]!) || inside(this.sticks.b[row]!)) this.removeConstraint(this.sticks.ids[row]!);
     }
     for (let row = this.pins.count - 1; row >= 0; row--) {
-      if (this.pins.particle[row] === id) this.removeConstraint(this.pins.ids[row]!);
+      if (inside(this.pins.particle[row]!)) this.removeConstraint(this.pins.ids[row]!);
     }
-    this.particles.release(id);
   }
 
   /** Calls `callback` at the start of every step; returns a function that unsubscribes. */
@@ -904,11 +915,7 @@ export class World {
   }
 
   private syncCapacity(): void {
-    if (this.stepStartPositions.length !== this.particles.capacity * 3) {
-      const next = new Float64Array(this.particles.capacity * 3);
-      next.set(this.stepStartPositions.subarray(0, Math.min(next.length, this.stepStartPositions.length)));
-      this.stepStartPositions = next;
-    }
+    if (this.stepStartPositions.length !== this.particles.capacity * 3) this.stepStartPositions = widen(this.stepStartPositions, this.particles.capacity, 3);
   }
 }
 

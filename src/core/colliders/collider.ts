@@ -86,6 +86,11 @@ export function applyFriction(particles: ParticleStore, from: number, to: number
   }
 }
 
+/** True when slot `i` holds a live particle (no argument checks: for the solver's loops). */
+export function alive(particles: ParticleStore, i: number): boolean {
+  return (particles.flags[i]! & ParticleFlag.Alive) !== 0;
+}
+
 /** True when particle `i` takes part in collisions: alive, awake and movable. */
 export function collides(particles: ParticleStore, i: number): boolean {
   return (particles.flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) === ParticleFlag.Alive && particles.inverseMass[i]! > 0;

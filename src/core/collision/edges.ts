@@ -1,7 +1,7 @@
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
-import { collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
+import { alive, collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
 import { PlaneCollider } from '../colliders/plane.js';
 import { SphereCollider } from '../colliders/sphere.js';
@@ -9,7 +9,7 @@ import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
 import { checkNumber } from '../math.js';
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
@@ -279,9 +279,6 @@ function inRange(id: number, torso: TorsoRecord): boolean {
   return id >= torso.first && id < torso.first + torso.count;
 }
 
-function alive(particles: ParticleStore, id: number): boolean {
-  return (particles.flags[id]! & ParticleFlag.Alive) !== 0;
-}
 
 const systems = new WeakMap<World, EdgeSystem>();
 

@@ -1,13 +1,13 @@
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
-import { collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
+import { alive, collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
 import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri, SegSeg } from './closestPoints.js';
 import { BOUNDS, boxCorner, FEATURE, nearBox, nearCapsule, nearestAxisPoint, NORMAL, SIDE } from './faceFeatures.js';
@@ -281,9 +281,6 @@ export class FaceSystem implements Constraint {
   }
 }
 
-function alive(particles: ParticleStore, id: number): boolean {
-  return (particles.flags[id]! & ParticleFlag.Alive) !== 0;
-}
 
 const systems = new WeakMap<World, FaceSystem>();
 

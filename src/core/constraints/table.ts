@@ -49,7 +49,7 @@ export abstract class ConstraintTable {
 }
 
 /** A copy of `old` with room for `rows` rows of `perRow` values. */
-export function widen<T extends Float64Array | Int32Array | Uint8Array>(old: T, rows: number, perRow = 1): T {
+export function widen<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(old: T, rows: number, perRow = 1): T {
   const next = new (old.constructor as new (n: number) => T)(rows * perRow);
   next.set(old.subarray(0, Math.min(old.length, rows * perRow)));
   return next;
