@@ -65,7 +65,7 @@ export { ObbCollider, type ObbShape } from './colliders/obb.js';
 export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
 export { Bvh } from './colliders/bvh.js';
 export { addCapsuleEdge, removeCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
-export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision } from './collision/faces.js';
+export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision, removeSurfaceCollision } from './collision/faces.js';
 export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';
 export { enableParticleCollisions, type ParticleCollisionOptions, type ParticleCollisions } from './collision/particleCollisions.js';
 export { enableSelfCollision, type SelfCollisionOptions, type SelfCollision } from './collision/selfCollision.js';

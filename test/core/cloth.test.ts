@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { World, createCloth, type ClothHandle } from '../../src/core/index.js';
+import { World, addSurfaceCollision, createCloth, removeSurfaceCollision, type ClothHandle } from '../../src/core/index.js';
+import { faceSystem } from '../../src/core/collision/faces.js';
 
 const distance = (world: World, a: number, b: number) => {
   const p = world.positions;
@@ -171,6 +172,26 @@ describe('createCloth', () => {
     expect(tornSteps).toBeGreaterThan(3);
     expect(cloth.surface.triangleCount).toBeLessThan(2 * 7 * 3);
     expect(cloth.surface.triangleCount).toBeGreaterThan(0);
+  });
+
+  it('made solid, its collision triangles follow the tears, and come off again', () => {
+    const world = new World();
+    const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, origin: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
+    addSurfaceCollision(world, cloth.body);
+    const faces = faceSystem(world);
+    expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
+    world.addPin(cloth.particle(9, 9), [0.45, -0.5, 0]);
+    for (let i = 0; i < 30; i++) world.step();
+    expect(cloth.torn).toBeGreaterThan(0);
+    expect(cloth.surface.triangleCount).toBeLessThan(9 * 9 * 2);
+    // After the next pass, exactly the surviving triangles are solid.
+    world.step();
+    expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
+    removeSurfaceCollision(world, cloth.body);
+    expect(faces.constraintCount).toBe(0);
+    addSurfaceCollision(world, cloth.body);
+    cloth.remove();
+    expect(faces.constraintCount).toBe(0);
   });
 
   it('does not tear below the threshold', () => {

@@ -66,6 +66,9 @@ export class FaceSystem implements Constraint {
   /** The live triangle ids of each body, removed with it. */
   private facesOf = new Map<BodyRecord, Set<number>>();
   private bodyOfFace = new Map<number, Set<number>>();
+  /** Bodies whose whole surface is solid, with the triangle ids made from it and the triangle count they follow. */
+  private solidSurfaces: { body: BodyRecord; ids: number[]; triangleCount: number }[] = [];
+  private cleaned = new WeakSet<BodyRecord>();
   /** Scratch, laid out as faceFeatures.ts describes. */
   private buf = new Float64Array(30);
   private segment = new Float64Array(SegSeg.Size);
@@ -107,7 +110,44 @@ export class FaceSystem implements Constraint {
     if (moved >= 0) this.rows.set(moved, row);
   }
 
+  /** Makes `body`'s whole surface solid and keeps it so as the surface changes (a cloth tearing). */
+  addSurface(world: World, body: BodyRecord): void {
+    const surface = body.surface;
+    if (!surface) throw new RangeError(`addSurfaceCollision: body ${body.id} (${body.kind}) has no surface`);
+    if (this.solidSurfaces.some((s) => s.body === body)) return;
+    const entry = { body, ids: [] as number[], triangleCount: -1 };
+    this.solidSurfaces.push(entry);
+    this.syncSurface(world, entry);
+    // One clean-up per body, however often its solidity is switched.
+    if (!this.cleaned.has(body)) {
+      this.cleaned.add(body);
+      body.onRemove.push(() => this.removeSurface(body));
+    }
+  }
+
+  /** Takes the solidity of `body`'s surface away again. */
+  removeSurface(body: BodyRecord): void {
+    const k = this.solidSurfaces.findIndex((s) => s.body === body);
+    if (k < 0) return;
+    for (const id of this.solidSurfaces[k]!.ids) if (this.rows.has(id)) this.remove(id);
+    this.solidSurfaces.splice(k, 1);
+  }
+
+  /** Re-makes a solid surface's triangles from the surface as it is now. */
+  private syncSurface(world: World, entry: { body: BodyRecord; ids: number[]; triangleCount: number }): void {
+    for (const id of entry.ids) if (this.rows.has(id)) this.remove(id);
+    const surface = entry.body.surface!;
+    entry.ids = [];
+    for (let t = 0; t < surface.triangleCount; t++) entry.ids.push(this.add(world, surface.triangles[t * 3]!, surface.triangles[t * 3 + 1]!, surface.triangles[t * 3 + 2]!));
+    entry.triangleCount = surface.triangleCount;
+  }
+
   project(world: World): void {
+    // A torn surface has fewer triangles: the solid ones follow (torn ones must not hold the tear shut).
+    for (let k = 0; k < this.solidSurfaces.length; k++) {
+      const entry = this.solidSurfaces[k]!;
+      if (entry.body.surface!.triangleCount !== entry.triangleCount) this.syncSurface(world, entry);
+    }
     const particles = world.particles;
     const colliders = world.colliders;
     const t = this.table;
@@ -320,11 +360,23 @@ export function removeCollisionTriangle(world: World, id: number): void {
   system.remove(id);
 }
 
-/** Adds every triangle of `body.surface` (a cloth, a soft body) as a collision triangle; returns their ids. */
-export function addSurfaceCollision(world: World, body: BodyRecord): number[] {
-  const surface = body.surface;
-  if (!surface) throw new RangeError(`addSurfaceCollision: body ${body.id} (${body.kind}) has no surface`);
-  const ids: number[] = [];
-  for (let t = 0; t < surface.triangleCount; t++) ids.push(addCollisionTriangle(world, surface.triangles[t * 3]!, surface.triangles[t * 3 + 1]!, surface.triangles[t * 3 + 2]!));
-  return ids;
+/**
+ * Makes every triangle of `body.surface` (a cloth, a soft body) a collision
+ * triangle, and keeps them in step with the surface: when a cloth tears, the torn
+ * triangles stop colliding. Undo with {@link removeSurfaceCollision}; the body's
+ * removal undoes it too.
+ *
+ * @example
+ * ```ts
+ * const cloth = createCloth(world, { width: 20, height: 20, orientation: 'horizontal', tearStrain: 0.5 });
+ * addSurfaceCollision(world, cloth.body); // box corners cannot poke through between particles
+ * ```
+ */
+export function addSurfaceCollision(world: World, body: BodyRecord): void {
+  faceSystem(world).addSurface(world, body);
+}
+
+/** Takes back {@link addSurfaceCollision}: only the particles of `body` collide again. */
+export function removeSurfaceCollision(world: World, body: BodyRecord): void {
+  systems.get(world)?.removeSurface(body);
 }

@@ -1,6 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
-import { addSurfaceCollision, removeCollisionTriangle } from '../../core/collision/faces.js';
+import { addSurfaceCollision, removeSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -77,26 +77,11 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
 
   const solid = options.solid ?? false;
   useLayoutEffect(() => {
-    const cloth = solid ? api.current : null;
-    if (!cloth) return undefined;
-    const record = cloth.body;
-    let ids = addSurfaceCollision(world, record);
-    let torn = cloth.torn;
-    // A removed body takes its collision triangles along.
-    const drop = () => {
-      if (record.alive) for (const id of ids) removeCollisionTriangle(world, id);
-    };
-    // Tearing rewrites the surface; the solid triangles follow it (a torn one must not hold the tear shut).
-    const stop = world.onAfterStep(() => {
-      if (cloth.torn === torn) return;
-      torn = cloth.torn;
-      drop();
-      ids = addSurfaceCollision(world, record);
-    });
-    return () => {
-      stop();
-      drop();
-    };
+    const record = solid ? api.current?.body : undefined;
+    if (!record) return undefined;
+    // The core keeps the solid triangles in step with tearing.
+    addSurfaceCollision(world, record);
+    return () => removeSurfaceCollision(world, record);
   }, [world, api, solid, key]);
 
   const structural = options.structural?.stiffness;
