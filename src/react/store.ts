@@ -44,6 +44,22 @@ export interface WorldSettings {
 }
 
 /**
+ * Calls `onChange` whenever what names can resolve to may have changed: a body or
+ * particle was added, re-created or removed, or a name was given or taken back.
+ * Returns the unsubscribe function.
+ *
+ * @example
+ * ```ts
+ * useEffect(() => subscribeRegistry(store, (state) => resync(state)), [store]);
+ * ```
+ */
+export function subscribeRegistry(store: WorldStore, onChange: (state: WorldState) => void): () => void {
+  return store.subscribe((state, previous) => {
+    if (state.registryVersion !== previous.registryVersion || state.particles !== previous.particles || state.bodies !== previous.bodies) onChange(state);
+  });
+}
+
+/**
  * Throws unless every setting is in range, naming `who` and the setting:
  * `<World>: iterations must be an integer >= 1, got 0`.
  *

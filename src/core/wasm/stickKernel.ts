@@ -32,7 +32,7 @@ let compiled: WebAssembly.Module | null | undefined;
  * 1.2 kB, well under the 4 kB browsers allow to compile synchronously on the main
  * thread (a test keeps it there).
  */
-export function stickKernelModule(): WebAssembly.Module | null {
+function stickKernelModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     try {
       compiled = typeof WebAssembly === 'object' && WebAssembly.validate(sticksWasm) ? new WebAssembly.Module(sticksWasm) : null;

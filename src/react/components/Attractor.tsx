@@ -1,4 +1,5 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useState, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useState, type Ref } from 'react';
+import { useForce } from '../hooks/useForce.js';
 import { Attractor as CoreAttractor } from '../../core/forces/attractor.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
@@ -26,7 +27,8 @@ export interface AttractorProps {
  * ```
  */
 export function Attractor({ position, strength, radius = Infinity, ref }: AttractorProps) {
-  const { world } = useSinew('<Attractor>');
+  // First, so that outside a <World> the error names <Attractor>.
+  useSinew('<Attractor>');
   const point = useStableVec3(position, '<Attractor>: position');
   if (!point) throw new TypeError('<Attractor>: position is required, got undefined');
   checkNumber(strength, '<Attractor>: strength');
@@ -38,6 +40,6 @@ export function Attractor({ position, strength, radius = Infinity, ref }: Attrac
     force.strength = strength;
     force.radius = radius;
   }, [force, point, strength, radius]);
-  useEffect(() => world.addForce(force), [world, force]);
+  useForce(force);
   return null;
 }

@@ -5,7 +5,7 @@ import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useLatest } from '../hooks/useLatest.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
-import type { WorldState } from '../store.js';
+import { subscribeRegistry, type WorldState } from '../store.js';
 
 /** Props of {@link Wind}. All change live. */
 export interface WindProps {
@@ -94,9 +94,7 @@ export function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5,
       if (wind.current) wind.current.bodies = records;
     };
     resolve(store.getState(), true);
-    return store.subscribe((state, prev) => {
-      if (state.bodies !== prev.bodies || state.registryVersion !== prev.registryVersion) resolve(state, false);
-    });
+    return subscribeRegistry(store, (state) => resolve(state, false));
   }, [world, store, bodiesKey, seed]);
   return null;
 }

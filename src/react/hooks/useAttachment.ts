@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
-import type { WorldStore } from '../store.js';
+import { subscribeRegistry, type WorldStore } from '../store.js';
 import { useLatest } from './useLatest.js';
 
 /** Something attached to particles (a stick, a pin): the core may remove it with a particle. */
@@ -60,9 +60,7 @@ export function useAttachment(
       kept.current = latestAttach.current(next);
     };
     sync(true);
-    return store.subscribe((s, prev) => {
-      if (s.registryVersion !== prev.registryVersion || s.particles !== prev.particles || s.bodies !== prev.bodies) sync(false);
-    });
+    return subscribeRegistry(store, () => sync(false));
   }, [store, who, refs, latestAttach, latestProps]);
 }
 

@@ -4,6 +4,7 @@ import { BufferGeometry, type Mesh } from 'three';
 import type { World } from '../../core/world.js';
 import type { Blend } from '../../three/positions.js';
 import type { FrameInfo } from '../store.js';
+import { useLatest } from './useLatest.js';
 import type { BodyHandle, CoreBody } from './useBody.js';
 
 /** A geometry drawn from a body: {@link BodyGeometry} or {@link TubeGeometry}. */
@@ -28,10 +29,7 @@ export interface BodyView {
 export function useBodyView<H extends CoreBody>(api: BodyHandle<H>, mesh: RefObject<Mesh | null>, world: World, frame: FrameInfo, make: (core: H) => BodyView): RefObject<BodyView | null> {
   const view = useRef<BodyView | null>(null);
   const source = useRef<H | null>(null);
-  const makeRef = useRef(make);
-  useLayoutEffect(() => {
-    makeRef.current = make;
-  });
+  const makeRef = useLatest(make);
 
   // Runs after every commit (cheap when nothing changed), so the first frame already has geometry.
   useLayoutEffect(() => {

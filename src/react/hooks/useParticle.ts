@@ -47,7 +47,7 @@ export interface ParticleHandle {
 }
 
 /** @internal The handle's implementation; `id` is written by the hook that owns it. */
-export class LiveParticle implements ParticleHandle {
+class LiveParticle implements ParticleHandle {
   id = -1;
   constructor(readonly world: World) {}
   position(out?: Vec3): Vec3 {

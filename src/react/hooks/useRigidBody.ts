@@ -5,7 +5,7 @@ import { checkNumber, type Vec3 } from '../../core/math.js';
 import { makeFrame, type Frame } from '../../three/frames.js';
 import { useSinew } from '../context.js';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
-import type { WorldState } from '../store.js';
+import { subscribeRegistry, type WorldState } from '../store.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLatest } from './useLatest.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -151,9 +151,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
       }
     };
     check(store.getState());
-    return store.subscribe((state, previous) => {
-      if (state.registryVersion !== previous.registryVersion || state.particles !== previous.particles || state.bodies !== previous.bodies) check(state);
-    });
+    return subscribeRegistry(store, check);
   }, [store, api, hasShared, latestShared]);
   // Mass is structural here: the read-back weights its vertices by it.
   useLiveParticles(api, who, { friction: options.friction, iterations: options.iterations });
