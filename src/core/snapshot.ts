@@ -52,7 +52,7 @@ export interface WorldSnapshot extends SnapshotScalars {
   bodies: number[];
 }
 
-const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group', 'body'] as const;
+const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group', 'body', 'generation'] as const;
 type ParticleColumn = (typeof particleColumns)[number];
 
 export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnapshot {
@@ -84,7 +84,8 @@ function checkComplete(snap: WorldSnapshot): void {
   if (!snap || typeof snap !== 'object' || !snap.particles || !snap.sticks || !snap.pins) throw new TypeError('restore: not a snapshot (it needs particles, sticks and pins)');
   for (const c of particleColumns) {
     const column = snap.particles[c];
-    if (column === undefined && c === 'body') continue;
+    // Older snapshots lack these: restored as "no body" and "never freed".
+    if (column === undefined && (c === 'body' || c === 'generation')) continue;
     if (!ArrayBuffer.isView(column) || column.length < snap.end * (c === 'position' || c === 'previous' || c === 'force' || c === 'heldForce' ? 3 : 1)) throw new TypeError(`restore: the snapshot's ${c} column is missing or too short`);
   }
   for (const key of ['ids', 'a', 'b', 'rest', 'stiffness', 'kind'] as const) if (!ArrayBuffer.isView(snap.sticks[key])) throw new TypeError(`restore: the snapshot's sticks.${key} is missing`);
@@ -116,7 +117,7 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
     const target = p[c];
     // Slots past the snapshot's are free: no body holds them.
     target.fill(c === 'body' ? -1 : 0);
-    // Snapshots taken before the body column existed leave it to the check above (no bodies).
+    // Columns an older snapshot lacks stay as filled above.
     const column = snap.particles[c];
     if (column) target.set(column as never);
   }
