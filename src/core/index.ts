@@ -15,7 +15,8 @@ export { wasmKernelAvailable, type StickKernel } from './wasm/stickKernel.js';
 export { PinTable } from './constraints/pins.js';
 export type { Constraint } from './constraints/constraint.js';
 export type { Force } from './forces/force.js';
-export { type Collider, type Contact, makeContact, pushOut, collides } from './colliders/collider.js';
+export { type Collider, type Contact, makeContact, pushOut, setSurface, collides } from './colliders/collider.js';
+export { ContactSettings, respondToContacts } from './colliders/contactResponse.js';
 export { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
@@ -43,7 +44,7 @@ export { targetPractice, type TargetPracticeOptions, type TargetPracticeSolution
 // Rigid bodies, joints, ragdolls, angle and plane constraints.
 export { type Quat, type QuatLike, toQuat, quatFromAxisAngle, quatMultiply, quatConjugate, rotateVector, quatFromBasis, keepHemisphere } from './quaternion.js';
 export { RigidShape, InternalDamping, makeRigidTransform, type RigidTransform } from './bodies/rigidTransform.js';
-export { RigidBody, createTetrahedron, createBox, createConvex, type RigidBodyOptions, type TetrahedronOptions, type BoxOptions, type ConvexOptions } from './bodies/rigid.js';
+export { RigidBody, createTetrahedron, createBox, createConvex, RIGID_MIN_ITERATIONS, type RigidBodyOptions, type TetrahedronOptions, type BoxOptions, type ConvexOptions } from './bodies/rigid.js';
 export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
 // Cloth, ropes, plants, soft bodies and wind.
 export { createCloth, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';

@@ -51,6 +51,8 @@ export class ParticleStore {
   radius: Float64Array;
   /** Coulomb friction coefficient μ against colliders. */
   friction: Float64Array;
+  /** Bounciness in [0, 1] against colliders (the larger of this and the collider's applies). */
+  restitution: Float64Array;
   /** {@link ParticleFlag} bits: alive, pinned, asleep. */
   flags: Uint8Array;
   /** Particles of the same non-zero group do not collide with each other. */
@@ -59,6 +61,10 @@ export class ParticleStore {
   body: Int32Array;
   /** Penetration depth collected by collider projections in the current substep (for friction). */
   contactDepth: Float64Array;
+  /** Sum of the collider pushes of the current substep, xyz interleaved (for restitution and the push-out speed limit). */
+  contactPush: Float64Array;
+  /** Restitution of the latest contact (the larger of the particle's and the collider's). */
+  contactRestitution: Float64Array;
   /** Outward normal of the latest contact, xyz interleaved. */
   contactNormal: Float64Array;
   /** Friction coefficient of the latest contact (particle μ × collider μ). */
@@ -78,12 +84,15 @@ export class ParticleStore {
     this.freeInverseMass = new Float64Array(capacity);
     this.radius = new Float64Array(capacity);
     this.friction = new Float64Array(capacity);
+    this.restitution = new Float64Array(capacity);
     this.flags = new Uint8Array(capacity);
     this.group = new Uint32Array(capacity);
     this.body = new Int32Array(capacity).fill(-1);
     this.contactDepth = new Float64Array(capacity);
     this.contactNormal = new Float64Array(capacity * 3);
     this.contactFriction = new Float64Array(capacity);
+    this.contactPush = new Float64Array(capacity * 3);
+    this.contactRestitution = new Float64Array(capacity);
     this.generation = new Uint32Array(capacity);
   }
 
@@ -121,6 +130,7 @@ export class ParticleStore {
     this.freeInverseMass[id] = 0;
     this.radius[id] = 0;
     this.friction[id] = 0;
+    this.restitution[id] = 0;
     this.group[id] = 0;
     this.body[id] = -1;
     this.contactDepth[id] = 0;
@@ -129,6 +139,7 @@ export class ParticleStore {
       this.previous[id * 3 + k] = 0;
       this.force[id * 3 + k] = 0;
       this.heldForce[id * 3 + k] = 0;
+      this.contactPush[id * 3 + k] = 0;
     }
     this.freeSlots.push(id);
     this.count--;
@@ -168,6 +179,7 @@ export class ParticleStore {
     this.freeInverseMass = widen(this.freeInverseMass, capacity, 1);
     this.radius = widen(this.radius, capacity, 1);
     this.friction = widen(this.friction, capacity, 1);
+    this.restitution = widen(this.restitution, capacity, 1);
     this.flags = widen(this.flags, capacity, 1);
     this.group = widen(this.group, capacity, 1);
     this.body = widen(this.body, capacity, 1);
@@ -176,6 +188,8 @@ export class ParticleStore {
     this.contactDepth = widen(this.contactDepth, capacity, 1);
     this.contactNormal = widen(this.contactNormal, capacity, 3);
     this.contactFriction = widen(this.contactFriction, capacity, 1);
+    this.contactPush = widen(this.contactPush, capacity, 3);
+    this.contactRestitution = widen(this.contactRestitution, capacity, 1);
     this.capacity = capacity;
   }
 }

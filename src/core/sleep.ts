@@ -1,3 +1,4 @@
+import { clearContact } from './colliders/contactResponse.js';
 import { widen } from './constraints/table.js';
 import type { BodyRecord } from './bodies/body.js';
 import { scaledIterations } from './budget.js';
@@ -263,7 +264,7 @@ export class SleepSystem {
     for (let i = body.first; i < body.first + body.count; i++) {
       if ((particles.flags[i]! & ParticleFlag.Alive) === 0) continue;
       particles.flags[i]! |= ParticleFlag.Asleep;
-      particles.contactDepth[i] = 0;
+      clearContact(particles, i);
       sleepers++;
     }
     this.asleep[b] = 1;

@@ -52,7 +52,7 @@ export interface WorldSnapshot extends SnapshotScalars {
   bodies: number[];
 }
 
-const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'flags', 'group', 'body', 'generation'] as const;
+const particleColumns = ['position', 'previous', 'force', 'heldForce', 'inverseMass', 'freeInverseMass', 'radius', 'friction', 'restitution', 'flags', 'group', 'body', 'generation'] as const;
 type ParticleColumn = (typeof particleColumns)[number];
 
 export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnapshot {
@@ -122,6 +122,7 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
     if (column) target.set(column as never);
   }
   p.contactDepth.fill(0);
+  p.contactPush.fill(0);
   p.end = snap.end;
   p.count = snap.count;
   p.setFree(snap.free);

@@ -1,4 +1,4 @@
-import { applyFriction } from './colliders/collider.js';
+import { respondToContacts } from './colliders/contactResponse.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins } from './constraints/pins.js';
 import { solveSegment } from './constraints/sticks.js';
@@ -9,7 +9,8 @@ import type { World } from './world.js';
  * One fixed step of the world (the paper's TimeStep): per substep, forces, a
  * damped Verlet integration followed by relaxation passes over sticks, user
  * constraints, colliders and pins (pins last, as the paper sets IK targets last),
- * then friction from the contacts those passes found, then sleep checks.
+ * then the velocity response to the contacts those passes found (push-out speed
+ * limit, restitution, friction), then sleep checks.
  * Only awake particle ranges are touched (`world.sleep.ranges`); each body's
  * sticks get its own number of passes (`sticks.segmentPasses`). Allocates nothing.
  */
@@ -30,6 +31,7 @@ export function stepWorld(world: World): void {
   for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
   // With every particle asleep there is nothing to move: user constraints would only touch sleepers.
   const substeps = sleep.awakeParticles > 0 ? world.activeSubsteps : 0;
+  world.contacts.substep = world.timeStepValue / world.activeSubsteps;
   for (let s = 0; s < substeps; s++) {
     // Forces are evaluated every substep: a position-dependent force (a spring,
     // buoyancy) held over all substeps would pump energy into the motion.
@@ -37,7 +39,7 @@ export function stepWorld(world: World): void {
     applyGenerators(world);
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
-    for (let r = 0; r < sleep.rangeCount; r++) applyFriction(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, world.contacts, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
   particles.heldForce.fill(0, 0, particles.end * 3);
   sleep.update(world);

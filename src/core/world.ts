@@ -2,6 +2,7 @@ import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import { BoxCollider, type BoxShape } from './colliders/box.js';
 import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 import type { Collider } from './colliders/collider.js';
+import { ContactSettings } from './colliders/contactResponse.js';
 import { ObbCollider, type ObbShape } from './colliders/obb.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 import { SphereCollider, type SphereShape } from './colliders/sphere.js';
@@ -88,6 +89,16 @@ export interface WorldOptions {
    * with the exact square root use the kernel; the rest use the TypeScript loop.
    */
   kernel?: StickKernel;
+  /**
+   * Most speed (m/s) that pushing a particle out of a collider may give it along
+   * the contact normal, beyond its own motion. A deep penetration (a particle
+   * released from a pin under the floor) is then resolved at this speed instead
+   * of becoming a launch. Default 3; change it later through
+   * `world.contacts.maxPushOutSpeed` (see `ContactSettings`).
+   */
+  maxPushOutSpeed?: number;
+  /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5; later `world.contacts.restitutionThreshold`. */
+  restitutionThreshold?: number;
 }
 
 /** What {@link World.addParticle} takes. */
@@ -102,6 +113,12 @@ export interface ParticleOptions {
   radius?: number;
   /** Coulomb friction coefficient μ, default 0.5. */
   friction?: number;
+  /**
+   * Bounciness against colliders in [0, 1], default 0: a particle that hits a
+   * collider at normal speed v leaves at e·v, where e is the larger of this and
+   * the collider's `restitution` (Box2D's rule: either bouncy side bounces).
+   */
+  restitution?: number;
 }
 
 /** What {@link World.addStick} takes. */
@@ -155,6 +172,8 @@ export class World {
   readonly random: SeededRandom;
   /** Numbers about the latest steps (time, passes used, sleeping bodies), updated in place. */
   readonly stats: WorldStats = createStats();
+  /** How contacts turn into velocity: the push-out speed limit and the restitution threshold (change them live). */
+  readonly contacts = new ContactSettings();
   /** Sleeping bodies and the awake particle ranges the solver works on. */
   readonly sleep: SleepSystem;
   /** The per-frame time budget controller (`budgetMs`). */
@@ -228,6 +247,8 @@ export class World {
     if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
     this.clock = options.clock ?? (() => performance.now());
     this.kernel = options.kernel ?? 'wasm';
+    this.contacts.maxPushOutSpeed = checkNumber(options.maxPushOutSpeed ?? 3, 'World: maxPushOutSpeed', 0);
+    this.contacts.restitutionThreshold = checkNumber(options.restitutionThreshold ?? 0.5, 'World: restitutionThreshold', 0);
   }
 
   /**
@@ -880,6 +901,7 @@ export class World {
     particles.freeInverseMass[id] = o.inverseMass;
     particles.radius[id] = o.radius;
     particles.friction[id] = o.friction;
+    particles.restitution[id] = o.restitution;
     const h = this.substep;
     const g = this.gravityValue;
     for (let k = 0; k < 3; k++) {
@@ -942,6 +964,7 @@ interface CheckedParticle {
   inverseMass: number;
   radius: number;
   friction: number;
+  restitution: number;
 }
 
 function checkParticle(o: ParticleOptions, what: string): CheckedParticle {
@@ -952,6 +975,7 @@ function checkParticle(o: ParticleOptions, what: string): CheckedParticle {
     inverseMass: inverseMassOf(o.mass ?? 1, `${what}: mass`),
     radius: checkNumber(o.radius ?? 0, `${what}: radius`, 0),
     friction: checkNumber(o.friction ?? 0.5, `${what}: friction`, 0),
+    restitution: checkNumber(o.restitution ?? 0, `${what}: restitution`, 0, 1),
   };
 }
 
@@ -968,7 +992,10 @@ function checkPositive(n: number, what: string): number {
 
 function makeCollider(shape: ColliderShape): Collider {
   if (!shape || typeof shape !== 'object') throw new TypeError(`addCollider: shape must be an object, got ${String(shape)}`);
-  if ('project' in shape && typeof shape.project === 'function') return shape;
+  if ('project' in shape && typeof shape.project === 'function') {
+    if (shape.restitution !== undefined) checkNumber(shape.restitution, 'addCollider: restitution', 0, 1);
+    return shape;
+  }
   switch (shape.type) {
     case 'plane':
       return new PlaneCollider(shape as PlaneShape);

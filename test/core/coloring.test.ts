@@ -136,30 +136,38 @@ describe('graph colouring of the stick table', () => {
     const prev = pos.slice();
     const w = world.particles.inverseMass.slice(first, first + n * n);
     const h = world.timeStep / 10;
+    const sa = Int32Array.from(pairs, ([a]) => a * 3);
+    const sb = Int32Array.from(pairs, ([, b]) => b * 3);
+    const wa = Float64Array.from(pairs, ([a]) => w[a]!);
+    const wb = Float64Array.from(pairs, ([, b]) => w[b]!);
     let plainRose = false;
     for (let step = 0; step < 180; step++) {
       world.step();
+      expect(highest(world.positions.subarray(first * 3))).toBeLessThanOrEqual(top + 1e-9);
+      if (plainRose) continue;
       for (let s = 0; s < 10; s++) {
-        for (let i = 0; i < n * n; i++) {
-          for (let k = 0; k < 3; k++) {
-            const x = pos[i * 3 + k]!;
-            if (w[i] !== 0) pos[i * 3 + k] = x + (x - prev[i * 3 + k]!) * (1 - 0.6 * h) + (k === 1 ? -9.81 * h * h : 0);
-            prev[i * 3 + k] = x;
-          }
+        for (let i = 0; i < n * n * 3; i++) {
+          const x = pos[i]!;
+          if (w[Math.floor(i / 3)] !== 0) pos[i] = x + (x - prev[i]!) * (1 - 0.6 * h) + (i % 3 === 1 ? -9.81 * h * h : 0);
+          prev[i] = x;
         }
-        pairs.forEach(([a, b], k) => {
-          const wSum = w[a]! + w[b]!;
-          const d = [0, 1, 2].map((c) => pos[b * 3 + c]! - pos[a * 3 + c]!);
-          const length = Math.hypot(d[0]!, d[1]!, d[2]!);
-          const f = (length - rest[k]!) / (length * wSum);
-          for (let c = 0; c < 3; c++) {
-            pos[a * 3 + c] = pos[a * 3 + c]! + d[c]! * f * w[a]!;
-            pos[b * 3 + c] = pos[b * 3 + c]! - d[c]! * f * w[b]!;
-          }
-        });
+        for (let k = 0; k < pairs.length; k++) {
+          const a = sa[k]!;
+          const b = sb[k]!;
+          const dx = pos[b]! - pos[a]!;
+          const dy = pos[b + 1]! - pos[a + 1]!;
+          const dz = pos[b + 2]! - pos[a + 2]!;
+          const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+          const f = (length - rest[k]!) / (length * (wa[k]! + wb[k]!));
+          pos[a] = pos[a]! + dx * f * wa[k]!;
+          pos[a + 1] = pos[a + 1]! + dy * f * wa[k]!;
+          pos[a + 2] = pos[a + 2]! + dz * f * wa[k]!;
+          pos[b] = pos[b]! - dx * f * wb[k]!;
+          pos[b + 1] = pos[b + 1]! - dy * f * wb[k]!;
+          pos[b + 2] = pos[b + 2]! - dz * f * wb[k]!;
+        }
       }
       if (!(highest(pos) <= top + 1e-9)) plainRose = true;
-      expect(highest(world.positions.subarray(first * 3))).toBeLessThanOrEqual(top + 1e-9);
     }
     // Measured after 3 s: the plain sweep had risen above its pins (NaN at 10 s); sinew 0.4% mean stretch.
     expect(plainRose).toBe(true);

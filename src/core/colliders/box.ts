@@ -1,6 +1,6 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** An axis-aligned box between `min` and `max`; with `inside: true` it is a container (the paper's cube world). */
 export interface BoxShape {
@@ -14,6 +14,8 @@ export interface BoxShape {
   inside?: boolean;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /**
@@ -32,6 +34,8 @@ export class BoxCollider implements Collider {
   inside: boolean;
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
 
   constructor(shape: BoxShape) {
@@ -42,6 +46,7 @@ export class BoxCollider implements Collider {
     }
     this.inside = shape.inside ?? false;
     this.friction = checkNumber(shape.friction ?? 1, 'box collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, 'box collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the box (into it when `inside`). */
@@ -106,6 +111,6 @@ export class BoxCollider implements Collider {
     c[1] = axis === 1 ? sign : 0;
     c[2] = axis === 2 ? sign : 0;
     c[3] = depth;
-    c[4] = this.friction;
+    setSurface(c, this);
   }
 }

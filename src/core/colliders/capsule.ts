@@ -1,6 +1,6 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A capped cylinder: every point within `radius` of the segment from `a` to `b`. */
 export interface CapsuleShape {
@@ -14,6 +14,8 @@ export interface CapsuleShape {
   radius: number;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /**
@@ -37,6 +39,8 @@ export class CapsuleCollider implements Collider {
   radius: number;
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
 
   constructor(shape: CapsuleShape) {
@@ -44,6 +48,7 @@ export class CapsuleCollider implements Collider {
     this.b = toVec3(shape.b, 'capsule collider: b');
     this.radius = checkNumber(shape.radius, 'capsule collider: radius', 0);
     this.friction = checkNumber(shape.friction ?? 1, 'capsule collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, 'capsule collider: restitution', 0, 1);
   }
 
   /** Moves the capsule (e.g. to follow an animated object); `radius` is kept when omitted. */
@@ -67,7 +72,7 @@ export class CapsuleCollider implements Collider {
     const dz = this.b[2]! - az;
     const len2 = dx * dx + dy * dy + dz * dz;
     const contact = this.contact;
-    contact[4] = this.friction;
+    setSurface(contact, this);
     const pos = particles.position;
     const radius = particles.radius;
     for (let i = from; i < to; i++) {

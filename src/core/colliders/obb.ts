@@ -1,7 +1,7 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import { toQuat, type QuatLike } from '../quaternion.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A box of half extents `halfExtents` around `center`, turned by `quaternion`. */
 export interface ObbShape {
@@ -15,6 +15,8 @@ export interface ObbShape {
   quaternion?: QuatLike;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /**
@@ -40,6 +42,8 @@ export class ObbCollider implements Collider {
   readonly axes = new Float64Array(9);
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
 
   constructor(shape: ObbShape) {
@@ -50,6 +54,7 @@ export class ObbCollider implements Collider {
     }
     this.setRotation(shape.quaternion ?? [0, 0, 0, 1], 'obb collider: quaternion');
     this.friction = checkNumber(shape.friction ?? 1, 'obb collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, 'obb collider: restitution', 0, 1);
   }
 
   /** Moves and turns the box (e.g. to follow an animated object). */
@@ -71,7 +76,7 @@ export class ObbCollider implements Collider {
     const hy = this.halfExtents[1]!;
     const hz = this.halfExtents[2]!;
     const contact = this.contact;
-    contact[4] = this.friction;
+    setSurface(contact, this);
     for (let i = from; i < to; i++) {
       const p = i * 3;
       const wx = pos[p]! - cx;

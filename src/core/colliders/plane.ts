@@ -1,6 +1,6 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A half-space: points x with normal·x >= offset are outside (free). */
 export interface PlaneShape {
@@ -12,6 +12,8 @@ export interface PlaneShape {
   offset: number;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /** An infinite plane; everything below it is solid, so nothing tunnels through. */
@@ -24,6 +26,8 @@ export class PlaneCollider implements Collider {
   offset: number;
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
 
   constructor(shape: PlaneShape) {
@@ -33,6 +37,7 @@ export class PlaneCollider implements Collider {
     this.normal = [n[0] / len, n[1] / len, n[2] / len];
     this.offset = checkNumber(shape.offset, 'plane collider: offset');
     this.friction = checkNumber(shape.friction ?? 1, 'plane collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, 'plane collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the solid side. */
@@ -44,7 +49,7 @@ export class PlaneCollider implements Collider {
     contact[0] = nx;
     contact[1] = ny;
     contact[2] = nz;
-    contact[4] = this.friction;
+    setSurface(contact, this);
     const pos = particles.position;
     const radius = particles.radius;
     for (let i = from; i < to; i++) {

@@ -1,6 +1,6 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A ball; with `inside: true` particles are kept inside it instead. */
 export interface SphereShape {
@@ -14,6 +14,8 @@ export interface SphereShape {
   inside?: boolean;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /** A static sphere obstacle (or container). */
@@ -28,6 +30,8 @@ export class SphereCollider implements Collider {
   inside: boolean;
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
 
   constructor(shape: SphereShape) {
@@ -35,6 +39,7 @@ export class SphereCollider implements Collider {
     this.radius = checkNumber(shape.radius, 'sphere collider: radius', 0);
     this.inside = shape.inside ?? false;
     this.friction = checkNumber(shape.friction ?? 1, 'sphere collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, 'sphere collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the ball (into it when `inside`). */
@@ -43,7 +48,7 @@ export class SphereCollider implements Collider {
     const cy = this.center[1]!;
     const cz = this.center[2]!;
     const contact = this.contact;
-    contact[4] = this.friction;
+    setSurface(contact, this);
     const pos = particles.position;
     const radius = particles.radius;
     for (let i = from; i < to; i++) {

@@ -2,7 +2,7 @@ import { closestPointTriangle, PointTri } from '../collision/closestPoints.js';
 import { checkNumber } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import { Bvh } from './bvh.js';
-import { collides, makeContact, pushOut, type Collider } from './collider.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A static triangle soup: the environment of the paper's Hitman. */
 export interface MeshShape {
@@ -14,6 +14,8 @@ export interface MeshShape {
   indices: ArrayLike<number>;
   /** Surface friction coefficient, default 1. */
   friction?: number;
+  /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
+  restitution?: number;
 }
 
 /**
@@ -62,6 +64,8 @@ export class TriangleMeshCollider implements Collider {
   readonly vertexCandidates: Int32Array;
   /** Coulomb coefficient of the surface; a contact's μ is particle friction × this. */
   friction: number;
+  /** Bounciness of the surface in [0, 1]; a contact bounces with the larger of this and the particle's. */
+  restitution: number;
   private contact = makeContact();
   private closest = new Float64Array(PointTri.Size);
 
@@ -83,6 +87,7 @@ export class TriangleMeshCollider implements Collider {
       this.indices[i] = k;
     }
     this.friction = checkNumber(shape.friction ?? 1, `${what}: friction`, 0);
+    this.restitution = checkNumber(shape.restitution ?? 0, `${what}: restitution`, 0, 1);
     this.triangleCount = idx.length / 3;
     this.normals = new Float64Array(this.triangleCount * 3);
     this.edgeNormals = new Float64Array(this.triangleCount * 9);
@@ -159,7 +164,7 @@ export class TriangleMeshCollider implements Collider {
     const q = this.closest;
     for (let k = 0; k < 3; k++) q[k] = prev[p + k]! + (pos[p + k]! - prev[p + k]!) * f;
     const contact = this.contact;
-    contact[4] = this.friction;
+    setSurface(contact, this);
     if (this.overTriangle(t, q, 0)) {
       contact[0] = nx;
       contact[1] = ny;

@@ -1,7 +1,7 @@
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
-import { alive, collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
+import { alive, collides, makeContact, pushOut, setSurface, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
 import { PlaneCollider } from '../colliders/plane.js';
 import { SphereCollider } from '../colliders/sphere.js';
@@ -250,7 +250,7 @@ export class EdgeSystem implements Constraint {
     contact[0] = q[8]!;
     contact[1] = q[9]!;
     contact[2] = q[10]!;
-    contact[4] = c.friction;
+    setSurface(contact, c);
     const da = wa * c1 * k;
     const db = wb * c2 * k;
     if (da > 0) {

@@ -1,7 +1,7 @@
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
-import { alive, collides, makeContact, pushOut, type Collider } from '../colliders/collider.js';
+import { alive, collides, makeContact, pushOut, setSurface, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
 import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
@@ -238,7 +238,7 @@ export class FaceSystem implements Constraint {
       contact[2] = dz / d;
       contact[3] = radius - d;
     }
-    contact[4] = c.friction;
+    setSurface(contact, c);
     // Section 5 with barycentric weights: x_i += w_i·b_i·Δ / Σ w_j·b_j².
     const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
     const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;

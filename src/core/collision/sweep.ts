@@ -1,5 +1,5 @@
 import type { BodyRecord } from '../bodies/body.js';
-import { makeContact, pushOut } from '../colliders/collider.js';
+import { makeContact, pushOut, setSurface } from '../colliders/collider.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { checkInteger } from '../math.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
@@ -159,7 +159,7 @@ class TunnellingGuard implements Constraint {
       contact[2] = q[Cast.Normal + 2]!;
       // How far behind the entered plane the particle is, plus its radius.
       contact[3] = particles.radius[i]! - (1 - t) * (contact[0]! * (q[3]! - q[0]!) + contact[1]! * (q[4]! - q[1]!) + contact[2]! * (q[5]! - q[2]!));
-      contact[4] = world.colliders[q[Cast.Hit]!]!.friction;
+      setSurface(contact, world.colliders[q[Cast.Hit]!]!);
       pushOut(particles, i, contact);
     }
   }

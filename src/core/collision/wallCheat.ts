@@ -1,4 +1,4 @@
-import { pushOut, type Collider, type Contact } from '../colliders/collider.js';
+import { pushOut, setSurface, type Collider, type Contact } from '../colliders/collider.js';
 import type { ParticleStore } from '../particles.js';
 import { Cast, castLineAll } from './lineCast.js';
 
@@ -79,7 +79,7 @@ export function projectToAnchorSide(particles: ParticleStore, colliders: readonl
   contact[1] = ny;
   contact[2] = nz;
   contact[3] = normal;
-  contact[4] = colliders[cast[Cast.Hit]!]!.friction;
+  setSurface(contact, colliders[cast[Cast.Hit]!]!);
   pushOut(particles, other, contact);
   return true;
 }

@@ -78,7 +78,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
   readonly rows = new Map<number, number>();
   private nextId = 1;
   /** Scratch of the hinge projection (unit vectors, lengths, gradients per particle). */
-  private readonly gradient = new Float64Array(45);
+  private readonly gradient = new Float64Array(46);
   /** Scratch: the particles of a hinge, a, middle, b, axis from, axis to. */
   private readonly roles = new Int32Array(5);
 
@@ -123,6 +123,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
   project(world: World): void {
     const particles = world.particles;
     const pos = particles.position;
+    const prev = particles.previous;
     const w = particles.inverseMass;
     const flags = particles.flags;
     for (let row = 0; row < this.count; row++) {
@@ -172,7 +173,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
         const gmy = -gay - gby;
         const gmz = -gaz - gbz;
         const denominator = wa / (lu * lu) + wb / (lv * lv) + wm * (gmx * gmx + gmy * gmy + gmz * gmz);
-        const lambda = (-this.stiffness[row]! * error) / denominator;
+        const step = this.stiffness[row]! * error;
+        const lambda = -step / denominator;
         const sa = lambda * wa;
         const sb = lambda * wb;
         const sm = lambda * wm;
@@ -185,6 +187,39 @@ export class AngleTable extends ConstraintTable implements Constraint {
         pos[pm] = pos[pm]! + sm * gmx;
         pos[pm + 1] = pos[pm + 1]! + sm * gmy;
         pos[pm + 2] = pos[pm + 2]! + sm * gmz;
+        // The share of this pass's repair that undoes a violation the substep started
+        // with (the angle at the previous positions) moves the previous positions
+        // along: a teleport, not a velocity (see the class comment).
+        const qux = prev[pa]! - prev[pm]!;
+        const quy = prev[pa + 1]! - prev[pm + 1]!;
+        const quz = prev[pa + 2]! - prev[pm + 2]!;
+        const qvx = prev[pb]! - prev[pm]!;
+        const qvy = prev[pb + 1]! - prev[pm + 1]!;
+        const qvz = prev[pb + 2]! - prev[pm + 2]!;
+        const qlu = Math.sqrt(qux * qux + quy * quy + quz * quz);
+        const qlv = Math.sqrt(qvx * qvx + qvy * qvy + qvz * qvz);
+        let share = 0;
+        if (qlu >= DEGENERATE && qlv >= DEGENERATE) {
+          let qcos = (qux * qvx + quy * qvy + quz * qvz) / (qlu * qlv);
+          qcos = qcos > 1 ? 1 : qcos < -1 ? -1 : qcos;
+          // On the same side of the limit as now: the part of the violation that is old.
+          const before = Math.acos(qcos) - limit;
+          share = before * step > 0 ? Math.min(1, before / step) : 0;
+        }
+        if (share > 0) {
+          const ca = share * sa;
+          const cb = share * sb;
+          const cm = share * sm;
+          prev[pa] = prev[pa]! + ca * gax;
+          prev[pa + 1] = prev[pa + 1]! + ca * gay;
+          prev[pa + 2] = prev[pa + 2]! + ca * gaz;
+          prev[pb] = prev[pb]! + cb * gbx;
+          prev[pb + 1] = prev[pb + 1]! + cb * gby;
+          prev[pb + 2] = prev[pb + 2]! + cb * gbz;
+          prev[pm] = prev[pm]! + cm * gmx;
+          prev[pm + 1] = prev[pm + 1]! + cm * gmy;
+          prev[pm + 2] = prev[pm + 2]! + cm * gmz;
+        }
       }
       if (this.axisFrom[row]! >= 0) this.projectHinge(world, row);
     }
@@ -204,6 +239,11 @@ export class AngleTable extends ConstraintTable implements Constraint {
   private projectHinge(world: World, row: number): void {
     const g = this.gradient;
     const pos = world.particles.position;
+    // Both inequalities at the start of the substep (the previous positions), to tell
+    // how much of a violation is old (see the class comment).
+    this.loadHinge(world.particles.previous, row);
+    const startBend = g[15]! < 1e-6 ? 0 : g[9]! * g[6]! + g[10]! * g[7]! + g[11]! * g[8]! + this.hingeSlack[row]!;
+    const startLean = g[9]! * g[3]! + g[10]! * g[4]! + g[11]! * g[5]! - (g[0]! * g[3]! + g[1]! * g[4]! + g[2]! * g[5]!);
     this.loadHinge(pos, row);
     // g[0..2] û, [3..5] ĥ, [6..8] n̂, [9..11] ŝ; lengths in g[12] |u|, g[13] |h|, g[14] |s|, g[15] |ĥ × û|.
     const sin = g[15]!;
@@ -225,6 +265,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
       this.crossGradients();
       g[43] = c1;
       g[44] = fade;
+      g[45] = startBend < 0 ? startBend : 0;
       this.applyHinge(world, row);
       this.loadHinge(pos, row);
     }
@@ -247,6 +288,9 @@ export class AngleTable extends ConstraintTable implements Constraint {
     }
     g[43] = c2;
     g[44] = fade;
+    // Old only if it leaned the same way then.
+    const startC2 = this.hingeLean[row]! - Math.abs(startLean);
+    g[45] = startC2 < 0 && startLean * d > 0 ? startC2 : 0;
     this.applyHinge(world, row);
   }
 
@@ -352,8 +396,12 @@ export class AngleTable extends ConstraintTable implements Constraint {
     }
     if (denominator === 0) return;
     const depth = c < -MAX_CORRECTION ? -MAX_CORRECTION : c;
-    const lambda = (-depth * fade * this.stiffness[row]!) / denominator;
+    const step = -depth * fade * this.stiffness[row]!;
+    const lambda = step / denominator;
+    // The share of the repair that undoes the substep's starting violation gradient[45] (≤ 0) is a teleport.
+    const share = step > 0 ? Math.min(1, -g[45]! / step) : 0;
     const pos = world.particles.position;
+    const prev = world.particles.previous;
     for (let r = 0; r < 5; r++) {
       const o = 28 + r * 3;
       const p = ids[r]! * 3;
@@ -361,6 +409,11 @@ export class AngleTable extends ConstraintTable implements Constraint {
       pos[p] = pos[p]! + s * g[o]!;
       pos[p + 1] = pos[p + 1]! + s * g[o + 1]!;
       pos[p + 2] = pos[p + 2]! + s * g[o + 2]!;
+      if (share > 0) {
+        prev[p] = prev[p]! + share * s * g[o]!;
+        prev[p + 1] = prev[p + 1]! + share * s * g[o + 1]!;
+        prev[p + 2] = prev[p + 2]! + share * s * g[o + 2]!;
+      }
     }
   }
 

@@ -1,0 +1,137 @@
+import type { ParticleStore } from '../particles.js';
+
+/**
+ * How contacts with colliders turn into velocity, read by {@link respondToContacts}.
+ * The world keeps one and sets `substep` before each substep: the solver passes
+ * the object, not the numbers, because a double passed to a call V8 does not
+ * inline is boxed, an allocation per call.
+ */
+export class ContactSettings {
+  /**
+   * Most speed (m/s) that pushing a particle out of a collider may give it along
+   * the contact normal beyond its own motion (Box2D v3 caps its contact push-out
+   * velocity, Jolt its penetration recovery, for the same reason). A particle
+   * found deep inside (released from a pin under the floor, or left there by a
+   * teleport) comes out at this speed instead of turning the whole depth into
+   * velocity in one substep. Default 3.
+   */
+  maxPushOutSpeed = 3;
+  /** Approach speeds (m/s) below this do not bounce, so that resting contacts settle. Default 0.5. */
+  restitutionThreshold = 0.5;
+  /** @internal The current substep's length (s), set by the solver. */
+  substep = 1 / 600;
+}
+
+/**
+ * The velocity part of collision response, run once per substep after the
+ * relaxation passes, for each particle in `[from, to)` that a collider pushed.
+ * Velocity in Verlet is `position − previous`, so every rule below moves
+ * `previous`, never the position the passes settled on:
+ *
+ * 1. **No launch.** Without a limit, a push of depth d becomes a velocity d/h
+ *    along the normal: a particle released 3 m under the floor left at about
+ *    900 m/s. The outgoing normal speed is capped at `maxPushOutSpeed`, or at the
+ *    particle's own outward speed (what the substep did without the pushes) when
+ *    that is higher, so constraints that lift a particle off a surface are not held back.
+ * 2. **Restitution** `e` (the larger of the particle's and the collider's, as
+ *    Box2D combines it): a particle that approached at normal speed v > the
+ *    threshold leaves at e·v (default e = 0: it stops along the normal).
+ * 3. **Never faster than it arrived.** The contact may not raise the particle's
+ *    speed above what it had without the pushes (or above `maxPushOutSpeed` from
+ *    rest): a fast particle squeezed sideways out of a thin box once left faster
+ *    than it came.
+ * 4. **Friction** (the paper's section 7): the tangential part of the
+ *    displacement shrinks by μ × the summed push depth and stops rather than
+ *    reverses. With gravity pressing a resting particle g·h² into the floor each
+ *    substep, this is a deceleration of μ·g: Coulomb friction.
+ *
+ * Allocates nothing.
+ */
+export function respondToContacts(particles: ParticleStore, settings: ContactSettings, from: number, to: number): void {
+  const pos = particles.position;
+  const prev = particles.previous;
+  const depth = particles.contactDepth;
+  const push = particles.contactPush;
+  const normal = particles.contactNormal;
+  const mu = particles.contactFriction;
+  const restitution = particles.contactRestitution;
+  const h = settings.substep;
+  const cap = settings.maxPushOutSpeed * h;
+  const threshold = settings.restitutionThreshold * h;
+  for (let i = from; i < to; i++) {
+    const d = depth[i]!;
+    if (d === 0) continue;
+    depth[i] = 0;
+    const p = i * 3;
+    const px = push[p]!;
+    const py = push[p + 1]!;
+    const pz = push[p + 2]!;
+    push[p] = 0;
+    push[p + 1] = 0;
+    push[p + 2] = 0;
+    // Velocities are changed by moving `previous` by the change alone: recomputing it
+    // from the new velocity would round it, and a resting particle would drift.
+    const vx = pos[p]! - prev[p]!;
+    const vy = pos[p + 1]! - prev[p + 1]!;
+    const vz = pos[p + 2]! - prev[p + 2]!;
+    // The displacement the substep would have made without any push.
+    const ox = vx - px;
+    const oy = vy - py;
+    const oz = vz - pz;
+    const pushed = Math.sqrt(px * px + py * py + pz * pz);
+    if (pushed > 0) {
+      const nx = px / pushed;
+      const ny = py / pushed;
+      const nz = pz / pushed;
+      const vn = vx * nx + vy * ny + vz * nz;
+      const own = ox * nx + oy * ny + oz * nz;
+      let target = Math.min(vn, Math.max(own, cap));
+      // Only a bouncy contact sets the normal speed from below; at e = 0 a particle still closing in keeps closing.
+      const bounce = -own > threshold ? -own * restitution[i]! : 0;
+      if (bounce > 0 && target < bounce) target = bounce;
+      if (target !== vn) {
+        const change = target - vn;
+        prev[p] = prev[p]! - nx * change;
+        prev[p + 1] = prev[p + 1]! - ny * change;
+        prev[p + 2] = prev[p + 2]! - nz * change;
+      }
+      const before = ox * ox + oy * oy + oz * oz;
+      const limit = before > cap * cap ? before : cap * cap;
+      const ux = pos[p]! - prev[p]!;
+      const uy = pos[p + 1]! - prev[p + 1]!;
+      const uz = pos[p + 2]! - prev[p + 2]!;
+      const after = ux * ux + uy * uy + uz * uz;
+      if (after > limit) {
+        const cut = 1 - Math.sqrt(limit / after);
+        prev[p] = prev[p]! + ux * cut;
+        prev[p + 1] = prev[p + 1]! + uy * cut;
+        prev[p + 2] = prev[p + 2]! + uz * cut;
+      }
+    }
+    // Friction, along the latest contact's surface.
+    const ux = pos[p]! - prev[p]!;
+    const uy = pos[p + 1]! - prev[p + 1]!;
+    const uz = pos[p + 2]! - prev[p + 2]!;
+    const nx = normal[p]!;
+    const ny = normal[p + 1]!;
+    const nz = normal[p + 2]!;
+    const vn = ux * nx + uy * ny + uz * nz;
+    const tx = ux - vn * nx;
+    const ty = uy - vn * ny;
+    const tz = uz - vn * nz;
+    const t = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    if (t === 0) continue;
+    const cut = mu[i]! * d >= t ? 1 : (mu[i]! * d) / t;
+    prev[p] = prev[p]! + tx * cut;
+    prev[p + 1] = prev[p + 1]! + ty * cut;
+    prev[p + 2] = prev[p + 2]! + tz * cut;
+  }
+}
+
+/** Forgets what colliders did to particle `i` this substep (it fell asleep or was removed). */
+export function clearContact(particles: ParticleStore, i: number): void {
+  particles.contactDepth[i] = 0;
+  particles.contactPush[i * 3] = 0;
+  particles.contactPush[i * 3 + 1] = 0;
+  particles.contactPush[i * 3 + 2] = 0;
+}
