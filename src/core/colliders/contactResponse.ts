@@ -35,7 +35,11 @@ export class ContactSettings {
  *    that is higher, so constraints that lift a particle off a surface are not held back.
  * 2. **Restitution** `e` (the larger of the particle's and the collider's, as
  *    Box2D combines it): a particle that approached at normal speed v > the
- *    threshold leaves at e·v (default e = 0: it stops along the normal).
+ *    threshold leaves at e·v (default e = 0: it stops along the normal). For a
+ *    particle of a body, v includes the body pressing on through its sticks:
+ *    the contact particle leaves a little faster for a substep, and the sticks
+ *    share that out, so the body rebounds at about e·v (energy is measured
+ *    after the collision, not inside it).
  * 3. **Never faster than it arrived.** The contact may not raise the particle's
  *    speed above what it had without the pushes (or above `maxPushOutSpeed` from
  *    rest): a fast particle squeezed sideways out of a thin box once left faster
@@ -87,6 +91,8 @@ export function respondToContacts(particles: ParticleStore, settings: ContactSet
       const own = ox * nx + oy * ny + oz * nz;
       let target = Math.min(vn, Math.max(own, cap));
       // Only a bouncy contact sets the normal speed from below; at e = 0 a particle still closing in keeps closing.
+      // `own` includes what the particle's sticks did in later passes, the rest of a body pressing
+      // on through it: bouncing that too is what makes a thrown box (not only its front face) rebound at e·v.
       const bounce = -own > threshold ? -own * restitution[i]! : 0;
       if (bounce > 0 && target < bounce) target = bounce;
       if (target !== vn) {
