@@ -32,6 +32,7 @@ export { ForceCallback } from './forces/callback.js';
 export { explode, type ExplosionOptions } from './motion/explosion.js';
 export { hit } from './motion/hit.js';
 export { PinGlide } from './motion/pinGlide.js';
+export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';
 export { particleState, type ParticleState, type AccelerationFunction, type Stepper } from './integrators/stepper.js';
 export { explicitEuler, symplecticEuler } from './integrators/euler.js';

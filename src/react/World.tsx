@@ -51,6 +51,14 @@ export interface WorldProps {
   sleepSpeed?: number;
   /** Seconds a body must rest before it falls asleep. Default 0.5. */
   sleepTime?: number;
+  /**
+   * Most speed (m/s) that pushing a particle out of a collider may give it: a
+   * body dragged into the floor and let go rises out at this speed instead of
+   * being launched. Default 3.
+   */
+  maxPushOutSpeed?: number;
+  /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5. */
+  restitutionThreshold?: number;
   /** Stop stepping (the store's `step()` still single-steps). */
   paused?: boolean;
   /** Simulated seconds per real second, e.g. 0.2 for slow motion. Default 1. */
@@ -91,12 +99,12 @@ export function World(props: WorldProps) {
     return { world, store, frame: store.getState().frame };
   });
 
-  const { timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate } = settings;
+  const { timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate } = settings;
   useLayoutEffect(() => {
     value.store
       .getState()
-      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate });
-  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, paused, timeScale, interpolate]);
+      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate });
+  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate]);
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 
@@ -135,6 +143,8 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
     sleep: props.sleep ?? true,
     sleepSpeed: props.sleepSpeed ?? 0.05,
     sleepTime: props.sleepTime ?? 0.5,
+    maxPushOutSpeed: props.maxPushOutSpeed ?? 3,
+    restitutionThreshold: props.restitutionThreshold ?? 0.5,
     paused: props.paused ?? false,
     timeScale: props.timeScale ?? 1,
     interpolate: props.interpolate ?? true,

@@ -35,6 +35,10 @@ export interface WorldSettings {
   sleepSpeed: number;
   /** Seconds a body must rest before it falls asleep. */
   sleepTime: number;
+  /** Most speed (m/s) pushing a particle out of a collider may give it (see `ContactSettings.maxPushOutSpeed`). */
+  maxPushOutSpeed: number;
+  /** Approach speeds (m/s) below this do not bounce (see `ContactSettings.restitutionThreshold`). */
+  restitutionThreshold: number;
   /** While true the frame loop runs no steps (`step()` still does). */
   paused: boolean;
   /** Simulated seconds per real second: 0.25 is slow motion. The fixed step stays. */
@@ -82,6 +86,8 @@ export function checkSettings(settings: Omit<WorldSettings, 'gravity'>, who: str
   checkNumber(s.sleepSpeed, `${who}: sleepSpeed`, 0);
   checkNumber(s.sleepTime, `${who}: sleepTime`, 0);
   checkNumber(s.timeScale, `${who}: timeScale`, 0);
+  checkNumber(s.maxPushOutSpeed, `${who}: maxPushOutSpeed`, 0);
+  checkNumber(s.restitutionThreshold, `${who}: restitutionThreshold`, 0);
   if (s.kernel !== 'wasm' && s.kernel !== 'js') throw new RangeError(`${who}: kernel must be 'wasm' or 'js', got ${typeof s.kernel === 'string' ? `'${s.kernel}'` : String(s.kernel)}`);
   for (const flag of ['sqrtApprox', 'sleep', 'paused', 'interpolate'] as const) {
     if (typeof s[flag] !== 'boolean') throw new TypeError(`${who}: ${flag} must be true or false, got ${String(s[flag])}`);
@@ -221,6 +227,8 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     sleep: world.sleep.enabled,
     sleepSpeed: world.sleep.speed,
     sleepTime: world.sleep.time,
+    maxPushOutSpeed: world.contacts.maxPushOutSpeed,
+    restitutionThreshold: world.contacts.restitutionThreshold,
     paused: false,
     timeScale: 1,
     interpolate: true,
@@ -252,6 +260,8 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     world.sleep.enabled = next.sleep;
     world.sleep.speed = next.sleepSpeed;
     world.sleep.time = next.sleepTime;
+    world.contacts.maxPushOutSpeed = next.maxPushOutSpeed;
+    world.contacts.restitutionThreshold = next.restitutionThreshold;
   };
 
   apply(initial, undefined);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PinGlide, World } from '../../src/core/index.js';
+import { createRagdoll, FreePoint, PinGlide, World, type Vec3 } from '../../src/core/index.js';
+import { staircase } from './collisionScenes.js';
 import { leastAllocation } from '../support/heap.js';
 
 describe('PinGlide', () => {
@@ -62,5 +63,72 @@ describe('PinGlide', () => {
     const glide = new PinGlide(world, world.addPin(world.addParticle({ position: [0, 0, 0] })));
     expect(() => glide.to([0, NaN, 0])).toThrow('PinGlide.to: target must be finite numbers, got [0, NaN, 0]');
     expect(() => glide.to(undefined as never)).toThrow('PinGlide.to: target must be [x, y, z] or {x, y, z}, got undefined');
+  });
+
+  it('keeps its target on the free side of static colliders, so a body dragged into the floor is let go gently', () => {
+    const release = (freeSide: boolean) => {
+      const world = new World();
+      world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+      const doll = createRagdoll(world, { position: [0, 0, 0] });
+      for (let i = 0; i < 120; i++) world.step();
+      const hand = doll.parts.leftHand;
+      const pin = world.addPin(hand);
+      const glide = new PinGlide(world, pin, { freeSide });
+      // The pointer goes down at 1 m/s for 1.5 s, to 1 m or more under the floor, and holds there.
+      const goal = world.getPosition(hand);
+      let lowest = Infinity;
+      for (let frame = 0; frame < 150; frame++) {
+        if (frame < 90) goal[1] -= 1 / 60;
+        glide.to(goal);
+        world.advance(1 / 60);
+        lowest = Math.min(lowest, world.getPosition(hand)[1] - world.particles.radius[hand]!);
+      }
+      glide.dispose();
+      world.removeConstraint(pin);
+      let fastest = 0;
+      for (let i = 0; i < 120; i++) {
+        world.step();
+        for (const id of doll.vertices) fastest = Math.max(fastest, Math.hypot(...world.getVelocity(id)));
+      }
+      return { lowest, fastest };
+    };
+    const kept = release(true);
+    // Held on the floor, not under it; let go, nothing moves faster than the pointer did (1 m/s).
+    expect(kept.lowest).toBeGreaterThan(-1e-6);
+    expect(kept.fastest).toBeLessThan(1);
+    // Without it the pin holds the hand 1.45 m under the floor while the floor holds the elbow up: the
+    // forearm is stretched six-fold and snaps back when let go (measured 54 m/s, as the README scene's 54–142 m/s).
+    const held = release(false);
+    expect(held.lowest).toBeLessThan(-1);
+    expect(held.fastest).toBeGreaterThan(20);
+  });
+
+  it('projects a point as a particle of its radius would be: every collider kind, the swept one-sided mesh too, allocating nothing', () => {
+    const world = new World();
+    world.addCollider({ type: 'sphere', center: [0, 5, 0], radius: 1 });
+    world.addCollider({ type: 'box', min: [4, 0, -1], max: [6, 1, 1] });
+    world.addCollider(staircase(4, 0.4, 0.25, 2).shape());
+    const free = new FreePoint();
+    const point: Vec3 = [0.1, 4.5, 0];
+    free.project(world, [0.1, 3, 0], point, 0.05);
+    expect(Math.hypot(point[0], point[1] - 5, point[2])).toBeCloseTo(1.05, 9);
+    const inBox: Vec3 = [5, 0.9, 0.2];
+    free.project(world, [5, 3, 0.2], inBox, 0);
+    expect(inBox).toEqual([5, 1, 0.2]);
+    // Through the first step's tread from above: stopped on it; from under the landing: let through (one-sided).
+    const down: Vec3 = [0.6, -0.5, 0];
+    free.project(world, [0.6, 0.5, 0], down, 0.02);
+    expect(down[1]).toBeCloseTo(0.27, 9);
+    const up: Vec3 = [-1, 0.5, 0];
+    free.project(world, [-1, -0.5, 0], up, 0);
+    expect(up).toEqual([-1, 0.5, 0]);
+    const run = () => {
+      for (let i = 0; i < 10_000; i++) {
+        point[1] = 4.5;
+        free.project(world, down, point, 0.05);
+      }
+    };
+    run();
+    expect(leastAllocation(run)).toBeLessThan(16 * 1024);
   });
 });

@@ -97,6 +97,34 @@ describe('collider components', () => {
     expect(m.world.colliders).toHaveLength(0);
   });
 
+  it('bounce with the restitution of the collider or the particle, whichever is larger, changed live', async () => {
+    const bounce = async (ground: number, particle: number) => {
+      const handle = createRef<ParticleHandle>();
+      const scene = (g: number, p: number) => (
+        <>
+          <Ground restitution={g} />
+          <Particle ref={handle} position={[0, 1, 0]} restitution={p} />
+        </>
+      );
+      const m = await mountWorld(scene(0, 0), { sleep: false });
+      await m.update(scene(ground, particle));
+      let landed = false;
+      let peak = 0;
+      for (let frame = 0; frame < 90; frame++) {
+        await m.frames(1);
+        if (handle.current!.velocity()[1] > 0) landed = true;
+        if (landed) peak = Math.max(peak, handle.current!.position()[1]);
+      }
+      await m.unmount();
+      return peak;
+    };
+    // e² · 1 m, within 10%.
+    expect(await bounce(0.8, 0)).toBeGreaterThan(0.58);
+    expect(await bounce(0.8, 0)).toBeLessThan(0.7);
+    expect(await bounce(0, 0.8)).toBeCloseTo(await bounce(0.8, 0), 9);
+    expect(await bounce(0, 0)).toBeLessThan(1e-3);
+  });
+
   it('reject bad props naming the component and the prop', async () => {
     await expectRenderError(
       <World>
@@ -117,6 +145,12 @@ describe('collider components', () => {
       '<BoxCollider>: inside works only for an unrotated box',
     );
     await expectRenderError(<Ground />, '<Ground> must be inside a <World>');
+    await expectRenderError(
+      <World>
+        <Ground restitution={1.2} />
+      </World>,
+      '<Ground>: restitution must be a finite number in [0, 1], got 1.2',
+    );
     await expectRenderError(
       <World>
         <CapsuleCollider a={[0, 0, 0]} b={[1, 0, 0]} radius={Number.NaN} />

@@ -7,6 +7,8 @@ import { Ground } from '../../src/react/components/Ground.js';
 import { IKHandle } from '../../src/react/components/IKHandle.js';
 import { Particle } from '../../src/react/components/Particle.js';
 import { Pin } from '../../src/react/components/Pin.js';
+import { Ragdoll } from '../../src/react/components/Ragdoll.js';
+import { resolveParticle } from '../../src/react/particleRef.js';
 import { SphereCollider } from '../../src/react/components/SphereCollider.js';
 import { Stick } from '../../src/react/components/Stick.js';
 import type { ParticleHandle } from '../../src/react/hooks/useParticle.js';
@@ -144,6 +146,47 @@ describe('<DragControls>', () => {
     element.dispatchEvent(pointer('pointerdown', x, y, 20));
     expect(grabbed).toEqual([1]);
     expect(m.world.pins.count).toBe(0);
+    await m.unmount();
+  });
+
+  it('holds what it drags on the free side of the floor: a ragdoll pulled into the ground and let go is slower than the pointer', async () => {
+    const element = new FakeElement();
+    const probe: { camera?: Camera } = {};
+    const held: number[] = [];
+    const m = await mountWorld(
+      <>
+        <CameraProbe into={probe} />
+        <Ground />
+        <Ragdoll name="doll" position={[0, 0, 0]} />
+        <DragControls domElement={element as unknown as HTMLElement} onGrab={(id) => held.push(id)} />
+      </>,
+      { interpolate: false },
+    );
+    await m.frames(180);
+    const w = m.world;
+    const chest = resolveParticle(m.store.getState(), 'doll.chest')!;
+    const start = w.getPosition(chest);
+    const cam = probe.camera!;
+    element.dispatchEvent(pointer('pointerdown', ...screen(cam, start), 0));
+    expect(held).toHaveLength(1);
+    const grabbed = held[0]!;
+    // Down at 1 m/s for one second, to 1 m under the floor, then held there for half a second.
+    let lowest = Infinity;
+    for (let frame = 1; frame <= 90; frame++) {
+      const depth = Math.min(frame, 60) / 60;
+      element.ownerDocument.dispatchEvent(pointer('pointermove', ...screen(cam, [start[0], start[1] - depth, start[2]]), frame * 16.7));
+      await m.frames(1);
+      lowest = Math.min(lowest, w.getPosition(grabbed)[1] - w.particles.radius[grabbed]!);
+    }
+    element.ownerDocument.dispatchEvent(pointer('pointerup', ...screen(cam, [start[0], start[1] - 1, start[2]]), 91 * 16.7));
+    let fastest = 0;
+    for (let frame = 0; frame < 120; frame++) {
+      await m.frames(1);
+      for (let i = 0; i < w.particles.end; i++) if (w.particles.inverseMass[i]! > 0) fastest = Math.max(fastest, Math.hypot(...w.getVelocity(i)));
+    }
+    // The README scene used to send the doll up at 54–142 m/s from here.
+    expect(lowest).toBeGreaterThan(-1e-6);
+    expect(fastest).toBeLessThan(1);
     await m.unmount();
   });
 

@@ -46,6 +46,9 @@ describe('<World>', () => {
     expect([world.sleep.enabled, world.sleep.speed, world.sleep.time]).toEqual([false, 0.1, 2]);
     expect(world.random.state).toBe(7);
     expect(handle.current!.id).toBe(id);
+    expect([world.contacts.maxPushOutSpeed, world.contacts.restitutionThreshold]).toEqual([3, 0.5]);
+    await m.update(<Particle ref={handle} position={[0, 10, 0]} />, { maxPushOutSpeed: 1.5, restitutionThreshold: 0.2 });
+    expect([world.contacts.maxPushOutSpeed, world.contacts.restitutionThreshold]).toEqual([1.5, 0.2]);
     await m.unmount();
   });
 
@@ -153,5 +156,7 @@ describe('<World>', () => {
     await expectRenderError(<World timeStep={0} />, '<World>: timeStep must be > 0, got 0');
     await expectRenderError(<World gravity={[0, Number.NaN, 0]} />, '<World>: gravity must be finite numbers');
     await expectRenderError(<World timeScale={-1} />, '<World>: timeScale must be a finite number in [0, Infinity], got -1');
+    await expectRenderError(<World maxPushOutSpeed={-3} />, '<World>: maxPushOutSpeed must be a finite number in [0, Infinity], got -3');
+    await expectRenderError(<World restitutionThreshold={Number.NaN} />, '<World>: restitutionThreshold must be a finite number in [0, Infinity], got NaN');
   });
 });

@@ -35,6 +35,8 @@ export interface ClothOptions extends MassOptions {
   radius?: number;
   /** Coulomb friction coefficient of each particle (the world's default when omitted). */
   friction?: number;
+  /** Bounciness of each particle against colliders, in [0, 1] (the world's default, 0, when omitted; see `ParticleOptions.restitution`). */
+  restitution?: number;
   /** Sticks between row and column neighbours; stiffness default 1. */
   structural?: ClothStickOptions;
   /** Sticks along both diagonals of every square (resist shearing); default stiffness 1; `false` for none. */
@@ -117,7 +119,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   for (let j = 0; j < height; j++) {
     for (let i = 0; i < width; i++) {
       const position: Vec3 = orientation === 'vertical' ? [origin[0] + i * spacing, origin[1] - j * spacing, origin[2]] : [origin[0] + i * spacing, origin[1], origin[2] + j * spacing];
-      list.push({ position, mass, radius: options.radius, friction: options.friction });
+      list.push({ position, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
     }
   }
   const first = world.addParticles(list);

@@ -36,6 +36,8 @@ export interface PlantOptions extends MassOptions {
   radius?: number;
   /** Coulomb friction coefficient of each particle (the world's default when omitted). */
   friction?: number;
+  /** Bounciness of each particle against colliders, in [0, 1] (the world's default, 0, when omitted; see `ParticleOptions.restitution`). */
+  restitution?: number;
   /** Relaxation passes per substep, default 1: the paper's plants used one pass, which gave "exactly the right amount of bending". */
   iterations?: number;
 }
@@ -108,7 +110,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
       const back = s === 0 ? (fold * half * 2) / width : 0;
       const position: Vec3 = [0, 0, 0];
       for (let k = 0; k < 3; k++) position[k] = base[k]! + up[k]! * along + side[k]! * half * s - normal[k]! * back;
-      list.push({ position, mass, radius: options.radius, friction: options.friction });
+      list.push({ position, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
     }
   }
   const first = world.addParticles(list);

@@ -44,6 +44,8 @@ export interface RagdollOptions {
   iterations?: number;
   /** Coulomb friction coefficient of every particle. Default 0.5. */
   friction?: number;
+  /** Bounciness of every particle against colliders, in [0, 1]. Default 0 (see `ParticleOptions.restitution`). */
+  restitution?: number;
   /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
   angleStiffness?: number;
   /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
@@ -209,6 +211,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   if (pose !== 'standing' && pose !== 'T') throw new RangeError(`${what}: pose must be 'standing' or 'T', got ${String(pose)}`);
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
   const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
+  const restitution = checkNumber(options.restitution ?? 0, `${what}: restitution`, 0, 1);
   const angleStiffness = checkNumber(options.angleStiffness ?? 1, `${what}: angleStiffness`, 0, 1);
   if (angleStiffness === 0) throw new RangeError(`${what}: angleStiffness must be in (0, 1], got 0`);
   const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
@@ -218,7 +221,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     const turned = rotateVector(rotation, [local[0] * height, local[1] * height, local[2] * height]);
     return [position[0] + turned[0], position[1] + turned[1], position[2] + turned[2]];
   };
-  const first = world.addParticles(ragdollParts.map((part) => ({ position: place(part), velocity, mass: partMass(part) * mass, radius: partRadius(part) * height, friction })));
+  const first = world.addParticles(ragdollParts.map((part) => ({ position: place(part), velocity, mass: partMass(part) * mass, radius: partRadius(part) * height, friction, restitution })));
   const record = world.addBody(first, ragdollParts.length, { kind: 'ragdoll', iterations });
   const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
   // Rest lengths come from the standing pose, so the T pose has the same skeleton.

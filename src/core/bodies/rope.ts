@@ -33,6 +33,8 @@ export interface RopeOptions extends MassOptions {
   radius?: number;
   /** Coulomb friction coefficient of each particle (the world's default when omitted). */
   friction?: number;
+  /** Bounciness of each particle against colliders, in [0, 1] (the world's default, 0, when omitted; see `ParticleOptions.restitution`). */
+  restitution?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
 }
@@ -95,7 +97,7 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const list: ParticleOptions[] = [];
   for (let i = 0; i <= segments; i++) {
     const t = i / segments;
-    list.push({ position: [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, from[2] + (to[2] - from[2]) * t], mass, radius: options.radius, friction: options.friction });
+    list.push({ position: [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, from[2] + (to[2] - from[2]) * t], mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
   }
   const first = world.addParticles(list);
   const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });

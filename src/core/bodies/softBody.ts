@@ -36,6 +36,8 @@ export interface SoftBodyOptions extends MassOptions {
   radius?: number;
   /** Coulomb friction coefficient of each particle (the world's default when omitted). */
   friction?: number;
+  /** Bounciness of each particle against colliders, in [0, 1] (the world's default, 0, when omitted; see `ParticleOptions.restitution`). */
+  restitution?: number;
   /** Initial velocity of every particle, default zero. */
   velocity?: Vec3Like;
   /** Relaxation passes per substep for this body (default: the world's). */
@@ -97,7 +99,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const list: ParticleOptions[] = [];
   for (let v = 0; v < vertexCount; v++) {
     const position: Vec3 = [center[0] + mesh.vertices[v * 3]!, center[1] + mesh.vertices[v * 3 + 1]!, center[2] + mesh.vertices[v * 3 + 2]!];
-    list.push({ position, velocity, mass, radius: options.radius, friction: options.friction });
+    list.push({ position, velocity, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
   }
   const first = world.addParticles(list);
   const body = world.addBody(first, vertexCount, { kind: 'softBody', iterations: options.iterations });

@@ -125,6 +125,14 @@ export class EdgeSystem implements Constraint {
     return id;
   }
 
+  /** The largest radius (m) of the capsule edges that end at particle `id`, or 0. */
+  largestRadiusAt(id: number): number {
+    const t = this.table;
+    let largest = 0;
+    for (let row = 0; row < t.count; row++) if ((t.a[row] === id || t.b[row] === id) && t.radius[row]! > largest) largest = t.radius[row]!;
+    return largest;
+  }
+
   /** Radius (m) of capsule edge `id`. */
   radiusOf(id: number): number {
     const row = this.rows.get(id);
@@ -291,6 +299,16 @@ export function edgeSystem(world: World): EdgeSystem {
     world.addConstraint(system);
   }
   return system;
+}
+
+/**
+ * How far particle `id` reaches into colliders: its own radius, or the radius of
+ * the widest capsule edge at it (a ragdoll's knee reaches as far as its thigh).
+ */
+export function collisionReach(world: World, id: number): number {
+  const edges = systems.get(world);
+  const own = world.particles.radius[id]!;
+  return edges === undefined ? own : Math.max(own, edges.largestRadiusAt(id));
 }
 
 /**

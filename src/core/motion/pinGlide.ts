@@ -1,3 +1,5 @@
+import { FreePoint } from '../colliders/freePoint.js';
+import { collisionReach } from '../collision/edges.js';
 import { component, type Vec3, type Vec3Like } from '../math.js';
 import type { World } from '../world.js';
 
@@ -8,6 +10,11 @@ import type { World } from '../world.js';
  * one step and tears what the pin holds. Gliding, the pin goes `1/n` of the way
  * at each of the frame's `n` steps (`World.frameStep` / `frameSteps`), so a pull
  * at 12 fps takes the path the same pull takes at 60 fps.
+ *
+ * Each step's target is also kept on the free side of the world's static
+ * colliders (see {@link FreePoint}; `freeSide: false` turns that off): held under
+ * the floor, a particle would be pushed out by the whole depth once let go, and
+ * its neighbours dragged in with it.
  *
  * @example
  * ```ts
@@ -24,17 +31,25 @@ export class PinGlide {
   /** The pin's target when the current frame began. */
   private readonly from: Vec3 = [0, 0, 0];
   private readonly target: Vec3 = [0, 0, 0];
+  /** The target of the previous step: where a collider sweep starts. */
+  private readonly last: Vec3 = [0, 0, 0];
+  private readonly free: FreePoint | null;
   /** True from `to()` until the pin arrives: only then does the glide write the pin (and wake its body). */
   private moving = false;
   private readonly unsubscribe: () => void;
 
+  /** @param options.freeSide keep the target out of static colliders (default true). */
   constructor(
     readonly world: World,
     readonly pin: number,
+    options: { freeSide?: boolean } = {},
   ) {
     const row = world.pinRow(pin);
     if (row < 0) throw new RangeError(`PinGlide: no pin with id ${String(pin)}`);
-    for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = world.pins.target[row * 3 + k]!;
+    const freeSide = options.freeSide ?? true;
+    if (typeof freeSide !== 'boolean') throw new TypeError(`PinGlide: freeSide must be true or false, got ${String(freeSide)}`);
+    this.free = freeSide ? new FreePoint() : null;
+    for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = this.last[k] = world.pins.target[row * 3 + k]!;
     this.unsubscribe = world.onBeforeStep(this.follow);
   }
 
@@ -62,6 +77,11 @@ export class PinGlide {
     if (!this.moving || world.pinRow(this.pin) < 0) return;
     const share = (world.frameStep + 1) / world.frameSteps;
     for (let k = 0; k < 3; k++) this.target[k] = this.from[k]! + (this.goal[k]! - this.from[k]!) * share;
+    if (this.free !== null) {
+      const particle = world.pins.particle[world.pinRow(this.pin)]!;
+      this.free.project(world, this.last, this.target, collisionReach(world, particle));
+      for (let k = 0; k < 3; k++) this.last[k] = this.target[k]!;
+    }
     world.setPinTarget(this.pin, this.target);
     if (share === 1) {
       for (let k = 0; k < 3; k++) this.from[k] = this.goal[k]!;

@@ -22,6 +22,8 @@ export interface BoxColliderProps {
   inside?: boolean;
   /** Surface friction μ. Default 1. */
   friction?: number;
+  /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
+  restitution?: number;
   /** Drawn at the box's centre and orientation, e.g. `<mesh><boxGeometry args={size} /></mesh>`. */
   children?: ReactNode;
   /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
@@ -40,11 +42,12 @@ export interface BoxColliderProps {
  * </BoxCollider>
  * ```
  */
-export function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, children, ref }: BoxColliderProps) {
+export function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, restitution = 0, children, ref }: BoxColliderProps) {
   const center = useStableVec3(position ?? ORIGIN, '<BoxCollider>: position')!;
   const edges = useStableVec3(typeof size === 'number' ? [size, size, size] : size, '<BoxCollider>: size')!;
   if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);
   checkNumber(friction, '<BoxCollider>: friction', 0);
+  checkNumber(restitution, '<BoxCollider>: restitution', 0, 1);
   const turn = quaternion ? toQuat(quaternion, '<BoxCollider>: quaternion') : rotation ? eulerQuaternion(toVec3(rotation, '<BoxCollider>: rotation')) : undefined;
   const turnKey = turn?.join(',');
   if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation/quaternion or inside');
@@ -52,11 +55,11 @@ export function BoxCollider({ position, size = 1, rotation, quaternion, inside =
   const collider = useMemo(() => {
     const q = turnKey?.split(',').map(Number) as [number, number, number, number] | undefined;
     const half: [number, number, number] = [edges[0] / 2, edges[1] / 2, edges[2] / 2];
-    if (q) return buildCollider('<BoxCollider>', () => new ObbCollider({ type: 'obb', center, halfExtents: half, quaternion: q, friction }));
+    if (q) return buildCollider('<BoxCollider>', () => new ObbCollider({ type: 'obb', center, halfExtents: half, quaternion: q, friction, restitution }));
     const min: [number, number, number] = [center[0] - half[0], center[1] - half[1], center[2] - half[2]];
     const max: [number, number, number] = [center[0] + half[0], center[1] + half[1], center[2] + half[2]];
-    return buildCollider('<BoxCollider>', () => new CoreBoxCollider({ type: 'box', min, max, inside, friction }));
-  }, [center, edges, turnKey, inside, friction]);
+    return buildCollider('<BoxCollider>', () => new CoreBoxCollider({ type: 'box', min, max, inside, friction, restitution }));
+  }, [center, edges, turnKey, inside, friction, restitution]);
   const handle = useColliderAs('<BoxCollider>', collider);
   useImperativeHandle(ref, () => handle, [handle]);
   return children === undefined ? null : (

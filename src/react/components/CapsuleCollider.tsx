@@ -16,6 +16,8 @@ export interface CapsuleColliderProps {
   radius: number;
   /** Surface friction μ. Default 1. */
   friction?: number;
+  /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
+  restitution?: number;
   /**
    * Drawn at the axis's midpoint with local +y along a → b, so
    * `<mesh><capsuleGeometry args={[radius, length]} /></mesh>` lines up.
@@ -36,14 +38,15 @@ export interface CapsuleColliderProps {
  * </CapsuleCollider>
  * ```
  */
-export function CapsuleCollider({ a, b, radius, friction = 1, children, ref }: CapsuleColliderProps) {
+export function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, children, ref }: CapsuleColliderProps) {
   const from = useStableVec3(a, '<CapsuleCollider>: a');
   const to = useStableVec3(b, '<CapsuleCollider>: b');
   if (!from) throw new TypeError('<CapsuleCollider>: a is required, got undefined');
   if (!to) throw new TypeError('<CapsuleCollider>: b is required, got undefined');
   checkNumber(radius, '<CapsuleCollider>: radius', 0);
   checkNumber(friction, '<CapsuleCollider>: friction', 0);
-  const collider = useMemo(() => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction })), [from, to, radius, friction]);
+  checkNumber(restitution, '<CapsuleCollider>: restitution', 0, 1);
+  const collider = useMemo(() => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution })), [from, to, radius, friction, restitution]);
   const handle = useColliderAs('<CapsuleCollider>', collider);
   useImperativeHandle(ref, () => handle, [handle]);
   const placement = useMemo(() => {

@@ -46,7 +46,9 @@ export interface DragControlsProps {
  * is pinned to the pointer on a plane through it facing the camera (the Hitman
  * "drag the corpse by the hand"), and released with the pointer's velocity, so
  * a flick throws it. Orbit controls stop while dragging: the listener runs in
- * the capture phase, before theirs, and switches them off first.
+ * the capture phase, before theirs, and switches them off first. The pin stays
+ * on the free side of static colliders (see `PinGlide`): pulled into the floor,
+ * a body lies on it, and let go it does not spring out.
  *
  * @example
  * ```tsx

@@ -32,8 +32,9 @@ export interface IKHandleProps {
  * position: inverse kinematics by pinning, as in the paper, so a user poses an
  * arm or a ragdoll by hand. It appears where the particle is; dragging its
  * arrows or planes moves the pin, spread over the steps of each frame (a
- * {@link PinGlide}), so a fast move at a low frame rate does not yank the limb.
- * Orbit controls pause while it is dragged.
+ * {@link PinGlide}), so a fast move at a low frame rate does not yank the limb,
+ * and kept on the free side of static colliders: a hand posed into a wall stays
+ * on its surface. Orbit controls pause while it is dragged.
  *
  * @example
  * ```tsx

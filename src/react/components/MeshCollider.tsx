@@ -12,6 +12,8 @@ import type { ColliderHandle } from '../hooks/useCollider.js';
 export interface MeshColliderProps {
   /** Surface friction μ. Default 1. */
   friction?: number;
+  /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
+  restitution?: number;
   /** Meshes to collide with; they are drawn as usual and their triangles (in world space) become one static collider. */
   children: ReactNode;
   /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
@@ -42,9 +44,10 @@ class LiveMeshCollider implements ColliderHandle {
  * </MeshCollider>
  * ```
  */
-export function MeshCollider({ friction = 1, children, ref }: MeshColliderProps) {
+export function MeshCollider({ friction = 1, restitution = 0, children, ref }: MeshColliderProps) {
   const { world, store } = useSinew('<MeshCollider>');
   checkNumber(friction, '<MeshCollider>: friction', 0);
+  checkNumber(restitution, '<MeshCollider>: restitution', 0, 1);
   const group = useRef<Group>(null);
   const [handle] = useState(() => new LiveMeshCollider(world));
   useImperativeHandle(ref, () => handle, [handle]);
@@ -56,7 +59,7 @@ export function MeshCollider({ friction = 1, children, ref }: MeshColliderProps)
     root.updateWorldMatrix(true, true);
     const { vertices, indices } = collectTriangles(root);
     if (indices.length === 0) return undefined;
-    const collider = buildCollider('<MeshCollider>', () => new TriangleMeshCollider({ type: 'mesh', vertices, indices, friction }));
+    const collider = buildCollider('<MeshCollider>', () => new TriangleMeshCollider({ type: 'mesh', vertices, indices, friction, restitution }));
     const id = world.addCollider(collider);
     handle.id = id;
     store.getState().refreshStats();

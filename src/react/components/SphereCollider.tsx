@@ -13,6 +13,8 @@ export interface SphereColliderProps {
   inside?: boolean;
   /** Surface friction μ. Default 1. */
   friction?: number;
+  /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
+  restitution?: number;
   /** Drawn at the centre, e.g. `<mesh><sphereGeometry args={[radius]} /></mesh>`. */
   children?: ReactNode;
   /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
@@ -29,11 +31,12 @@ export interface SphereColliderProps {
  * </SphereCollider>
  * ```
  */
-export function SphereCollider({ position, radius, inside = false, friction = 1, children, ref }: SphereColliderProps) {
+export function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, children, ref }: SphereColliderProps) {
   const center = useStableVec3(position ?? ORIGIN, '<SphereCollider>: position')!;
   checkNumber(radius, '<SphereCollider>: radius', 0);
   checkNumber(friction, '<SphereCollider>: friction', 0);
-  const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction }) as const, [center, radius, inside, friction]);
+  checkNumber(restitution, '<SphereCollider>: restitution', 0, 1);
+  const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction, restitution }) as const, [center, radius, inside, friction, restitution]);
   const handle = useColliderAs('<SphereCollider>', shape);
   useImperativeHandle(ref, () => handle, [handle]);
   return children === undefined ? null : <group position={center}>{children}</group>;

@@ -13,12 +13,14 @@ export interface LiveParticleOptions {
   radius?: number;
   /** Coulomb friction μ of each particle. */
   friction?: number;
+  /** Bounciness of each particle against colliders, in [0, 1]. */
+  restitution?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
 }
 
 /**
- * Applies mass, radius, friction and iterations to a body's particles in place
+ * Applies mass, radius, friction, restitution and iterations to a body's particles in place
  * whenever they change, so a slider on any of them never resets the simulation.
  * (A re-created body already got the latest values from its builder.) Errors
  * name `who`.
@@ -29,7 +31,7 @@ export interface LiveParticleOptions {
  * ```
  */
 export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options: LiveParticleOptions): void {
-  const { mass, totalMass, radius, friction, iterations } = options;
+  const { mass, totalMass, radius, friction, restitution, iterations } = options;
   useLayoutEffect(() => {
     const body = api.current;
     if (!body) return;
@@ -41,7 +43,8 @@ export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options
     }
     if (radius !== undefined) world.particles.radius.fill(checkNumber(radius, `${who}: radius`, 0), first, first + count);
     if (friction !== undefined) world.particles.friction.fill(checkNumber(friction, `${who}: friction`, 0), first, first + count);
+    if (restitution !== undefined) world.particles.restitution.fill(checkNumber(restitution, `${who}: restitution`, 0, 1), first, first + count);
     // Left alone when not given: builders have their own defaults (a plant relaxes once per substep).
     if (iterations !== undefined) body.body.iterations = checkInteger(iterations, `${who}: iterations`, 1);
-  }, [api, who, mass, totalMass, radius, friction, iterations]);
+  }, [api, who, mass, totalMass, radius, friction, restitution, iterations]);
 }

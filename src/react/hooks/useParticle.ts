@@ -19,6 +19,8 @@ export interface UseParticleOptions {
   radius?: number;
   /** Coulomb friction μ. Default 0.5. Changes live. */
   friction?: number;
+  /** Bounciness against colliders in [0, 1] (the larger of this and the collider's applies). Default 0. Changes live. */
+  restitution?: number;
   /** Registers the particle under this name in its `<World>`, for `<Stick a="name" />`. */
   name?: string;
 }
@@ -72,7 +74,7 @@ class LiveParticle implements ParticleHandle {
 
 /**
  * Adds a particle to the nearest `<World>` for as long as the calling component
- * is mounted. Mass, radius and friction change in place; the handle is stable.
+ * is mounted. Mass, radius, friction and restitution change in place; the handle is stable.
  *
  * @example
  * ```tsx
@@ -97,13 +99,14 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
   const mass = checkMass(options.mass ?? 1, who);
   const radius = checkNumber(options.radius ?? 0, `${who}: radius`, 0);
   const friction = checkNumber(options.friction ?? 0.5, `${who}: friction`, 0);
+  const restitution = checkNumber(options.restitution ?? 0, `${who}: restitution`, 0, 1);
   const { name } = options;
   if (name !== undefined && (typeof name !== 'string' || name === '' || name.includes('.'))) {
     throw new TypeError(`${who}: name must be a non-empty string without ".", got ${JSON.stringify(name)}`);
   }
 
   const [handle] = useState(() => new LiveParticle(world));
-  const latest = useLatest({ position, velocity, mass, radius, friction });
+  const latest = useLatest({ position, velocity, mass, radius, friction, restitution });
   // What the particle was last given, so that only real prop changes move it.
   const applied = useRef<{ position: Vec3; velocity: Vec3 | undefined }>({ position, velocity });
 
@@ -135,7 +138,8 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
     world.setMass(handle.id, mass);
     world.particles.radius[handle.id] = radius;
     world.particles.friction[handle.id] = friction;
-  }, [world, handle, mass, radius, friction]);
+    world.particles.restitution[handle.id] = restitution;
+  }, [world, handle, mass, radius, friction, restitution]);
 
   return handle;
 }

@@ -67,6 +67,6 @@ export function useRagdollAs(who: string, options: UseRagdollOptions = {}): Ragd
     },
     (w) => new RagdollApi(w),
   );
-  useLiveParticles(api, who, { friction: options.friction, iterations: options.iterations });
+  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations });
   return api;
 }

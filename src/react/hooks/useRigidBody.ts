@@ -154,7 +154,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
     return subscribeRegistry(store, check);
   }, [store, api, hasShared, latestShared]);
   // Mass is structural here: the read-back weights its vertices by it.
-  useLiveParticles(api, who, { friction: options.friction, iterations: options.iterations });
+  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations });
   // The radius lives in the capsule edges too.
   const { radius } = options;
   useLayoutEffect(() => {
