@@ -204,6 +204,19 @@ export class SleepSystem {
     for (let b = 0; b < this.bodyCount; b++) if (this.asleep[b] === 1) this.wakeBody(world, b);
   }
 
+  /** Body `b` was removed: its slot starts over awake, for the next body that takes it. */
+  forgetBody(b: number): void {
+    if (b >= this.bodyCount) return;
+    if (this.asleep[b] === 1) {
+      this.asleep[b] = 0;
+      this.sleepingParticles -= this.sleepers[b]!;
+    }
+    this.sleepers[b] = 0;
+    this.quiet[b] = 0;
+    this.passes[b] = -1;
+    this.rangesDirty = true;
+  }
+
   /** Marks the particle ranges stale (particles were added to or removed from a body). */
   invalidate(): void {
     this.rangesDirty = true;
@@ -399,7 +412,8 @@ export class SleepSystem {
     let from = 0;
     const end = particles.end;
     for (let i = 0; i <= end; i++) {
-      const b = i < end ? particles.body[i]! : -2;
+      // Free slots (removed particles) belong to no range: a world's step costs the same after any history.
+      const b = i < end && (particles.flags[i]! & ParticleFlag.Alive) !== 0 ? particles.body[i]! : -2;
       const p = b === -2 ? -1 : b < 0 || b >= this.bodyCount ? worldPasses : this.passes[b]!;
       if (p === current && i < end) continue;
       if (current > 0) count = this.pushRange(count, from, i, current);
@@ -409,9 +423,9 @@ export class SleepSystem {
     this.rangeCount = count;
     let loose = 0;
     for (let i = 0; i < end; i++) {
-      if (particles.body[i]! >= 0) continue;
+      if (!loneParticle(particles, i)) continue;
       let j = i + 1;
-      while (j < end && particles.body[j]! < 0) j++;
+      while (j < end && loneParticle(particles, j)) j++;
       if (this.loose.length < (loose + 1) * 2) this.loose = widen(this.loose, this.loose.length * 2);
       this.loose[loose * 2] = i;
       this.loose[loose * 2 + 1] = j;
@@ -563,3 +577,7 @@ function find(root: Int32Array, b: number): number {
   return b;
 }
 
+/** True for a live particle of no body (a closure here would be allocated whenever the ranges are rebuilt). */
+function loneParticle(particles: ParticleStore, i: number): boolean {
+  return particles.body[i]! < 0 && (particles.flags[i]! & ParticleFlag.Alive) !== 0;
+}

@@ -48,7 +48,7 @@ export interface WorldSnapshot extends SnapshotScalars {
   damping: number;
   /** Square-root approximation for sticks. */
   sqrtApprox: boolean;
-  /** Ids of the bodies alive when it was taken: a snapshot restores the state of the same scene. */
+  /** Serials of the bodies alive when it was taken: a snapshot restores the state of the same scene. */
   bodies: number[];
 }
 
@@ -75,7 +75,7 @@ export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnaps
     iterations: world.iterations,
     damping: world.damping,
     sqrtApprox: world.sqrtApprox,
-    bodies: world.bodies.filter((b) => b.alive).map((b) => b.id),
+    bodies: world.bodies.filter((b) => b.alive).map((b) => b.serial),
   };
 }
 
@@ -100,11 +100,13 @@ function checkComplete(snap: WorldSnapshot): void {
  */
 function checkSameBodies(world: World, snap: WorldSnapshot): void {
   const then = new Set(snap.bodies ?? []);
+  const now = new Set<number>();
   for (const body of world.bodies) {
-    if (body.alive && !then.has(body.id)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was added after this snapshot was taken; remove it before restoring`);
-    if (!body.alive && then.has(body.id)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was removed after this snapshot was taken; a snapshot restores the state of the same scene`);
+    if (!body.alive) continue;
+    now.add(body.serial);
+    if (!then.has(body.serial)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was added after this snapshot was taken; remove it before restoring`);
   }
-  for (const id of then) if (!world.bodies[id]) throw new Error(`restore: the snapshot has body ${id}, which this world never had`);
+  for (const serial of then) if (!now.has(serial)) throw new Error(`restore: the snapshot has body #${serial}, which was removed after it was taken (or belongs to another world); a snapshot restores the state of the same scene`);
 }
 
 /** Writes a snapshot back into `world` (copies, so the snapshot can be restored again). */

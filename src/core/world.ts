@@ -166,7 +166,7 @@ export class World {
   readonly beforeStep: ((world: World) => void)[] = [];
   /** Callbacks run at the end of every step (see `onAfterStep`). */
   readonly afterStep: ((world: World) => void)[] = [];
-  /** Registered bodies by id (removed ones stay with `alive: false`, so ids are never reused). */
+  /** Bodies by slot (`record.id`); a removed body's slot holds its dead record (`alive: false`) until the next body takes it. */
   readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
   readonly random: SeededRandom;
@@ -224,6 +224,9 @@ export class World {
   private stepping = false;
   private retiredEntries = false;
   private accumulator = 0;
+  /** Slots of removed bodies, reused by the next `addBody` (the last freed first). */
+  private freeBodySlots: number[] = [];
+  private nextBodySerial = 1;
   private nextConstraintId = 1;
   private stickRows = new Map<number, number>();
   private pinRows = new Map<number, number>();
@@ -371,6 +374,8 @@ export class World {
     if (!Array.isArray(list) || list.length === 0) throw new RangeError('addParticles: list must be a non-empty array');
     const checked = list.map((o, i) => checkParticle(o, list.length === 1 ? 'addParticle' : `addParticles[${i}]`));
     const first = this.particles.allocate(list.length);
+    // The slots may be free ones inside the solver's ranges, which skip free slots.
+    this.sleep.invalidate();
     this.syncCapacity();
     this.placeKernelColumns();
     checked.forEach((o, i) => this.writeParticle(first + i, o));
@@ -538,12 +543,18 @@ export class World {
    */
   addBody(first: number, count: number, options: BodyOptions = {}): BodyRecord {
     checkInteger(count, 'addBody: count', 1);
-    for (let i = first; i < first + count; i++) this.checkParticle(i, 'addBody: first/count');
+    for (let i = first; i < first + count; i++) {
+      this.checkParticle(i, 'addBody: first/count');
+      // Removing this body would delete the owner's particles.
+      const owner = this.bodyOf(i);
+      if (owner !== undefined) throw new RangeError(`addBody: particle ${i} belongs to body ${owner.id} (a ${owner.kind}); a body's range must hold particles of no other body`);
+    }
     const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
-    const record: BodyRecord = { id: this.bodies.length, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
-    this.bodies.push(record);
+    const slot = this.freeBodySlots.pop() ?? this.bodies.length;
+    const record: BodyRecord = { id: slot, serial: this.nextBodySerial++, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
+    this.bodies[slot] = record;
     // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
-    for (let i = first; i < first + count; i++) if (this.particles.body[i] === -1) this.particles.body[i] = record.id;
+    for (let i = first; i < first + count; i++) this.particles.body[i] = record.id;
     this.sticks.ordered = false;
     this.sleep.invalidate();
     return record;
@@ -560,10 +571,12 @@ export class World {
     const end = record.first + record.count;
     this.detachRange(record.first, end);
     for (let i = record.first; i < end; i++) if (this.particles.isAlive(i)) this.particles.release(i);
-    // The dead record stays (ids are never reused) but lets go of what it held.
+    // The dead record lets go of what it held; its slot goes to the next body added.
     record.constraints.length = 0;
     record.onRemove.length = 0;
     record.surface = undefined;
+    this.sleep.forgetBody(record.id);
+    this.freeBodySlots.push(record.id);
   }
 
   /** The live body whose range holds particle `id`, or undefined. */
@@ -586,6 +599,7 @@ export class World {
     if (owner >= 0 && this.bodies[owner]!.alive) throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${this.bodies[owner]!.kind}); remove the whole body with removeBody`);
     this.detachRange(id, id + 1);
     this.particles.release(id);
+    this.sleep.invalidate();
   }
 
   /** Removes every stick and pin with an end among particles `[first, end)`. */

@@ -1,17 +1,25 @@
 import * as source from '../../src/core/index.js';
 import type { Engine } from './engine.js';
 
+/** Substeps per step and relaxation passes per substep. */
+export interface ClothSolver {
+  substeps: number;
+  iterations: number;
+}
+
 /**
  * The yardstick workload of ../shared/bench (cloth.c), built through sinew's public
  * API: N×N particles 0.1 m apart in the x–y plane, top corners immovable, structural
  * and shear sticks in the same order as the C code, 10 Gauss–Seidel passes, a ground
  * plane at y = -5, Verlet damping 0.99 per step (k = 0.01 / dt). `core` is the
  * engine to build it with (the source by default, the built library in the benches);
- * `kernel` the stick kernel (the world's default when omitted).
+ * `kernel` the stick kernel (the world's default when omitted); `solver` the
+ * substeps and passes per step, cloth.c's 1 × 10 unless given (sinew's default is
+ * 10 × 1).
  */
-export function clothWorkload(n: number, core: Engine = source, kernel?: source.StickKernel): InstanceType<Engine['World']> {
+export function clothWorkload(n: number, core: Engine = source, kernel?: source.StickKernel, solver: ClothSolver = { substeps: 1, iterations: 10 }): InstanceType<Engine['World']> {
   const dt = 1 / 60;
-  const world = new core.World({ timeStep: dt, iterations: 10, substeps: 1, damping: 0.01 / dt, kernel });
+  const world = new core.World({ timeStep: dt, iterations: solver.iterations, substeps: solver.substeps, damping: 0.01 / dt, kernel });
   const top = -4 + (n - 1) * 0.1;
   const first = world.addParticles(
     Array.from({ length: n * n }, (_, p) => {

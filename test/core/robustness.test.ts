@@ -61,7 +61,13 @@ describe('determinism and snapshots', () => {
     expect(() => world.restore(snap)).toThrow(`restore: body ${rope.id} (a rope) was added after this snapshot was taken; remove it before restoring`);
     const withRope = world.snapshot();
     world.removeBody(rope);
-    expect(() => world.restore(withRope)).toThrow(`restore: body ${rope.id} (a rope) was removed after this snapshot was taken`);
+    expect(() => world.restore(withRope)).toThrow(`restore: the snapshot has body #${rope.serial}, which was removed after it was taken`);
+    // A new body takes the removed one's slot, but it is not the body the snapshot holds.
+    const again = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
+    const other = world.addBody(again, 2, { kind: 'rope' });
+    expect(other.id).toBe(rope.id);
+    expect(() => world.restore(withRope)).toThrow(`restore: body ${other.id} (a rope) was added after this snapshot was taken`);
+    world.removeBody(other);
     world.restore(snap);
     expect(world.particles.body[first]).toBe(-1);
   });

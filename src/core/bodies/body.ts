@@ -5,8 +5,14 @@
  * (the paper: 1 to 10 depending on the object) and put them to sleep together.
  */
 export interface BodyRecord {
-  /** The body's id (an index into the world's body list, never reused). */
+  /**
+   * The body's slot in the world's body list (`world.bodies[id]`). A removed
+   * body's slot goes to the next body added, so that a world's cost never grows
+   * with how many bodies it has seen: hold the record, not the number.
+   */
   readonly id: number;
+  /** A number no other body of this world ever had (snapshots name bodies by it). */
+  readonly serial: number;
   /** Kind of builder that made it, e.g. `'cloth'`. */
   readonly kind: string;
   /** First particle id of the range. */
