@@ -34,6 +34,20 @@ export function toVec3(v: Vec3Like | undefined, what: string): Vec3 {
   return out;
 }
 
+/** Checks that `o` is an options object (not null, an array or a primitive) and returns it; `what` names it in the error. */
+export function checkOptions<T extends object>(o: T | undefined, what: string): T | undefined {
+  if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o))) {
+    throw new TypeError(`${what} must be an options object, got ${Array.isArray(o) ? `[${String(o)}]` : String(o)}`);
+  }
+  return o;
+}
+
+/** Checks that `b` is true or false (not a truthy string) and returns it; `what` names it in the error. */
+export function checkBoolean(b: unknown, what: string): boolean {
+  if (typeof b !== 'boolean') throw new TypeError(`${what} must be true or false, got ${typeof b === 'string' ? `'${b}'` : String(b)}`);
+  return b;
+}
+
 /** Checks that `n` is a finite number within [min, max]; `what` names it in the error. */
 export function checkNumber(n: unknown, what: string, min = -Infinity, max = Infinity): number {
   if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {

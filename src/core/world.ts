@@ -11,12 +11,12 @@ import { OrderScratch, resumeOrder } from './constraints/coloring.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { widen } from './constraints/table.js';
-import { StickTable, stickKindCodes, type StickKind } from './constraints/sticks.js';
+import { StickTable, stickKindCode, type StickKind } from './constraints/sticks.js';
 import { TimeBudget } from './budget.js';
 import { SleepSystem, type SleepSnapshot } from './sleep.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
-import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec3, type Vec3Like } from './math.js';
 import { copyValues, ParticleFlag, ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { stepWorld } from './solver.js';
@@ -234,19 +234,20 @@ export class World {
   private colliderIds = new Map<number, Collider>();
 
   constructor(options: WorldOptions = {}) {
+    checkOptions(options, 'World: options');
     this.gravityValue = toVec3(options.gravity ?? [0, -9.81, 0], 'World: gravity');
     this.timeStepValue = checkPositive(options.timeStep ?? 1 / 60, 'World: timeStep');
     this.iterationsValue = checkInteger(options.iterations ?? 1, 'World: iterations', 1);
     this.substepsValue = checkInteger(options.substeps ?? 10, 'World: substeps', 1);
     this.dampingValue = checkNumber(options.damping ?? 0, 'World: damping', 0);
-    this.sqrtApprox = options.sqrtApprox ?? false;
+    this.sqrtApprox = checkBoolean(options.sqrtApprox ?? false, 'World: sqrtApprox');
     this.maxStepsValue = checkInteger(options.maxStepsPerAdvance ?? 5, 'World: maxStepsPerAdvance', 1);
     this.random = new SeededRandom(options.seed === undefined ? undefined : checkInteger(options.seed, 'World: seed', 0));
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
     this.activeSubsteps = this.substepsValue;
     this.activeIterations = this.iterations;
     this.budget = new TimeBudget(options.budgetMs ?? 0, options.minSubsteps ?? 1, options.minIterations ?? 1);
-    this.sleep = new SleepSystem(options.sleep ?? false, options.sleepSpeed ?? 0.01, options.sleepTime ?? 0.5);
+    this.sleep = new SleepSystem(checkBoolean(options.sleep ?? false, 'World: sleep'), options.sleepSpeed ?? 0.01, options.sleepTime ?? 0.5);
     if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
     this.clock = options.clock ?? (() => performance.now());
     this.kernel = options.kernel ?? 'wasm';
@@ -386,6 +387,7 @@ export class World {
 
   /** Adds a stick between particles `a` and `b`; returns its constraint id. */
   addStick(a: number, b: number, options: StickOptions = {}): number {
+    checkOptions(options, 'addStick: options');
     this.checkParticle(a, 'addStick: a');
     this.checkParticle(b, 'addStick: b');
     if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${a}`);
@@ -394,10 +396,9 @@ export class World {
     checkNumber(length, 'addStick: length', 0);
     const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
     if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
-    const kind = options.kind ?? 'equal';
-    if (!(kind in stickKindCodes)) throw new RangeError(`addStick: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
+    const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
     const id = this.nextConstraintId++;
-    this.stickRows.set(id, this.sticks.add(id, a, b, length, stiffness, stickKindCodes[kind]));
+    this.stickRows.set(id, this.sticks.add(id, a, b, length, stiffness, kind));
     this.placeKernelColumns();
     return id;
   }
@@ -406,12 +407,10 @@ export class World {
   setStick(id: number, options: StickOptions): void {
     const row = this.stickRows.get(id);
     if (row === undefined) throw new RangeError(`setStick: no stick with id ${id}`);
+    if (checkOptions(options, 'setStick: options') === undefined) throw new TypeError('setStick: options must be an options object, got undefined');
     if (options.length !== undefined) this.sticks.rest[row] = checkNumber(options.length, 'setStick: length', 0);
     if (options.stiffness !== undefined) this.sticks.setStiffness(row, checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1));
-    if (options.kind !== undefined) {
-      if (!(options.kind in stickKindCodes)) throw new RangeError(`setStick: kind must be 'equal', 'min' or 'max', got ${String(options.kind)}`);
-      this.sticks.setKind(row, stickKindCodes[options.kind]);
-    }
+    if (options.kind !== undefined) this.sticks.setKind(row, stickKindCode(options.kind, 'setStick: kind'));
     this.wake(this.sticks.a[row]!);
     this.wake(this.sticks.b[row]!);
   }
@@ -452,11 +451,13 @@ export class World {
     // Called every frame while dragging, so it reads the target without copying it.
     if (typeof target !== 'object' || target === null) throw new TypeError(`setPinTarget: target must be [x, y, z] or {x, y, z}, got ${String(target)}`);
     const isArray = Array.isArray(target);
+    // The same vectors addPin takes (toVec3), checked without a copy.
+    if (isArray && (target as readonly number[]).length !== 3) throw new TypeError(`setPinTarget: target must have 3 components, got ${(target as readonly number[]).length}`);
     const v = target as { x: number; y: number; z: number };
     const x = isArray ? (target as readonly number[])[0]! : v.x;
     const y = isArray ? (target as readonly number[])[1]! : v.y;
     const z = isArray ? (target as readonly number[])[2]! : v.z;
-    if (!Number.isFinite(x + y + z)) throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
+    if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number' || !Number.isFinite(x + y + z)) throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
     const out = this.pins.target;
     out[row * 3] = x;
     out[row * 3 + 1] = y;
@@ -724,7 +725,13 @@ export class World {
       this.stats.stepsPerFrame = steps;
       this.budget.observe(ms, steps, this.activeSubsteps, this.sleep.maxPasses);
     }
-    if (this.accumulator >= dt) this.accumulator %= dt;
+    if (this.accumulator >= due) {
+      // Time beyond maxStepsPerAdvance is dropped. A remainder within the tolerance
+      // of a whole step (10 s is not a whole number of 1/60 s steps in binary) is
+      // that step, dropped too: kept, it made the next advance(0) run a step.
+      this.accumulator %= dt;
+      if (this.accumulator >= due) this.accumulator = 0;
+    }
     this.alpha = this.accumulator / dt;
     return steps;
   }

@@ -12,7 +12,8 @@ import { resolveParticle } from '../../src/react/particleRef.js';
 import { SphereCollider } from '../../src/react/components/SphereCollider.js';
 import { Stick } from '../../src/react/components/Stick.js';
 import type { ParticleHandle } from '../../src/react/hooks/useParticle.js';
-import { mountWorld, type Mounted } from './helpers.js';
+import { World } from '../../src/react/World.js';
+import { expectRenderError, mountWorld, type Mounted } from './helpers.js';
 
 /** A stand-in for the canvas's wrapper: an event target with a size, as DragControls needs. */
 class FakeElement extends EventTarget {
@@ -188,6 +189,15 @@ describe('<DragControls>', () => {
     expect(lowest).toBeGreaterThan(-1e-6);
     expect(fastest).toBeLessThan(1);
     await m.unmount();
+  });
+
+  it('rejects a bad pick radius, naming it', async () => {
+    await expectRenderError(
+      <World>
+        <DragControls radius={-5} />
+      </World>,
+      '<DragControls>: radius must be a finite number in [0, Infinity], got -5',
+    );
   });
 
   it('lets go of a held particle when switched off, and hands the controls back', async () => {

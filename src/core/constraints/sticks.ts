@@ -18,6 +18,12 @@ export const enum StickKindCode {
 /** The table's code for each {@link StickKind}. */
 export const stickKindCodes: Record<StickKind, StickKindCode> = { equal: StickKindCode.Equal, min: StickKindCode.Min, max: StickKindCode.Max };
 
+/** The table's code for `kind`, or an error naming it (an own key only: `'toString'` is no kind). */
+export function stickKindCode(kind: unknown, what: string): StickKindCode {
+  if (typeof kind !== 'string' || !Object.hasOwn(stickKindCodes, kind)) throw new RangeError(`${what} must be 'equal', 'min' or 'max', got ${typeof kind === 'string' ? `'${kind}'` : String(kind)}`);
+  return stickKindCodes[kind as StickKind];
+}
+
 /** Which stick loop a segment can take: every stick passes the tests of the loops below it. */
 export const enum SegmentLoop {
   /** Any kind and stiffness: {@link solveSticks}. */

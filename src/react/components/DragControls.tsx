@@ -1,7 +1,7 @@
 import { useThree } from '@react-three/fiber';
 import { useEffect, useState } from 'react';
 import { Raycaster, Vector2, Vector3 } from 'three';
-import type { Vec3 } from '../../core/math.js';
+import { checkNumber, type Vec3 } from '../../core/math.js';
 import { ParticleFlag } from '../../core/particles.js';
 import { ParticleDrag } from '../../three/particleDrag.js';
 import { pickParticle } from '../../three/pick.js';
@@ -65,6 +65,7 @@ export function DragControls(props: DragControlsProps) {
   const { world } = useSinew('<DragControls>');
   const get = useThree((state) => state.get);
   const [drag] = useState(() => new ParticleDrag(world));
+  if (props.radius !== undefined) checkNumber(props.radius, '<DragControls>: radius', 0);
   const latest = useLatest(props);
   const { domElement } = props;
   // Re-subscribing on a change runs the clean-up below, which lets go of a held particle.
