@@ -20,6 +20,7 @@ import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec
 import { copyValues, ParticleFlag, ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { stepWorld } from './solver.js';
+import { Registry } from './registry.js';
 import { restoreSnapshot, takeSnapshot, type WorldSnapshot } from './snapshot.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 
@@ -172,6 +173,8 @@ export class World {
   readonly random: SeededRandom;
   /** Numbers about the latest steps (time, passes used, sleeping bodies), updated in place. */
   readonly stats: WorldStats = createStats();
+  /** Hands out every id of something removable, from one counter (see {@link Registry}). */
+  readonly registry = new Registry();
   /** How contacts turn into velocity: the push-out speed limit and the restitution threshold (change them live). */
   readonly contacts = new ContactSettings();
   /** Sleeping bodies and the awake particle ranges the solver works on. */
@@ -227,7 +230,6 @@ export class World {
   /** Slots of removed bodies, reused by the next `addBody` (the last freed first). */
   private freeBodySlots: number[] = [];
   private nextBodySerial = 1;
-  private nextConstraintId = 1;
   private stickRows = new Map<number, number>();
   private pinRows = new Map<number, number>();
   private customIds = new Map<number, Constraint>();
@@ -397,7 +399,7 @@ export class World {
     const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
     if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
     const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
-    const id = this.nextConstraintId++;
+    const id = this.registry.issue();
     this.stickRows.set(id, this.sticks.add(id, a, b, length, stiffness, kind));
     this.placeKernelColumns();
     return id;
@@ -439,7 +441,7 @@ export class World {
       particles.flags[id]! |= ParticleFlag.Pinned;
     }
     this.wake(id);
-    const pin = this.nextConstraintId++;
+    const pin = this.registry.issue();
     this.pinRows.set(pin, this.pins.add(pin, id, t[0], t[1], t[2]));
     return pin;
   }
@@ -468,7 +470,7 @@ export class World {
   /** Adds a user constraint to the relaxation loop; returns its id for `removeConstraint`. */
   addConstraint(constraint: Constraint): number {
     if (!constraint || typeof constraint.project !== 'function') throw new TypeError('addConstraint: constraint must have a project(world) method');
-    const id = this.nextConstraintId++;
+    const id = this.registry.issue();
     this.customIds.set(id, constraint);
     this.constraints.push(constraint);
     return id;
@@ -484,7 +486,7 @@ export class World {
   /** Adds a static collider and returns its id. Sleeping bodies wake (one may now be inside it). */
   addCollider(shape: ColliderShape): number {
     const collider = makeCollider(shape);
-    const id = this.nextConstraintId++;
+    const id = this.registry.issue();
     this.colliderIds.set(id, collider);
     this.colliders.push(collider);
     this.wakeAll();
@@ -507,7 +509,7 @@ export class World {
     this.wakeAll();
   }
 
-  /** Removes a stick, pin or user constraint. */
+  /** Removes a stick, pin, user constraint, or any constraint a table registered (angle, plane, capsule edge, face, spring). */
   removeConstraint(id: number): void {
     const stick = this.stickRows.get(id);
     if (stick !== undefined) {
@@ -532,6 +534,12 @@ export class World {
     if (custom) {
       this.customIds.delete(id);
       this.dropFrom(this.constraints, custom, RETIRED_CONSTRAINT);
+      return;
+    }
+    // Angle and plane constraints, capsule edges, solid faces, springs: their table removes the row.
+    const owner = this.registry.ownerOf(id);
+    if (owner !== undefined) {
+      owner.remove(id);
       return;
     }
     throw new RangeError(`removeConstraint: no constraint with id ${id}`);
@@ -586,9 +594,9 @@ export class World {
     return b >= 0 && this.bodies[b]!.alive ? this.bodies[b] : undefined;
   }
 
-  /** True when `id` names a live stick, pin or user constraint. */
+  /** True when `id` names a live stick, pin, user constraint or registered constraint. */
   hasConstraint(id: number): boolean {
-    return this.stickRows.has(id) || this.pinRows.has(id) || this.customIds.has(id);
+    return this.stickRows.has(id) || this.pinRows.has(id) || this.customIds.has(id) || this.registry.ownerOf(id) !== undefined;
   }
 
   /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
@@ -865,7 +873,7 @@ export class World {
   snapshot(): WorldSnapshot {
     const snapshot: WorldSnapshot & SolverSnapshot = takeSnapshot(this, {
       accumulator: this.accumulator,
-      nextConstraintId: this.nextConstraintId,
+      nextConstraintId: this.registry.next,
       timeStep: this.timeStepValue,
       substeps: this.substepsValue,
       gravity: [...this.gravityValue],
@@ -879,7 +887,7 @@ export class World {
     const scalars = restoreSnapshot(this, snapshot);
     this.accumulator = scalars.accumulator;
     // Colliders and user constraints are not in a snapshot: ids handed out since must stay taken.
-    this.nextConstraintId = Math.max(this.nextConstraintId, scalars.nextConstraintId);
+    this.registry.next = Math.max(this.registry.next, scalars.nextConstraintId);
     this.timeStepValue = scalars.timeStep;
     this.substepsValue = scalars.substeps;
     this.gravityValue = [...scalars.gravity] as Vec3;

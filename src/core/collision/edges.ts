@@ -10,6 +10,7 @@ import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
 import { checkNumber } from '../math.js';
 import type { ParticleStore } from '../particles.js';
+import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
@@ -96,9 +97,11 @@ export class EdgeSystem implements Constraint {
   get constraintCount(): number {
     return this.table.count;
   }
+  /** @param registry the world's, which issues the ids of its rows. */
+  constructor(private readonly registry: Registry) {}
+
   readonly table = new EdgeTable();
   private rows = new Map<number, number>();
-  private nextId = 1;
   private torsos: TorsoRecord[] = [];
   private query = makeSegmentQuery();
   private cast = makeLineCast();
@@ -114,7 +117,7 @@ export class EdgeSystem implements Constraint {
     const pa = world.getPosition(a);
     const pb = world.getPosition(b);
     const length = checkNumber(options.length ?? Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]), 'addCapsuleEdge: length', 0);
-    const id = this.nextId++;
+    const id = this.registry.issue(this);
     const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
     this.rows.set(id, row);
     // Leave with the body, before its particle slots can be reused.
@@ -151,6 +154,7 @@ export class EdgeSystem implements Constraint {
     const row = this.rows.get(id);
     if (row === undefined) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
     this.rows.delete(id);
+    this.registry.release(id);
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
   }
@@ -294,7 +298,7 @@ const systems = new WeakMap<World, EdgeSystem>();
 export function edgeSystem(world: World): EdgeSystem {
   let system = systems.get(world);
   if (!system) {
-    system = new EdgeSystem();
+    system = new EdgeSystem(world.registry);
     systems.set(world, system);
     world.addConstraint(system);
   }

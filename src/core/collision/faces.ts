@@ -8,6 +8,7 @@ import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
 import type { ParticleStore } from '../particles.js';
+import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri, SegSeg } from './closestPoints.js';
 import { BOUNDS, boxCorner, FEATURE, nearBox, nearCapsule, nearestAxisPoint, NORMAL, SIDE } from './faceFeatures.js';
@@ -60,9 +61,11 @@ export class FaceSystem implements Constraint {
   get constraintCount(): number {
     return this.table.count;
   }
+  /** @param registry the world's, which issues the ids of its rows. */
+  constructor(private readonly registry: Registry) {}
+
   readonly table = new FaceTable();
   private rows = new Map<number, number>();
-  private nextId = 1;
   /** The live triangle ids of each body, removed with it. */
   private facesOf = new Map<BodyRecord, Set<number>>();
   private bodyOfFace = new Map<number, Set<number>>();
@@ -79,7 +82,7 @@ export class FaceSystem implements Constraint {
     world.checkParticle(b, 'addCollisionTriangle: b');
     world.checkParticle(c, 'addCollisionTriangle: c');
     if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${a}, ${b}, ${c}`);
-    const id = this.nextId++;
+    const id = this.registry.issue(this);
     this.rows.set(id, this.table.add(id, a, b, c));
     // Leave with the body, before its particle slots can be reused: one clean-up per
     // body (not per triangle), so switching a cloth's solidity on and off keeps nothing.
@@ -106,6 +109,7 @@ export class FaceSystem implements Constraint {
     this.bodyOfFace.get(id)?.delete(id);
     this.bodyOfFace.delete(id);
     this.rows.delete(id);
+    this.registry.release(id);
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
   }
@@ -328,7 +332,7 @@ const systems = new WeakMap<World, FaceSystem>();
 export function faceSystem(world: World): FaceSystem {
   let system = systems.get(world);
   if (!system) {
-    system = new FaceSystem();
+    system = new FaceSystem(world.registry);
     systems.set(world, system);
     world.addConstraint(system);
   }

@@ -1,5 +1,6 @@
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
+import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
 import { ConstraintTable, widen } from './table.js';
@@ -76,13 +77,16 @@ export class AngleTable extends ConstraintTable implements Constraint {
   hingeLean: Float64Array;
   /** Row of each public id. */
   readonly rows = new Map<number, number>();
-  private nextId = 1;
   /** Scratch of the hinge projection (unit vectors, lengths, gradients per particle). */
   private readonly gradient = new Float64Array(45);
   /** Scratch: the particles of a hinge, a, middle, b, axis from, axis to. */
   private readonly roles = new Int32Array(5);
 
-  constructor(capacity = 16) {
+  /** @param registry the world's, which issues the table's ids. */
+  constructor(
+    private readonly registry: Registry,
+    capacity = 16,
+  ) {
     super(capacity);
     this.a = new Int32Array(capacity);
     this.middle = new Int32Array(capacity);
@@ -98,9 +102,9 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.hingeLean = new Float64Array(capacity);
   }
 
-  /** Appends a row and returns its public id. */
+  /** Appends a row and returns its public id, issued by the world's registry. */
   add(a: number, middle: number, b: number): number {
-    const id = this.nextId++;
+    const id = this.registry.issue(this);
     const row = this.addRow(id);
     this.a[row] = a;
     this.middle[row] = middle;
@@ -111,10 +115,11 @@ export class AngleTable extends ConstraintTable implements Constraint {
     return id;
   }
 
-  /** Removes the row of public id `id`. */
+  /** Removes the row of public id `id` (the world's `removeConstraint` passes its ids on to here). */
   remove(id: number): void {
     const row = this.rows.get(id)!;
     this.rows.delete(id);
+    this.registry.release(id);
     const moved = this.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
   }
@@ -423,7 +428,7 @@ const tables = new WeakMap<World, AngleTable>();
 export function angleTable(world: World): AngleTable {
   let table = tables.get(world);
   if (!table) {
-    table = new AngleTable();
+    table = new AngleTable(world.registry);
     world.addConstraint(table);
     tables.set(world, table);
   }
@@ -432,9 +437,9 @@ export function angleTable(world: World): AngleTable {
 
 /**
  * Keeps the angle at `middle` between the arms to `a` and `b` within
- * [min, max] (radians); returns an id for {@link removeAngleConstraint}. The ids
- * are the angle table's own: pass them to `removeAngleConstraint`, not to
- * `world.removeConstraint`. Removing a particle does not remove its angle
+ * [min, max] (radians); returns an id for {@link removeAngleConstraint} or
+ * `world.removeConstraint` (the world's registry issues it, so it names no
+ * stick or pin). Removing a particle does not remove its angle
  * constraints; remove them first (bodies do it in `record.onRemove`).
  *
  * @example

@@ -1,5 +1,6 @@
 import { checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
+import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
 import { ConstraintTable, widen } from './table.js';
@@ -46,9 +47,11 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
   mode: Uint8Array;
   /** Share of the distance repaired per pass, in (0, 1], per row. */
   stiffness: Float64Array;
-  private nextId = 1;
-
-  constructor(capacity = 16) {
+  /** @param registry the world's, which issues the table's ids. */
+  constructor(
+    private readonly registry: Registry,
+    capacity = 16,
+  ) {
     super(capacity);
     this.particle = new Int32Array(capacity);
     this.normal = new Float64Array(capacity * 3);
@@ -57,9 +60,9 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     this.stiffness = new Float64Array(capacity);
   }
 
-  /** A fresh public id; every row of one constraint carries it. */
+  /** A fresh public id from the world's registry; every row of one constraint carries it. */
   newId(): number {
-    return this.nextId++;
+    return this.registry.issue(this);
   }
 
   /** Appends a row for constraint `id`. */
@@ -81,6 +84,7 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
 
   /** Removes every row of constraint `id`; returns how many there were. */
   remove(id: number): number {
+    this.registry.release(id);
     let removed = 0;
     // Backwards: the row moved into a hole comes from the end, which was already checked.
     for (let row = this.count - 1; row >= 0; row--) {
@@ -146,7 +150,7 @@ const tables = new WeakMap<World, PlaneConstraintTable>();
 export function planeConstraintTable(world: World): PlaneConstraintTable {
   let table = tables.get(world);
   if (!table) {
-    table = new PlaneConstraintTable();
+    table = new PlaneConstraintTable(world.registry);
     world.addConstraint(table);
     tables.set(world, table);
   }

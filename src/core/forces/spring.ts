@@ -40,7 +40,6 @@ export class Springs implements Force {
   private damping = new Float64Array(16);
   private ids = new Int32Array(16);
   private rows = new Map<number, number>();
-  private nextId = 1;
   /** Springs in use. */
   count = 0;
 
@@ -65,7 +64,7 @@ export class Springs implements Force {
     const damping = checkNumber(options.damping ?? 0, 'Springs.add: damping', 0);
     if (this.count === this.a.length) this.grow(this.count * 2);
     const row = this.count++;
-    const id = this.nextId++;
+    const id = world.registry.issue(this);
     this.a[row] = a;
     this.b[row] = b;
     this.rest[row] = length;
@@ -81,6 +80,7 @@ export class Springs implements Force {
     const row = this.rows.get(id);
     if (row === undefined) throw new RangeError(`Springs.remove: no spring with id ${String(id)}`);
     this.rows.delete(id);
+    this.world.registry.release(id);
     const last = --this.count;
     if (row === last) return;
     this.a[row] = this.a[last]!;
