@@ -20,4 +20,27 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  // The layers import in one direction only: core <- three <- react (DESIGN.md).
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/core is the engine alone: no three.js, React or the layers above it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/three/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/react/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/three reads the engine back into three.js: no React or the layers above it.' }] },
+      ],
+    },
+  },
 );
