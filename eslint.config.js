@@ -20,7 +20,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
-  // The layers import in one direction only: core <- three <- react (DESIGN.md).
+  // The layers import in one direction only: core <- three <- react (DESIGN.md); the
+  // teaching code (sinew/teaching) sits on the core beside them, used by neither.
   {
     files: ['src/core/**/*.ts'],
     rules: {
@@ -28,7 +29,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/core is the engine alone: no three.js, React or the layers above it.' },
+            { group: ['**/three/**', '**/react/**', '**/teaching/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/core is the engine alone: no three.js, React or the layers above it.' },
           ],
         },
       ],
@@ -39,8 +40,27 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/react/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/three reads the engine back into three.js: no React or the layers above it.' }] },
+        { patterns: [{ group: ['**/react/**', '**/teaching/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/three reads the engine back into three.js: no React or the layers above it.' }] },
       ],
     },
+  },
+  // sinew/teaching is headless like the engine, and the `sinew` entry (src/index.ts,
+  // src/react) never reaches it: the textbook steppers stay out of an app's bundle.
+  {
+    files: ['src/teaching/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/teaching is plain TypeScript on the engine: no three.js, React or the layers above it.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/index.ts', 'src/react/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/teaching/**', 'sinew/teaching'], message: 'The sinew entry leaves the teaching code to sinew/teaching.' }] }] },
   },
 );

@@ -1,19 +1,79 @@
 /**
- * sinew: interactive Verlet physics for @react-three/fiber.
+ * sinew: interactive Verlet physics for @react-three/fiber. This entry is what an
+ * app imports: the React components and hooks, the three.js read-back helpers
+ * for drawing bodies yourself, the engine classes a component's `ref` or a
+ * hook's handle gives you, and the types their props use. The whole engine is
+ * `sinew/core`; the textbook integrators and target practice are `sinew/teaching`.
  * @packageDocumentation
  */
-export * from './core/index.js';
 export * from './three/index.js';
 export * from './react/index.js';
+
+// The engine, picked by hand rather than `export *`: `sinew/core` exports about a
+// hundred names (tables, collision helpers, builders) that an app holding a
+// `<World>` never calls, and they crowded this entry's autocomplete. What stays
+// is what a component's ref or a hook's handle is, what its props take, and the
+// quaternion helpers that make the orientations those props take.
+
 // Where an engine class and a React component share a name, `sinew` gives the
-// component; the engine's classes stay in `sinew/core` and are aliased here.
-export { World, RigidBody, Ragdoll, Wind, Attractor, BoxCollider, SphereCollider, CapsuleCollider, ParticleCollisions } from './react/index.js';
-export type { ParticleCollisions as CoreParticleCollisions } from './core/collision/particleCollisions.js';
-export { World as CoreWorld } from './core/world.js';
-export { RigidBody as CoreRigidBody } from './core/bodies/rigid.js';
-export { Ragdoll as CoreRagdoll } from './core/bodies/ragdoll.js';
-export { Wind as CoreWind } from './core/forces/wind.js';
-export { Attractor as CoreAttractor } from './core/forces/attractor.js';
-export { BoxCollider as CoreBoxCollider } from './core/colliders/box.js';
-export { SphereCollider as CoreSphereCollider } from './core/colliders/sphere.js';
-export { CapsuleCollider as CoreCapsuleCollider } from './core/colliders/capsule.js';
+// component (from ./react above); the engine's classes are aliased `Core…` here
+// and keep their own names in `sinew/core`. Everything comes through the core's
+// index, so this entry can only pick from the engine's public API.
+export {
+  World as CoreWorld,
+  RigidBody as CoreRigidBody,
+  Ragdoll as CoreRagdoll,
+  Wind as CoreWind,
+  Attractor as CoreAttractor,
+  BoxCollider as CoreBoxCollider,
+  SphereCollider as CoreSphereCollider,
+  CapsuleCollider as CoreCapsuleCollider,
+  type ParticleCollisions as CoreParticleCollisions,
+  type Quat,
+  type QuatLike,
+  toQuat,
+  quatFromAxisAngle,
+  quatMultiply,
+  quatConjugate,
+  rotateVector,
+} from './core/index.js';
+
+// Types only (no runtime names): what the components' props, the hooks' options
+// and handles, and `useWorld()`'s world are declared with, so an app can name them.
+export type {
+  Vec3,
+  Vec3Like,
+  WorldOptions,
+  WorldStats,
+  ParticleOptions,
+  StickOptions,
+  StickKind,
+  StickKernel,
+  ColliderShape,
+  Collider,
+  Constraint,
+  Force,
+  BodyRecord,
+  Surface,
+  ExplosionOptions,
+  AttractorOptions,
+  WindOptions,
+  WindHandle,
+  ClothOptions,
+  ClothHandle,
+  ClothPin,
+  RopeOptions,
+  RopeHandle,
+  PlantOptions,
+  PlantHandle,
+  SoftBodyOptions,
+  SoftBodyHandle,
+  RigidBodyOptions,
+  TetrahedronOptions,
+  BoxOptions,
+  ConvexOptions,
+  SharedVertices,
+  RagdollOptions,
+  RagdollPart,
+  RagdollLimbName,
+} from './core/index.js';

@@ -5,6 +5,7 @@
  */
 export type { BodyRecord, BodyOptions, Surface } from './bodies/body.js';
 export { World, type WorldOptions, type ParticleOptions, type StickOptions, type ColliderShape } from './world.js';
+export { WORLD_DEFAULTS } from './worldOptions.js';
 export type { WorldStats } from './stats.js';
 export { TimeBudget } from './budget.js';
 export { SleepSystem, type SleepSnapshot } from './sleep.js';
@@ -22,7 +23,7 @@ export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
 export { SeededRandom } from './random.js';
 export type { Vec3, Vec3Like } from './math.js';
-// Forces and motion control (forces, integrators, target practice).
+// Forces and motion control. (The teaching integrators and target practice are sinew/teaching.)
 export { Attractor, type AttractorOptions } from './forces/attractor.js';
 export { Buoyancy, type BuoyancyOptions } from './forces/buoyancy.js';
 export { GravitationalForce, type GravitationalForceOptions } from './forces/gravitation.js';
@@ -34,14 +35,6 @@ export { hit } from './motion/hit.js';
 export { PinGlide } from './motion/pinGlide.js';
 export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';
-export { particleState, type ParticleState, type AccelerationFunction, type Stepper } from './integrators/stepper.js';
-export { explicitEuler, symplecticEuler } from './integrators/euler.js';
-export { leapfrog } from './integrators/leapfrog.js';
-export { velocityVerlet } from './integrators/velocityVerlet.js';
-export { positionVerlet } from './integrators/positionVerlet.js';
-export { steppers, type StepperName } from './integrators/steppers.js';
-export { projectilePosition, projectileVelocity } from './integrators/projectile.js';
-export { targetPractice, type TargetPracticeOptions, type TargetPracticeSolution, type Launch } from './targetPractice.js';
 // Rigid bodies, joints, ragdolls, angle and plane constraints.
 export { type Quat, type QuatLike, toQuat, quatFromAxisAngle, quatMultiply, quatConjugate, rotateVector, quatFromBasis, keepHemisphere } from './quaternion.js';
 export { RigidShape, InternalDamping, makeRigidTransform, type RigidTransform } from './bodies/rigidTransform.js';

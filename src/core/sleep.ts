@@ -1,10 +1,10 @@
 import { clearContact } from './colliders/contactResponse.js';
 import { widen } from './constraints/table.js';
-import type { BodyRecord } from './bodies/body.js';
-import { scaledIterations } from './budget.js';
 import { isAnchor } from './constraints/coloring.js';
 import { checkNumber } from './math.js';
 import { copyValues, ParticleFlag, type ParticleStore } from './particles.js';
+import { PassSchedule } from './passSchedule.js';
+import { boxAwake, drifted, moving, pushed, resting } from './restDetection.js';
 import type { World } from './world.js';
 
 /** How far (m) beyond a sleeping body's bounds another particle may come before it wakes the body. */
@@ -23,8 +23,7 @@ export interface SleepSnapshot {
 }
 
 /**
- * Sleeping ("bodies should time out when they have fallen to rest", paper section 9),
- * and the bookkeeping of what the solver works on.
+ * Sleeping ("bodies should time out when they have fallen to rest", paper section 9).
  *
  * A body whose particles have all moved slower than `speed` for `time` seconds
  * falls asleep: its particles get the Asleep flag and zero velocity, and from then
@@ -35,10 +34,10 @@ export interface SleepSnapshot {
  * a force is applied to it, or when a particle of an awake body or a loose particle
  * enters its bounding box.
  *
- * Each step it also lays out the work: `ranges` lists the awake particle id ranges
- * (with the relaxation passes they get) and the stick table's `segmentPasses` the
- * passes per stick segment, so a sleeping body costs a few tests per step and
- * none of the solver's work. Allocates only when bodies or particles were added.
+ * Before each step, once it has settled who sleeps, its {@link PassSchedule} lays
+ * out the solver's work (`ranges`, `maxPasses`, the stick table's `segmentPasses`),
+ * so a sleeping body costs a few tests per step and none of the solver's work.
+ * Allocates only when bodies or particles were added.
  */
 export class SleepSystem {
   /** Put resting bodies to sleep. Turning it off wakes every body at the next step. */
@@ -51,12 +50,8 @@ export class SleepSystem {
   speed: number;
   /** Seconds a body must rest before it falls asleep. */
   time: number;
-  /** Awake particle ranges, triples `[from, to, passes]`, for `rangeCount` ranges. */
-  ranges: Int32Array = new Int32Array(24);
-  /** Ranges in use in `ranges`. */
-  rangeCount = 0;
-  /** Most relaxation passes any awake body or the world gets in the coming step. */
-  maxPasses = 1;
+  /** What the solver works on in the coming step: awake particle ranges and passes per body. */
+  readonly schedule = new PassSchedule();
   /** Live bodies awake after the latest step. */
   awakeBodies = 0;
   /** Live bodies asleep after the latest step. */
@@ -66,7 +61,6 @@ export class SleepSystem {
 
   private asleep: Uint8Array = new Uint8Array(8);
   private quiet: Int32Array = new Int32Array(8);
-  private passes: Int32Array = new Int32Array(8);
   private root: Int32Array = new Int32Array(8);
   private restless: Uint8Array = new Uint8Array(8);
   private ready: Uint8Array = new Uint8Array(8);
@@ -75,21 +69,29 @@ export class SleepSystem {
   private probe: Float64Array = new Float64Array(8);
   /** Positions where each particle's current rest period began (drift check). */
   private anchor: Float64Array = new Float64Array(0);
-  /** Runs of loose (bodiless) awake particle ids, pairs `[from, to)`. */
-  private loose: Int32Array = new Int32Array(8);
-  private looseCount = 0;
   private sleepingParticles = 0;
   /** Particles each sleeping body put to sleep (its live ones). */
   private sleepers: Int32Array = new Int32Array(8);
   private islandsFor = -1;
   private bodyCount = 0;
-  private rangesFor = -1;
-  private rangesDirty = true;
 
   constructor(enabled = false, speed = 0.01, time = 0.5) {
     this.enabled = enabled;
     this.speed = checkNumber(speed, 'World: sleepSpeed', 0);
     this.time = checkNumber(time, 'World: sleepTime', 0);
+  }
+
+  /** Awake particle ranges, triples `[from, to, passes]`, for `rangeCount` ranges (the schedule's). */
+  get ranges(): Int32Array {
+    return this.schedule.ranges;
+  }
+  /** Ranges in use in `ranges`. */
+  get rangeCount(): number {
+    return this.schedule.rangeCount;
+  }
+  /** Most relaxation passes any awake body or the world gets in the coming step. */
+  get maxPasses(): number {
+    return this.schedule.maxPasses;
   }
 
   /** True while body `id` sleeps. */
@@ -98,16 +100,15 @@ export class SleepSystem {
   }
 
   /**
-   * Before a step: wakes sleeping bodies that forces act on, fixes each body's
-   * passes for this step (its own iteration count, scaled by the time budget),
-   * fills the stick table's `segmentPasses` and rebuilds `ranges` when anything changed.
+   * Before a step: wakes sleeping bodies that forces act on, then has the
+   * schedule fix each body's passes for this step and count who sleeps (see
+   * {@link PassSchedule.plan}).
    */
   prepare(world: World): void {
     const bodies = world.bodies;
     if (bodies.length !== this.bodyCount) this.fit(bodies.length);
     if (world.sticks.layoutVersion !== this.islandsFor) this.findIslands(world);
     const particles = world.particles;
-    const worldPasses = world.activeIterations;
     // Force generators write into particles.force (so does applyForce called inside one); applyForce outside them wakes by itself.
     if (this.sleepingBodies > 0 && (world.forces.length > 0 || !this.enabled)) {
       for (let b = 0; b < bodies.length; b++) {
@@ -115,39 +116,18 @@ export class SleepSystem {
         if (this.asleep[b] === 1 && body.alive && (!this.enabled || pushed(particles, body))) this.wakeIsland(world, this.root[b]!);
       }
     }
-    let maxPasses = worldPasses;
-    let awake = 0;
-    let sleeping = 0;
-    for (let b = 0; b < bodies.length; b++) {
-      const body = bodies[b]!;
-      if (!body.alive) {
-        if (this.asleep[b] === 1) {
-          // Removed while asleep: its particles are gone.
-          this.asleep[b] = 0;
-          this.sleepingParticles -= this.sleepers[b]!;
-        }
-        this.setPasses(b, -1);
-        continue;
+    const schedule = this.schedule;
+    schedule.plan(world, this.asleep);
+    if (schedule.removedAsleep > 0) {
+      for (let b = 0; b < bodies.length; b++) {
+        if (bodies[b]!.alive || this.asleep[b] !== 1) continue;
+        // Removed while asleep: its particles are gone.
+        this.asleep[b] = 0;
+        this.sleepingParticles -= this.sleepers[b]!;
       }
-      if (this.asleep[b] === 1) {
-        this.setPasses(b, 0);
-        sleeping++;
-        continue;
-      }
-      const n = scaledIterations(body.iterations ?? world.iterations, worldPasses, world.iterations, world.budget.minIterations);
-      this.setPasses(b, n);
-      if (n > maxPasses) maxPasses = n;
-      awake++;
     }
-    const sticks = world.sticks;
-    for (let k = 0; k < sticks.segmentCount; k++) {
-      const body = sticks.segmentBody[k]!;
-      sticks.segmentPasses[k] = body < 0 ? worldPasses : Math.max(this.passes[body]!, 0);
-    }
-    if (this.rangesDirty || this.rangesFor !== particles.end) this.buildRanges(particles, worldPasses);
-    this.maxPasses = maxPasses;
-    this.awakeBodies = awake;
-    this.sleepingBodies = sleeping;
+    this.awakeBodies = schedule.awakeBodies;
+    this.sleepingBodies = schedule.sleepingBodies;
     this.awakeParticles = particles.count - this.sleepingParticles;
   }
 
@@ -213,13 +193,12 @@ export class SleepSystem {
     }
     this.sleepers[b] = 0;
     this.quiet[b] = 0;
-    this.passes[b] = -1;
-    this.rangesDirty = true;
+    this.schedule.forgetBody(b);
   }
 
   /** Marks the particle ranges stale (particles were added to or removed from a body). */
   invalidate(): void {
-    this.rangesDirty = true;
+    this.schedule.invalidate();
   }
 
   /** The state a snapshot must carry for a restored world to fall asleep on the same step. */
@@ -249,14 +228,7 @@ export class SleepSystem {
       this.sleepingParticles += sleepers;
     }
     this.islandsFor = -1;
-    this.rangesDirty = true;
-  }
-
-  private setPasses(b: number, n: number): void {
-    if (this.passes[b] !== n) {
-      this.passes[b] = n;
-      this.rangesDirty = true;
-    }
+    this.schedule.invalidate();
   }
 
   /**
@@ -284,7 +256,7 @@ export class SleepSystem {
     this.quiet[b] = 0;
     this.sleepers[b] = sleepers;
     this.sleepingParticles += sleepers;
-    this.rangesDirty = true;
+    this.schedule.invalidate();
     this.sleepingBodies++;
     this.awakeBodies--;
     this.awakeParticles -= sleepers;
@@ -303,7 +275,7 @@ export class SleepSystem {
     this.sleepers[b] = 0;
     this.asleep[b] = 0;
     this.quiet[b] = 0;
-    this.rangesDirty = true;
+    this.schedule.invalidate();
     if (body.alive) {
       this.sleepingBodies--;
       this.awakeBodies++;
@@ -322,13 +294,14 @@ export class SleepSystem {
       // Only a body in motion wakes others: resting neighbours (a stack) must be able to sleep together.
       if (body.alive && this.asleep[b] === 0 && this.quiet[b] === 0) this.wakeWhatEnters(world, body.first, body.first + body.count, true);
     }
-    for (let r = 0; r < this.looseCount; r++) this.wakeWhatEnters(world, this.loose[r * 2]!, this.loose[r * 2 + 1]!, false);
+    const loose = this.schedule.loose;
+    for (let r = 0; r < this.schedule.looseCount; r++) this.wakeWhatEnters(world, loose[r * 2]!, loose[r * 2 + 1]!, false);
   }
 
   /** Boxes the awake particles of `[from, to)` (only loose ones unless `inBody`) and wakes the sleepers they enter. */
   private wakeWhatEnters(world: World, from: number, to: number, inBody: boolean): void {
     const particles = world.particles;
-    if (!box(particles, from, to, inBody, this.probe)) return;
+    if (!boxAwake(particles, from, to, inBody, this.probe)) return;
     const bodies = world.bodies;
     const probe = this.probe;
     const bounds = this.bounds;
@@ -405,179 +378,26 @@ export class SleepSystem {
     this.islandsFor = sticks.layoutVersion;
   }
 
-  /** Awake particle ranges with their passes: runs of ids whose body (or loose state) gives the same passes. */
-  private buildRanges(particles: ParticleStore, worldPasses: number): void {
-    let count = 0;
-    let current = 0;
-    let from = 0;
-    const end = particles.end;
-    for (let i = 0; i <= end; i++) {
-      // Free slots (removed particles) belong to no range: a world's step costs the same after any history.
-      const b = i < end && (particles.flags[i]! & ParticleFlag.Alive) !== 0 ? particles.body[i]! : -2;
-      const p = b === -2 ? -1 : b < 0 || b >= this.bodyCount ? worldPasses : this.passes[b]!;
-      if (p === current && i < end) continue;
-      if (current > 0) count = this.pushRange(count, from, i, current);
-      current = p;
-      from = i;
-    }
-    this.rangeCount = count;
-    let loose = 0;
-    for (let i = 0; i < end; i++) {
-      if (!loneParticle(particles, i)) continue;
-      let j = i + 1;
-      while (j < end && loneParticle(particles, j)) j++;
-      if (this.loose.length < (loose + 1) * 2) this.loose = widen(this.loose, this.loose.length * 2);
-      this.loose[loose * 2] = i;
-      this.loose[loose * 2 + 1] = j;
-      loose++;
-      i = j;
-    }
-    this.looseCount = loose;
-    this.rangesFor = end;
-    this.rangesDirty = false;
-  }
-
-  private pushRange(count: number, from: number, to: number, passes: number): number {
-    if (this.ranges.length < (count + 1) * 3) this.ranges = widen(this.ranges, this.ranges.length * 2);
-    this.ranges[count * 3] = from;
-    this.ranges[count * 3 + 1] = to;
-    this.ranges[count * 3 + 2] = passes;
-    return count + 1;
-  }
-
   /** Grows the per-body arrays to `n` bodies (new bodies start awake). */
   private fit(n: number): void {
     if (n > this.asleep.length) {
       const size = Math.max(n, this.asleep.length * 2);
       this.asleep = widen(this.asleep, size);
       this.quiet = widen(this.quiet, size);
-      this.passes = widen(this.passes, size);
       this.root = widen(this.root, size);
       this.restless = widen(this.restless, size);
       this.ready = widen(this.ready, size);
       this.sleepers = widen(this.sleepers, size);
       this.bounds = widen(this.bounds, size * 6);
     }
-    for (let b = this.bodyCount; b < n; b++) {
-      this.root[b] = b;
-      this.passes[b] = -1;
-    }
+    for (let b = this.bodyCount; b < n; b++) this.root[b] = b;
     this.bodyCount = n;
     this.islandsFor = -1;
-    this.rangesDirty = true;
+    this.schedule.fit(n);
   }
-}
-
-/** True when the particle at position offset `p` moved more than √limit[0] in the latest substep. */
-function moving(particles: ParticleStore, p: number, limit: Float64Array): boolean {
-  const pos = particles.position;
-  const prev = particles.previous;
-  const dx = pos[p]! - prev[p]!;
-  const dy = pos[p + 1]! - prev[p + 1]!;
-  const dz = pos[p + 2]! - prev[p + 2]!;
-  return dx * dx + dy * dy + dz * dz > limit[0]!;
-}
-
-/**
- * True when a particle of `[from, to)` is farther than √limit[7] from where its
- * rest period began. On the way it writes the particles' bounds, grown by their
- * radii, into `bounds[o..o+5]`: a body falls asleep right after a full check.
- */
-function drifted(particles: ParticleStore, from: number, to: number, anchor: Float64Array, limit: Float64Array, bounds: Float64Array, o: number): boolean {
-  const pos = particles.position;
-  const radius = particles.radius;
-  const max = limit[7]!;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let z0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  let z1 = -Infinity;
-  for (let i = from, p = from * 3; i < to; i++, p += 3) {
-    const x = pos[p]!;
-    const y = pos[p + 1]!;
-    const z = pos[p + 2]!;
-    const dx = x - anchor[p]!;
-    const dy = y - anchor[p + 1]!;
-    const dz = z - anchor[p + 2]!;
-    if (dx * dx + dy * dy + dz * dz > max) return true;
-    const r = radius[i]!;
-    if (x - r < x0) x0 = x - r;
-    if (x + r > x1) x1 = x + r;
-    if (y - r < y0) y0 = y - r;
-    if (y + r > y1) y1 = y + r;
-    if (z - r < z0) z0 = z - r;
-    if (z + r > z1) z1 = z + r;
-  }
-  bounds[o] = x0;
-  bounds[o + 1] = y0;
-  bounds[o + 2] = z0;
-  bounds[o + 3] = x1;
-  bounds[o + 4] = y1;
-  bounds[o + 5] = z1;
-  return false;
-}
-
-/** True when every particle of `[from, to)` moved less than √limit[0] in the latest substep. */
-function resting(particles: ParticleStore, from: number, to: number, limit: Float64Array): boolean {
-  const pos = particles.position;
-  const max = limit[0]!;
-  const prev = particles.previous;
-  for (let p = from * 3; p < to * 3; p += 3) {
-    const dx = pos[p]! - prev[p]!;
-    const dy = pos[p + 1]! - prev[p + 1]!;
-    const dz = pos[p + 2]! - prev[p + 2]!;
-    if (dx * dx + dy * dy + dz * dz > max) return false;
-  }
-  return true;
-}
-
-/**
- * Writes the bounds of the live awake particles of `[from, to)` (only loose ones
- * unless `inBody`), grown by their radii, into `out[1..6]`; false when there are none.
- */
-function box(particles: ParticleStore, from: number, to: number, inBody: boolean, out: Float64Array): boolean {
-  const pos = particles.position;
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let z0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  let z1 = -Infinity;
-  for (let i = from; i < to; i++) {
-    if ((particles.flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) !== ParticleFlag.Alive) continue;
-    if (!inBody && particles.body[i]! >= 0) continue;
-    const r = particles.radius[i]!;
-    const p = i * 3;
-    if (pos[p]! - r < x0) x0 = pos[p]! - r;
-    if (pos[p]! + r > x1) x1 = pos[p]! + r;
-    if (pos[p + 1]! - r < y0) y0 = pos[p + 1]! - r;
-    if (pos[p + 1]! + r > y1) y1 = pos[p + 1]! + r;
-    if (pos[p + 2]! - r < z0) z0 = pos[p + 2]! - r;
-    if (pos[p + 2]! + r > z1) z1 = pos[p + 2]! + r;
-  }
-  out[1] = x0;
-  out[2] = y0;
-  out[3] = z0;
-  out[4] = x1;
-  out[5] = y1;
-  out[6] = z1;
-  return x0 <= x1;
-}
-
-/** True when a force was applied to a particle of the body since the last step. */
-function pushed(particles: ParticleStore, body: BodyRecord): boolean {
-  const force = particles.force;
-  for (let p = body.first * 3; p < (body.first + body.count) * 3; p++) if (force[p] !== 0) return true;
-  return false;
 }
 
 function find(root: Int32Array, b: number): number {
   while (root[b] !== b) b = root[b]!;
   return b;
-}
-
-/** True for a live particle of no body (a closure here would be allocated whenever the ranges are rebuilt). */
-function loneParticle(particles: ParticleStore, i: number): boolean {
-  return particles.body[i]! < 0 && (particles.flags[i]! & ParticleFlag.Alive) !== 0;
 }

@@ -1,3 +1,6 @@
+import { resumeOrder } from './constraints/coloring.js';
+import type { Vec3 } from './math.js';
+import type { SleepSnapshot } from './sleep.js';
 import type { World } from './world.js';
 
 /** Scalars of the world that a snapshot carries besides the arrays. */
@@ -151,4 +154,45 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
   world.damping = snap.damping;
   world.sqrtApprox = snap.sqrtApprox;
   return snap;
+}
+
+/** What a snapshot carries for the solver besides the particle and constraint arrays. */
+interface SolverSnapshot {
+  solver?: { sleep: SleepSnapshot; sticksOrdered: boolean; activeSubsteps: number; activeIterations: number };
+}
+
+/** A copy of `world`'s whole dynamic state (the body of `World.snapshot`). */
+export function snapshotWorld(world: World): WorldSnapshot {
+  const snapshot: WorldSnapshot & SolverSnapshot = takeSnapshot(world, {
+    accumulator: world.accumulator,
+    nextConstraintId: world.registry.next,
+    timeStep: world.timeStepValue,
+    substeps: world.substepsValue,
+    gravity: [...world.gravityValue],
+  });
+  snapshot.solver = { sleep: world.sleep.save(), sticksOrdered: world.sticks.ordered, activeSubsteps: world.activeSubsteps, activeIterations: world.activeIterations };
+  return snapshot;
+}
+
+/** Returns `world` to `snapshot` (the body of `World.restore`). */
+export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
+  const scalars = restoreSnapshot(world, snapshot);
+  world.accumulator = scalars.accumulator;
+  // Colliders and user constraints are not in a snapshot: ids handed out since must stay taken.
+  world.registry.next = Math.max(world.registry.next, scalars.nextConstraintId);
+  world.timeStepValue = scalars.timeStep;
+  world.substepsValue = scalars.substeps;
+  world.gravityValue = [...scalars.gravity] as Vec3;
+  world.stickRows = new Map(Array.from(world.sticks.ids.subarray(0, world.sticks.count), (id, row) => [id, row]));
+  world.pinRows = new Map(Array.from(world.pins.ids.subarray(0, world.pins.count), (id, row) => [id, row]));
+  world.syncCapacity();
+  world.placeKernelColumns();
+  // The step that led to the snapshot is not in it: draw the restored positions as they are.
+  world.stepStartPositions.set(world.particles.position.subarray(0, world.particles.end * 3));
+  // The solver's own state: stick segments, sleep timers, substeps in use.
+  const solver = (snapshot as WorldSnapshot & SolverSnapshot).solver;
+  resumeOrder(world.sticks, world.particles, world.orderScratch, solver?.sticksOrdered ?? false);
+  world.sleep.load(world, solver?.sleep);
+  world.activeSubsteps = solver?.activeSubsteps ?? world.substepsValue;
+  world.activeIterations = solver?.activeIterations ?? world.iterations;
 }

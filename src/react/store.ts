@@ -2,50 +2,86 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { checkInteger, checkNumber, type Vec3 } from '../core/math.js';
 import type { StickKernel } from '../core/wasm/stickKernel.js';
 import type { World } from '../core/world.js';
+import { WORLD_DEFAULTS } from '../core/worldOptions.js';
 
-/** The settings a `<World>` applies to its core world; each is a `<World>` prop. */
+/**
+ * The settings a `<World>` applies to its core world; each is a `<World>` prop
+ * and changes live. Defaults: {@link WORLD_SETTING_DEFAULTS}.
+ */
 export interface WorldSettings {
-  /** Gravity from the `<World>` prop; a mounted `<Gravity>` overrides it. */
+  /** Gravity (m/s²) from the `<World>` prop; a mounted `<Gravity>` overrides it. Default `[0, -9.81, 0]`. */
   gravity: Vec3;
-  /** Seconds per fixed step (> 0). */
+  /** Seconds per fixed step (> 0). Default 1/60. */
   timeStep: number;
-  /** Relaxation passes per substep (an integer >= 1). */
+  /** Relaxation passes per substep (an integer >= 1). Default 1. */
   iterations: number;
-  /** Substeps per step (an integer >= 1). */
+  /** Verlet + relaxation substeps per step (an integer >= 1). Default 10. */
   substeps: number;
-  /** Per-second drag of the damped Verlet step (>= 0). */
+  /** Per-second drag of the damped Verlet step (>= 0). Default 0. */
   damping: number;
-  /** Use the square-root approximation for sticks. */
+  /** The paper's square-root approximation in the stick pass. Default false. */
   sqrtApprox: boolean;
-  /** The stick kernel asked for; `world.kernel` says which one runs (`'js'` where WebAssembly SIMD cannot). */
+  /** What runs the stick pass: `'wasm'` (default; WebAssembly SIMD, `'js'` where it cannot run) or `'js'`. Same positions either way; `world.kernel` says which one runs. */
   kernel: StickKernel;
-  /** Most steps one frame runs; time beyond is dropped (an integer >= 1). */
+  /** Most steps one frame runs; longer stalls are dropped rather than caught up (an integer >= 1). Default 5. */
   maxStepsPerAdvance: number;
-  /** Seed of the generator behind coincident-particle jitter (an integer >= 0). */
+  /** Seed of the jitter that separates coincident particles (an integer >= 0); changing it reseeds. */
   seed: number;
-  /** Wall-clock ms per frame the world may spend stepping; it lowers substeps, then iterations, to fit. 0 = off. */
+  /** Wall-clock ms per frame for stepping; the world lowers substeps, then iterations, to fit. 0 (default) = off. */
   budgetMs: number;
-  /** Fewest substeps the time budget may use. */
+  /** Fewest substeps the time budget may use. Default 1. */
   minSubsteps: number;
-  /** Fewest relaxation passes the time budget may use. */
+  /** Fewest relaxation passes the time budget may use. Default 1. */
   minIterations: number;
-  /** Let bodies that came to rest fall asleep. */
+  /** Let bodies that came to rest fall asleep until touched. Default true (the core's default is false). */
   sleep: boolean;
-  /** Speed (m/s) below which a particle counts as resting. */
+  /** Speed (m/s) below which a particle counts as resting. Default 0.05 (the core's: 0.01). */
   sleepSpeed: number;
-  /** Seconds a body must rest before it falls asleep. */
+  /** Seconds a body must rest before it falls asleep. Default 0.5. */
   sleepTime: number;
-  /** Most speed (m/s) pushing a particle out of a collider may give it (see `ContactSettings.maxPushOutSpeed`). */
+  /**
+   * Most speed (m/s) that pushing a particle out of a collider may give it: a
+   * body dragged into the floor and let go rises out at this speed instead of
+   * being launched. Default 3 (see `ContactSettings.maxPushOutSpeed`).
+   */
   maxPushOutSpeed: number;
-  /** Approach speeds (m/s) below this do not bounce (see `ContactSettings.restitutionThreshold`). */
+  /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5. */
   restitutionThreshold: number;
-  /** While true the frame loop runs no steps (`step()` still does). */
+  /** Stop stepping (the store's `step()` still single-steps). Default false. */
   paused: boolean;
-  /** Simulated seconds per real second: 0.25 is slow motion. The fixed step stays. */
+  /** Simulated seconds per real second, e.g. 0.25 for slow motion; the fixed step stays. Default 1. */
   timeScale: number;
-  /** Render positions blended between the last two steps, so motion is smooth at any refresh rate. */
+  /** Blend rendered positions between the last two steps, so motion is smooth at any refresh rate. Default true. */
   interpolate: boolean;
 }
+
+/**
+ * The `<World>` defaults, derived from the core's one definition
+ * (`WORLD_DEFAULTS`): the same solver, with sleeping on at a looser rest speed
+ * (an app's scene holds many resting things, and its colliders come and go as
+ * components, which wakes everything), plus the frame loop's own settings.
+ */
+export const WORLD_SETTING_DEFAULTS: Readonly<Omit<WorldSettings, 'gravity'>> = {
+  timeStep: WORLD_DEFAULTS.timeStep,
+  iterations: WORLD_DEFAULTS.iterations,
+  substeps: WORLD_DEFAULTS.substeps,
+  damping: WORLD_DEFAULTS.damping,
+  sqrtApprox: WORLD_DEFAULTS.sqrtApprox,
+  kernel: WORLD_DEFAULTS.kernel,
+  maxStepsPerAdvance: WORLD_DEFAULTS.maxStepsPerAdvance,
+  seed: WORLD_DEFAULTS.seed,
+  budgetMs: WORLD_DEFAULTS.budgetMs,
+  minSubsteps: WORLD_DEFAULTS.minSubsteps,
+  minIterations: WORLD_DEFAULTS.minIterations,
+  sleep: true,
+  sleepSpeed: 0.05,
+  sleepTime: WORLD_DEFAULTS.sleepTime,
+  maxPushOutSpeed: WORLD_DEFAULTS.maxPushOutSpeed,
+  restitutionThreshold: WORLD_DEFAULTS.restitutionThreshold,
+  paused: false,
+  timeScale: 1,
+  interpolate: true,
+};
 
 /**
  * Calls `onChange` whenever what names can resolve to may have changed: a body or

@@ -8,7 +8,6 @@ import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js'
 import {
   FrameTrack,
   Ground,
-  ragdollParts,
   settleRange,
   SinewContext,
   useWorld,
@@ -18,6 +17,7 @@ import {
   type CoreWorld,
   type RagdollPart,
 } from 'sinew';
+import { ragdollParts } from 'sinew/core';
 import type { Probe } from './WorldProbe.js';
 
 /** Warm and cool accents for bodies, in an order that alternates between the two. */

@@ -2,7 +2,7 @@
 // an orbit), their closed forms, and runs of sinew's teaching steppers at a time
 // step, with the truncation error and the energy drift of each run. Everything
 // here runs once per change of the story's controls, never per frame.
-import { particleState, projectilePosition, steppers, type AccelerationFunction, type StepperName } from '../../src/core/index.js';
+import { particleState, projectilePosition, steppers, type AccelerationFunction, type StepperName } from '../../src/teaching/index.js';
 import type { Vec3 } from '../../src/core/math.js';
 
 /** The three scenes the Integrators story can show. */

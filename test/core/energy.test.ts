@@ -34,7 +34,7 @@ import { auditEnergy, hangingFloors } from './energyAudit.js';
 // chain's loss passes 100% because its stretched links hang below the floors). At
 // 10 × 1 the chain whips down stretched by 1.3% and regains 2.5% in the two steps its
 // stretch relaxes in. That is in the stick solver; hence 5% for them, 2% for the rest.
-// Before the fix to the knee hinge in constraints/angle.ts the ragdolls rose by 12.5%
+// Before the fix to the knee hinge (constraints/hinge.ts) the ragdolls rose by 12.5%
 // (tumble, 20 × 2) and 3.6% (flail, 10 × 1): this file failed then.
 //
 // Angular momentum of the free bodies only decays. The box keeps 37% / 13% / 48% of

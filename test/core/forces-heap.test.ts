@@ -9,12 +9,9 @@ import {
   World,
   explode,
   hit,
-  particleState,
-  steppers,
-  type AccelerationFunction,
-  type StepperName,
   type Vec3,
 } from '../../src/core/index.js';
+import { particleState, steppers, type AccelerationFunction, type StepperName } from '../../src/teaching/index.js';
 import { leastAllocation } from '../support/heap.js';
 
 /** Bytes allocated by `run(n)` (the least of three runs, see test/support/heap.ts). */

@@ -36,7 +36,7 @@ describe('a world does not carry its history', () => {
     expect(world.sticks.count).toBe(fresh.sticks.count);
     // The cloth is still asleep and the slot-reusing boxes never woke it.
     expect(world.stats.sleepingBodies).toBe(1);
-  });
+  }, 60_000);
 
   it('a new body in a removed body’s slot starts awake and is simulated, not taken for the sleeper it replaced', () => {
     const world = new World({ sleep: true });

@@ -11,8 +11,8 @@ import {
   velocityVerlet,
   type AccelerationFunction,
   type StepperName,
-  type Vec3,
-} from '../../src/core/index.js';
+} from '../../src/teaching/index.js';
+import type { Vec3 } from '../../src/core/index.js';
 
 const names = Object.keys(steppers) as StepperName[];
 

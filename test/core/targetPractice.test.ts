@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { World, projectilePosition, targetPractice, type Vec3 } from '../../src/core/index.js';
+import { World, type Vec3 } from '../../src/core/index.js';
+import { projectilePosition, targetPractice } from '../../src/teaching/index.js';
 
 const degrees = (radians: number) => (radians * 180) / Math.PI;
 const decimals = (printed: string) => printed.split('.')[1]?.length ?? 0;

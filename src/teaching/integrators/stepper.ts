@@ -1,4 +1,4 @@
-import type { Vec3 } from '../math.js';
+import type { Vec3 } from '../../core/math.js';
 
 /**
  * The state of one particle for the teaching steppers: position `p` and velocity

@@ -1,4 +1,4 @@
-import { checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../../core/math.js';
 
 /**
  * The slides' closed-form projectile: p(t) = p₀ + v₀·t + ½·g·t², exact for any

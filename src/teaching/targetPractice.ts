@@ -1,4 +1,4 @@
-import { checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../core/math.js';
 
 /** What {@link targetPractice} takes. */
 export interface TargetPracticeOptions {

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../math.js';
+import type { Vec3 } from '../../core/math.js';
 import { checkStep, type AccelerationFunction, type ParticleState } from './stepper.js';
 
 const a0: Vec3 = [0, 0, 0];

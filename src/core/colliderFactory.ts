@@ -1,0 +1,36 @@
+import { BoxCollider, type BoxShape } from './colliders/box.js';
+import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
+import type { Collider } from './colliders/collider.js';
+import { ObbCollider, type ObbShape } from './colliders/obb.js';
+import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
+import { SphereCollider, type SphereShape } from './colliders/sphere.js';
+import { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
+import { checkNumber } from './math.js';
+
+/** What {@link World.addCollider} takes. */
+export type ColliderShape = PlaneShape | SphereShape | BoxShape | CapsuleShape | ObbShape | MeshShape | Collider;
+
+/** The collider a shape describes (a collider object of your own is taken as it is, its restitution checked). */
+export function makeCollider(shape: ColliderShape): Collider {
+  if (!shape || typeof shape !== 'object') throw new TypeError(`addCollider: shape must be an object, got ${String(shape)}`);
+  if ('project' in shape && typeof shape.project === 'function') {
+    if (shape.restitution !== undefined) checkNumber(shape.restitution, 'addCollider: restitution', 0, 1);
+    return shape;
+  }
+  switch (shape.type) {
+    case 'plane':
+      return new PlaneCollider(shape as PlaneShape);
+    case 'sphere':
+      return new SphereCollider(shape as SphereShape);
+    case 'box':
+      return new BoxCollider(shape as BoxShape);
+    case 'capsule':
+      return new CapsuleCollider(shape as CapsuleShape);
+    case 'obb':
+      return new ObbCollider(shape as ObbShape);
+    case 'mesh':
+      return new TriangleMeshCollider(shape as MeshShape);
+    default:
+      throw new RangeError(`addCollider: unknown shape type ${JSON.stringify((shape as { type?: unknown }).type)} (expected 'plane', 'sphere', 'box', 'capsule', 'obb' or 'mesh')`);
+  }
+}

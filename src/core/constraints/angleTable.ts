@@ -1,0 +1,209 @@
+import { ParticleFlag } from '../particles.js';
+import type { Registry } from '../registry.js';
+import type { World } from '../world.js';
+import type { Constraint } from './constraint.js';
+import { HingeProjection } from './hinge.js';
+import { ConstraintTable, widen } from './table.js';
+
+/** Rows whose arms are shorter than this (m) are skipped: their angle is undefined. */
+const DEGENERATE = 1e-9;
+
+/**
+ * Largest correction per projection of an angle row or its hinge, in radians
+ * (0.03 rad at 10 substeps of 1/60 s undoes 18 rad/s, faster than limbs swing
+ * into their limits).
+ */
+const MAX_CORRECTION = 0.03;
+
+/**
+ * Angle constraints between three particles (paper section 6: the angular limits
+ * a human body needs), one row each. A violated row moves the three particles
+ * along the gradient of the angle θ at the middle one, weighted by inverse mass:
+ * Δxᵢ = -s·wᵢ·∇ᵢθ·(θ - limit) / Σ wⱼ|∇ⱼθ|², the course notes' mass-weighted
+ * projection, repairing at most 0.03 rad per pass so that limbs tangled by a hard
+ * hit come apart over a few substeps instead of being kicked apart. The gradients
+ * sum to zero and θ does not change under rotation, so a correction changes
+ * neither momentum nor angular momentum. Rows with a `hinge` also keep to one side
+ * of the hinge plane (see {@link AngleOptions.hinge}).
+ */
+export class AngleTable extends ConstraintTable implements Constraint {
+  /** Rows held, for `world.constraintCount`. */
+  get constraintCount(): number {
+    return this.count;
+  }
+  /** Particle id at the end of the first arm, per row. */
+  a: Int32Array;
+  /** Particle id at the vertex of the angle, per row. */
+  middle: Int32Array;
+  /** Particle id at the end of the second arm, per row. */
+  b: Int32Array;
+  /** Smallest angle allowed (radians), per row. */
+  min: Float64Array;
+  /** Largest angle allowed (radians), per row. */
+  max: Float64Array;
+  /** cos(min), per row: a row within its limits is recognised without an arccos. */
+  cosMin: Float64Array;
+  /** cos(max), per row. */
+  cosMax: Float64Array;
+  /** Share of a violation repaired per pass, in (0, 1], per row. */
+  stiffness: Float64Array;
+  /** Particle id at the start of the hinge axis, -1 when the row has no hinge. */
+  axisFrom: Int32Array;
+  /** Particle id at the end of the hinge axis, -1 when the row has no hinge. */
+  axisTo: Int32Array;
+  /** sin(tolerance) of the hinge. */
+  hingeSlack: Float64Array;
+  /** sin(sideways) of the hinge; -1 for no sideways limit. */
+  hingeLean: Float64Array;
+  /** Row of each public id. */
+  readonly rows = new Map<number, number>();
+  /**
+   * Projects the rows that have a hinge. It gets the cap here rather than
+   * importing it: under vitest's module runner an imported number is read through
+   * a getter, and reading one in this loop allocated (test/core/rigid-heap.test.ts).
+   */
+  private readonly hinge = new HingeProjection(MAX_CORRECTION);
+
+  /** @param registry the world's, which issues the table's ids. */
+  constructor(
+    private readonly registry: Registry,
+    capacity = 16,
+  ) {
+    super(capacity);
+    this.a = new Int32Array(capacity);
+    this.middle = new Int32Array(capacity);
+    this.b = new Int32Array(capacity);
+    this.min = new Float64Array(capacity);
+    this.max = new Float64Array(capacity);
+    this.cosMin = new Float64Array(capacity);
+    this.cosMax = new Float64Array(capacity);
+    this.stiffness = new Float64Array(capacity);
+    this.axisFrom = new Int32Array(capacity);
+    this.axisTo = new Int32Array(capacity);
+    this.hingeSlack = new Float64Array(capacity);
+    this.hingeLean = new Float64Array(capacity);
+  }
+
+  /** Appends a row and returns its public id, issued by the world's registry. */
+  add(a: number, middle: number, b: number): number {
+    const id = this.registry.issue(this);
+    const row = this.addRow(id);
+    this.a[row] = a;
+    this.middle[row] = middle;
+    this.b[row] = b;
+    this.axisFrom[row] = -1;
+    this.axisTo[row] = -1;
+    this.rows.set(id, row);
+    return id;
+  }
+
+  /** Removes the row of public id `id` (the world's `removeConstraint` passes its ids on to here). */
+  remove(id: number): void {
+    const row = this.rows.get(id)!;
+    this.rows.delete(id);
+    this.registry.release(id);
+    const moved = this.removeRow(row);
+    if (moved >= 0) this.rows.set(moved, row);
+  }
+
+  /** One pass over every row. Allocates nothing. */
+  project(world: World): void {
+    const particles = world.particles;
+    const pos = particles.position;
+    const w = particles.inverseMass;
+    const flags = particles.flags;
+    for (let row = 0; row < this.count; row++) {
+      const ia = this.a[row]!;
+      const im = this.middle[row]!;
+      const ib = this.b[row]!;
+      // A removed particle leaves its slot zeroed: skip rather than pull on it; a
+      // sleeping one must not move (colliders skip it, so nothing would put it back).
+      if ((flags[ia]! & flags[im]! & flags[ib]! & ParticleFlag.Alive) === 0 || ((flags[ia]! | flags[im]! | flags[ib]!) & ParticleFlag.Asleep) !== 0) continue;
+      const wa = w[ia]!;
+      const wm = w[im]!;
+      const wb = w[ib]!;
+      if (wa + wm + wb === 0) continue;
+      const pa = ia * 3;
+      const pm = im * 3;
+      const pb = ib * 3;
+      const ux = pos[pa]! - pos[pm]!;
+      const uy = pos[pa + 1]! - pos[pm + 1]!;
+      const uz = pos[pa + 2]! - pos[pm + 2]!;
+      const vx = pos[pb]! - pos[pm]!;
+      const vy = pos[pb + 1]! - pos[pm + 1]!;
+      const vz = pos[pb + 2]! - pos[pm + 2]!;
+      const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      const lv = Math.sqrt(vx * vx + vy * vy + vz * vz);
+      if (lu < DEGENERATE || lv < DEGENERATE) continue;
+      let cos = (ux * vx + uy * vy + uz * vz) / (lu * lv);
+      cos = cos > 1 ? 1 : cos < -1 ? -1 : cos;
+      // θ < min ⇔ cos θ > cos(min); θ > max ⇔ cos θ < cos(max).
+      const limit = cos > this.cosMin[row]! ? this.min[row]! : cos < this.cosMax[row]! ? this.max[row]! : -1;
+      const sin = Math.sqrt(1 - cos * cos);
+      // At θ = 0 or π the direction to open or close the angle is undefined; the next substep's motion breaks the tie.
+      if (limit >= 0 && sin > 1e-9) {
+        let error = Math.acos(cos) - limit;
+        // A deep violation (limbs tangled by a hard hit) is undone over several
+        // passes, not at once: a large jump in position would become a large velocity.
+        error = error > MAX_CORRECTION ? MAX_CORRECTION : error < -MAX_CORRECTION ? -MAX_CORRECTION : error;
+        // ∇ₐθ = -(v̂ - cos θ·û) / (sin θ·|u|), ∇_bθ = -(û - cos θ·v̂) / (sin θ·|v|), ∇ₘθ = -∇ₐθ - ∇_bθ.
+        const ka = -1 / (sin * lu);
+        const kb = -1 / (sin * lv);
+        const gax = ka * (vx / lv - (cos * ux) / lu);
+        const gay = ka * (vy / lv - (cos * uy) / lu);
+        const gaz = ka * (vz / lv - (cos * uz) / lu);
+        const gbx = kb * (ux / lu - (cos * vx) / lv);
+        const gby = kb * (uy / lu - (cos * vy) / lv);
+        const gbz = kb * (uz / lu - (cos * vz) / lv);
+        const gmx = -gax - gbx;
+        const gmy = -gay - gby;
+        const gmz = -gaz - gbz;
+        const denominator = wa / (lu * lu) + wb / (lv * lv) + wm * (gmx * gmx + gmy * gmy + gmz * gmz);
+        const lambda = (-this.stiffness[row]! * error) / denominator;
+        const sa = lambda * wa;
+        const sb = lambda * wb;
+        const sm = lambda * wm;
+        pos[pa] = pos[pa]! + sa * gax;
+        pos[pa + 1] = pos[pa + 1]! + sa * gay;
+        pos[pa + 2] = pos[pa + 2]! + sa * gaz;
+        pos[pb] = pos[pb]! + sb * gbx;
+        pos[pb + 1] = pos[pb + 1]! + sb * gby;
+        pos[pb + 2] = pos[pb + 2]! + sb * gbz;
+        pos[pm] = pos[pm]! + sm * gmx;
+        pos[pm + 1] = pos[pm + 1]! + sm * gmy;
+        pos[pm + 2] = pos[pm + 2]! + sm * gmz;
+      }
+      if (this.axisFrom[row]! >= 0) this.hinge.project(this, world, row);
+    }
+  }
+
+  protected growColumns(capacity: number): void {
+    this.a = widen(this.a, capacity);
+    this.middle = widen(this.middle, capacity);
+    this.b = widen(this.b, capacity);
+    this.min = widen(this.min, capacity);
+    this.max = widen(this.max, capacity);
+    this.cosMin = widen(this.cosMin, capacity);
+    this.cosMax = widen(this.cosMax, capacity);
+    this.stiffness = widen(this.stiffness, capacity);
+    this.axisFrom = widen(this.axisFrom, capacity);
+    this.axisTo = widen(this.axisTo, capacity);
+    this.hingeSlack = widen(this.hingeSlack, capacity);
+    this.hingeLean = widen(this.hingeLean, capacity);
+  }
+
+  protected copyRow(from: number, to: number): void {
+    this.a[to] = this.a[from]!;
+    this.middle[to] = this.middle[from]!;
+    this.b[to] = this.b[from]!;
+    this.min[to] = this.min[from]!;
+    this.max[to] = this.max[from]!;
+    this.cosMin[to] = this.cosMin[from]!;
+    this.cosMax[to] = this.cosMax[from]!;
+    this.stiffness[to] = this.stiffness[from]!;
+    this.axisFrom[to] = this.axisFrom[from]!;
+    this.axisTo[to] = this.axisTo[from]!;
+    this.hingeSlack[to] = this.hingeSlack[from]!;
+    this.hingeLean[to] = this.hingeLean[from]!;
+  }
+}

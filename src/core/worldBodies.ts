@@ -1,0 +1,99 @@
+import type { BodyOptions, BodyRecord } from './bodies/body.js';
+import { checkInteger } from './math.js';
+import { copyValues } from './particles.js';
+import type { World } from './world.js';
+import { checkParticleOptions, type CheckedParticle, type ParticleOptions } from './worldOptions.js';
+import { detachRange } from './worldConstraints.js';
+
+// Adding and removing particles and bodies: the bodies of World's methods of the
+// same names, which stay there as the public API.
+
+/**
+ * Adds particles in one contiguous id range (a body) and returns the first id;
+ * the i-th particle gets id `first + i`.
+ */
+export function addParticles(world: World, list: readonly ParticleOptions[]): number {
+  if (!Array.isArray(list) || list.length === 0) throw new RangeError('addParticles: list must be a non-empty array');
+  const checked = list.map((o, i) => checkParticleOptions(o, list.length === 1 ? 'addParticle' : `addParticles[${i}]`));
+  const first = world.particles.allocate(list.length);
+  // The slots may be free ones inside the solver's ranges, which skip free slots.
+  world.sleep.invalidate();
+  world.syncCapacity();
+  world.placeKernelColumns();
+  checked.forEach((o, i) => writeParticle(world, first + i, o));
+  // Interpolated rendering blends from here: a new particle starts where it is, not where the slot's last owner was.
+  copyValues(world.particles.position, world.stepStartPositions, first * 3, (first + list.length) * 3);
+  return first;
+}
+
+export function writeParticle(world: World, id: number, o: CheckedParticle): void {
+  const particles = world.particles;
+  particles.inverseMass[id] = o.inverseMass;
+  particles.freeInverseMass[id] = o.inverseMass;
+  particles.radius[id] = o.radius;
+  particles.friction[id] = o.friction;
+  particles.restitution[id] = o.restitution;
+  const h = world.substep;
+  const g = world.gravityValue;
+  for (let k = 0; k < 3; k++) {
+    particles.position[id * 3 + k] = o.position[k]!;
+    // x* = x0 - v0·h + ½·a·h² makes Verlet reproduce the closed-form parabola exactly.
+    const a = o.inverseMass === 0 ? 0 : g[k]!;
+    particles.previous[id * 3 + k] = o.position[k]! - o.velocity[k]! * h + 0.5 * a * h * h;
+  }
+}
+
+/**
+ * Registers particles `[first, first + count)` as one body and returns its
+ * record. Builders call this after `addParticles`; push the ids of the body's
+ * constraints into `record.constraints` so `removeBody` takes them along.
+ */
+export function addBody(world: World, first: number, count: number, options: BodyOptions = {}): BodyRecord {
+  checkInteger(count, 'addBody: count', 1);
+  for (let i = first; i < first + count; i++) {
+    world.checkParticle(i, 'addBody: first/count');
+    // Removing this body would delete the owner's particles.
+    const owner = world.bodyOf(i);
+    if (owner !== undefined) throw new RangeError(`addBody: particle ${i} belongs to body ${owner.id} (a ${owner.kind}); a body's range must hold particles of no other body`);
+  }
+  const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
+  const slot = world.freeBodySlots.pop() ?? world.bodies.length;
+  const record: BodyRecord = { id: slot, serial: world.nextBodySerial++, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
+  world.bodies[slot] = record;
+  // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
+  for (let i = first; i < first + count; i++) world.particles.body[i] = record.id;
+  world.sticks.ordered = false;
+  world.sleep.invalidate();
+  return record;
+}
+
+/** Removes a body: its constraints, then its particles (with anything else attached to them). */
+export function removeBody(world: World, body: number | BodyRecord): void {
+  const record = typeof body === 'number' ? world.bodies[body] : body;
+  if (!record || !record.alive) throw new RangeError(`removeBody: no body with id ${typeof body === 'number' ? body : body?.id}`);
+  record.alive = false;
+  for (const cleanup of record.onRemove) cleanup();
+  for (const id of record.constraints) if (world.hasConstraint(id)) world.removeConstraint(id);
+  // One pass over the tables for the whole range, not one per particle.
+  const end = record.first + record.count;
+  detachRange(world, record.first, end);
+  for (let i = record.first; i < end; i++) if (world.particles.isAlive(i)) world.particles.release(i);
+  // The dead record lets go of what it held; its slot goes to the next body added.
+  record.constraints.length = 0;
+  record.onRemove.length = 0;
+  record.surface = undefined;
+  world.sleep.forgetBody(record.id);
+  world.freeBodySlots.push(record.id);
+}
+
+/** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
+export function removeParticle(world: World, id: number): void {
+  world.checkParticle(id, 'removeParticle: id');
+  // A body owns its range: a freed slot inside it would be reused by a stranger
+  // that removing the body would then delete too.
+  const owner = world.particles.body[id]!;
+  if (owner >= 0 && world.bodies[owner]!.alive) throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${world.bodies[owner]!.kind}); remove the whole body with removeBody`);
+  detachRange(world, id, id + 1);
+  world.particles.release(id);
+  world.sleep.invalidate();
+}

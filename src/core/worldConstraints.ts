@@ -1,0 +1,155 @@
+import { makeCollider, type ColliderShape } from './colliderFactory.js';
+import { stickKindCode } from './constraints/sticks.js';
+import { checkNumber, checkOptions, toVec3, type Vec3Like } from './math.js';
+import { ParticleFlag } from './particles.js';
+import type { World } from './world.js';
+import type { StickOptions } from './worldOptions.js';
+
+// Adding and removing constraints and colliders: the bodies of World's methods of
+// the same names, which stay there as the public API. Ids come from the world's
+// registry; the world's own tables keep id-to-row maps, other tables own theirs.
+
+/** Adds a stick between particles `a` and `b`; returns its constraint id. */
+export function addStick(world: World, a: number, b: number, options: StickOptions = {}): number {
+  checkOptions(options, 'addStick: options');
+  world.checkParticle(a, 'addStick: a');
+  world.checkParticle(b, 'addStick: b');
+  if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${a}`);
+  const p = world.particles.position;
+  const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
+  checkNumber(length, 'addStick: length', 0);
+  const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
+  if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
+  const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
+  const id = world.registry.issue();
+  world.stickRows.set(id, world.sticks.add(id, a, b, length, stiffness, kind));
+  world.placeKernelColumns();
+  return id;
+}
+
+/** Changes a stick's rest length, stiffness or kind in place. */
+export function setStick(world: World, id: number, options: StickOptions): void {
+  const row = world.stickRows.get(id);
+  if (row === undefined) throw new RangeError(`setStick: no stick with id ${id}`);
+  if (checkOptions(options, 'setStick: options') === undefined) throw new TypeError('setStick: options must be an options object, got undefined');
+  if (options.length !== undefined) world.sticks.rest[row] = checkNumber(options.length, 'setStick: length', 0);
+  if (options.stiffness !== undefined) world.sticks.setStiffness(row, checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1));
+  if (options.kind !== undefined) world.sticks.setKind(row, stickKindCode(options.kind, 'setStick: kind'));
+  world.wake(world.sticks.a[row]!);
+  world.wake(world.sticks.b[row]!);
+}
+
+/**
+ * Pins particle `id` at `target` (default: where it is) and returns the pin's
+ * constraint id. While pinned the particle is immovable to sticks.
+ */
+export function addPin(world: World, id: number, target?: Vec3Like): number {
+  world.checkParticle(id, 'addPin: particle');
+  const t = target === undefined ? world.getPosition(id) : toVec3(target, 'addPin: target');
+  const particles = world.particles;
+  if ((particles.flags[id]! & ParticleFlag.Pinned) === 0) {
+    particles.freeInverseMass[id] = particles.inverseMass[id]!;
+    particles.inverseMass[id] = 0;
+    particles.flags[id]! |= ParticleFlag.Pinned;
+  }
+  world.wake(id);
+  const pin = world.registry.issue();
+  world.pinRows.set(pin, world.pins.add(pin, id, t[0], t[1], t[2]));
+  return pin;
+}
+
+/** Moves pin `pin` to `target`; the particle follows inside the next relaxation passes. */
+export function setPinTarget(world: World, pin: number, target: Vec3Like): void {
+  const row = world.pinRows.get(pin);
+  if (row === undefined) throw new RangeError(`setPinTarget: no pin with id ${pin}`);
+  // Called every frame while dragging, so it reads the target without copying it.
+  if (typeof target !== 'object' || target === null) throw new TypeError(`setPinTarget: target must be [x, y, z] or {x, y, z}, got ${String(target)}`);
+  const isArray = Array.isArray(target);
+  // The same vectors addPin takes (toVec3), checked without a copy.
+  if (isArray && (target as readonly number[]).length !== 3) throw new TypeError(`setPinTarget: target must have 3 components, got ${(target as readonly number[]).length}`);
+  const v = target as { x: number; y: number; z: number };
+  const x = isArray ? (target as readonly number[])[0]! : v.x;
+  const y = isArray ? (target as readonly number[])[1]! : v.y;
+  const z = isArray ? (target as readonly number[])[2]! : v.z;
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number' || !Number.isFinite(x + y + z)) throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
+  const out = world.pins.target;
+  out[row * 3] = x;
+  out[row * 3 + 1] = y;
+  out[row * 3 + 2] = z;
+  world.wake(world.pins.particle[row]!);
+}
+
+/** Adds a static collider and returns its id. Sleeping bodies wake (one may now be inside it). */
+export function addCollider(world: World, shape: ColliderShape): number {
+  const collider = makeCollider(shape);
+  const id = world.registry.issue();
+  world.colliderIds.set(id, collider);
+  world.colliders.push(collider);
+  world.wakeAll();
+  return id;
+}
+
+/** Removes a collider. Sleeping bodies wake (one may have rested on it). */
+export function removeCollider(world: World, id: number): void {
+  const c = world.colliderIds.get(id);
+  if (!c) throw new RangeError(`removeCollider: no collider with id ${id}`);
+  world.colliderIds.delete(id);
+  world.colliders.splice(world.colliders.indexOf(c), 1);
+  world.wakeAll();
+}
+
+/** Removes a stick, pin, user constraint, or any constraint a table registered (angle, plane, capsule edge, face, spring). */
+export function removeConstraint(world: World, id: number): void {
+  const stick = world.stickRows.get(id);
+  if (stick !== undefined) {
+    world.wake(world.sticks.a[stick]!);
+    world.wake(world.sticks.b[stick]!);
+    world.stickRows.delete(id);
+    // Rows that move report themselves through the table's onMove.
+    world.sticks.removeRow(stick);
+    return;
+  }
+  const pin = world.pinRows.get(id);
+  if (pin !== undefined) {
+    const particle = world.pins.particle[pin]!;
+    world.pinRows.delete(id);
+    const moved = world.pins.removeRow(pin);
+    if (moved >= 0) world.pinRows.set(moved, pin);
+    unpinIfFree(world, particle);
+    world.wake(particle);
+    return;
+  }
+  const custom = world.customIds.get(id);
+  if (custom) {
+    world.customIds.delete(id);
+    world.lists.removeConstraint(custom);
+    return;
+  }
+  // Angle and plane constraints, capsule edges, solid faces, springs: their table removes the row.
+  const owner = world.registry.ownerOf(id);
+  if (owner !== undefined) {
+    owner.remove(id);
+    return;
+  }
+  throw new RangeError(`removeConstraint: no constraint with id ${id}`);
+}
+
+/** Removes every stick and pin with an end among particles `[first, end)`. */
+export function detachRange(world: World, first: number, end: number): void {
+  const inside = (id: number) => id >= first && id < end;
+  // Backwards: a removed row is filled from the end, which was already looked at.
+  for (let row = world.sticks.count - 1; row >= 0; row--) {
+    if (inside(world.sticks.a[row]!) || inside(world.sticks.b[row]!)) world.removeConstraint(world.sticks.ids[row]!);
+  }
+  for (let row = world.pins.count - 1; row >= 0; row--) {
+    if (inside(world.pins.particle[row]!)) world.removeConstraint(world.pins.ids[row]!);
+  }
+}
+
+export function unpinIfFree(world: World, particle: number): void {
+  const pins = world.pins;
+  for (let row = 0; row < pins.count; row++) if (pins.particle[row] === particle) return;
+  const particles = world.particles;
+  particles.inverseMass[particle] = particles.freeInverseMass[particle]!;
+  particles.flags[particle]! &= ~ParticleFlag.Pinned;
+}

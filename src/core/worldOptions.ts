@@ -1,0 +1,171 @@
+import type { StickKind } from './constraints/sticks.js';
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
+import type { StickKernel } from './wasm/stickKernel.js';
+
+/**
+ * Options of {@link World}. `gravity`, `timeStep`, `substeps`, `iterations`,
+ * `damping`, `sqrtApprox`, `maxStepsPerAdvance`, `budgetMs`, `kernel` and `clock`
+ * can be changed later through the world's property of the same name; the
+ * budget's minimums through `world.budget`, sleeping through `world.sleep`
+ * (`enabled`, `speed`, `time`), the seed through `world.random.state`.
+ */
+export interface WorldOptions {
+  /** Acceleration of gravity in m/s², default `[0, -9.81, 0]`. */
+  gravity?: Vec3Like;
+  /** Fixed step in seconds, default 1/60. */
+  timeStep?: number;
+  /** Relaxation passes per substep, default 1. */
+  iterations?: number;
+  /**
+   * Verlet + relaxation substeps per step, default 10. Small steps buy far more
+   * stiffness and far less artificial damping per pass than extra iterations
+   * (see the README's fidelity table).
+   */
+  substeps?: number;
+  /** Per-second drag k: velocity is scaled by 1 - k·h each substep. 0 (default) = none. */
+  damping?: number;
+  /** Use the paper's square-root approximation in the stick pass. Default false. */
+  sqrtApprox?: boolean;
+  /** Most steps one `advance()` call runs; the rest of a long pause is dropped. Default 5. */
+  maxStepsPerAdvance?: number;
+  /** Seed of the generator that jitters coincident particles apart. */
+  seed?: number;
+  /**
+   * Wall-clock milliseconds each `advance()` may spend stepping. When set, the
+   * world lowers substeps (then iterations) frame by frame to stay within it,
+   * never below `minSubsteps` × `minIterations` (see `stats`). Default 0: off.
+   */
+  budgetMs?: number;
+  /** Fewest substeps the time budget may use, default 1. */
+  minSubsteps?: number;
+  /** Fewest relaxation passes the time budget may use, default 1. */
+  minIterations?: number;
+  /** Milliseconds now, for `stats` and the time budget; default `performance.now()`. Inject one to test deterministically. */
+  clock?: () => number;
+  /**
+   * Let bodies that have come to rest fall asleep: they cost nothing until touched
+   * (see `SleepSystem`). Default false: a sleeping body freezes slightly short of
+   * full convergence and does not notice colliders you move or particles you write
+   * directly (call `wake`), so it is a choice for scenes with many resting bodies.
+   */
+  sleep?: boolean;
+  /** Speed (m/s) below which a body's particles count as resting, default 0.01 (see `SleepSystem.speed`). */
+  sleepSpeed?: number;
+  /** Seconds a body must rest before it falls asleep, default 0.5. */
+  sleepTime?: number;
+  /**
+   * What runs the stick pass: `'wasm'`, a WebAssembly SIMD kernel (built from
+   * `src/core/wasm/sticks.wat`; a step of a 64×64 or 128×128 cloth measured
+   * about 2× faster than with `'js'`), or `'js'`, the TypeScript loops. Both give
+   * the same positions bit for bit. Default `'wasm'`; where WebAssembly SIMD is
+   * unavailable (or a Content Security Policy forbids compiling it) the world
+   * quietly uses `'js'`, and `world.kernel` says which one runs.
+   *
+   * With `'wasm'`, `particles.position` and `particles.inverseMass` and the stick
+   * table's `a`, `b`, `rest` and `stiffness` are views into the kernel's
+   * `WebAssembly.Memory`, replaced whenever particles *or sticks* are added beyond
+   * capacity: re-read them after adding either. Only sticks of kind `'equal'`
+   * with the exact square root use the kernel; the rest use the TypeScript loop.
+   */
+  kernel?: StickKernel;
+  /**
+   * Most speed (m/s) that pushing a particle out of a collider may give it along
+   * the contact normal, beyond its own motion. A deep penetration (a particle
+   * released from a pin under the floor) is then resolved at this speed instead
+   * of becoming a launch. Default 3; change it later through
+   * `world.contacts.maxPushOutSpeed` (see `ContactSettings`).
+   */
+  maxPushOutSpeed?: number;
+  /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5; later `world.contacts.restitutionThreshold`. */
+  restitutionThreshold?: number;
+}
+
+/** What {@link World.addParticle} takes. */
+export interface ParticleOptions {
+  /** Where the particle starts (m). */
+  position: Vec3Like;
+  /** Initial velocity in m/s, default zero. */
+  velocity?: Vec3Like;
+  /** kg; 0 or Infinity makes the particle immovable. Default 1. */
+  mass?: number;
+  /** Collision radius in m, default 0. */
+  radius?: number;
+  /** Coulomb friction coefficient μ, default 0.5. */
+  friction?: number;
+  /**
+   * Bounciness against colliders in [0, 1], default 0: a particle that hits a
+   * collider at normal speed v leaves at e·v, where e is the larger of this and
+   * the collider's `restitution` (Box2D's rule: either bouncy side bounces).
+   */
+  restitution?: number;
+}
+
+/** What {@link World.addStick} takes. */
+export interface StickOptions {
+  /** Rest length; default the particles' current distance. */
+  length?: number;
+  /** Share of the error repaired per pass, in (0, 1]; default 1 (rigid). */
+  stiffness?: number;
+  /** `'equal'` (default), `'min'` (only pushes apart) or `'max'` (only pulls together: a rope). */
+  kind?: StickKind;
+}
+
+/**
+ * The one definition of the world settings' defaults: `new World()` uses them,
+ * and the React layer derives its `<World>` defaults from them (changing only
+ * what it documents: sleeping on, a looser rest speed).
+ */
+export const WORLD_DEFAULTS = {
+  gravity: [0, -9.81, 0] as const,
+  timeStep: 1 / 60,
+  iterations: 1,
+  substeps: 10,
+  damping: 0,
+  sqrtApprox: false,
+  maxStepsPerAdvance: 5,
+  seed: 0x5eed,
+  budgetMs: 0,
+  minSubsteps: 1,
+  minIterations: 1,
+  sleep: false,
+  sleepSpeed: 0.01,
+  sleepTime: 0.5,
+  kernel: 'wasm' as StickKernel,
+  maxPushOutSpeed: 3,
+  restitutionThreshold: 0.5,
+};
+
+/** A particle's options, checked, with the defaults filled in. */
+export interface CheckedParticle {
+  position: Vec3;
+  velocity: Vec3;
+  inverseMass: number;
+  radius: number;
+  friction: number;
+  restitution: number;
+}
+
+export function checkParticleOptions(o: ParticleOptions, what: string): CheckedParticle {
+  if (!o || typeof o !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(o)}`);
+  return {
+    position: toVec3(o.position, `${what}: position`),
+    velocity: o.velocity === undefined ? [0, 0, 0] : toVec3(o.velocity, `${what}: velocity`),
+    inverseMass: inverseMassOf(o.mass ?? 1, `${what}: mass`),
+    radius: checkNumber(o.radius ?? 0, `${what}: radius`, 0),
+    friction: checkNumber(o.friction ?? 0.5, `${what}: friction`, 0),
+    restitution: checkNumber(o.restitution ?? 0, `${what}: restitution`, 0, 1),
+  };
+}
+
+/** 1/mass, with 0 for an immovable particle (mass 0 or Infinity); `what` names the mass in the error. */
+export function inverseMassOf(mass: number, what: string): number {
+  if (typeof mass !== 'number' || Number.isNaN(mass) || mass < 0) throw new RangeError(`${what} must be >= 0 (0 or Infinity = immovable), got ${String(mass)}`);
+  return mass === 0 || mass === Infinity ? 0 : 1 / mass;
+}
+
+/** Checks that `n` is a finite number > 0. */
+export function checkPositive(n: number, what: string): number {
+  checkNumber(n, what, 0);
+  if (n === 0) throw new RangeError(`${what} must be > 0, got 0`);
+  return n;
+}
