@@ -18,6 +18,7 @@ export type { Constraint } from './constraints/constraint.js';
 export type { Force } from './forces/force.js';
 export { type Collider, type Contact, makeContact, pushOut, setSurface, collides } from './colliders/collider.js';
 export { ContactSettings, respondToContacts } from './colliders/contactResponse.js';
+export { StepContext } from './stepContext.js';
 export { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';

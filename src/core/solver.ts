@@ -3,6 +3,7 @@ import { orderSticks } from './constraints/coloring.js';
 import { solvePins } from './constraints/pins.js';
 import { solveSegment } from './constraints/sticks.js';
 import { copyValues } from './particles.js';
+import type { StepContext } from './stepContext.js';
 import type { World } from './world.js';
 
 /**
@@ -29,17 +30,17 @@ export function stepWorld(world: World): void {
   }
   sleep.prepare(world);
   for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
-  // With every particle asleep there is nothing to move: user constraints would only touch sleepers.
-  const substeps = sleep.awakeParticles > 0 ? world.activeSubsteps : 0;
-  world.contacts.substep = world.timeStepValue / world.activeSubsteps;
-  for (let s = 0; s < substeps; s++) {
+  // Built once, read by the stages. With every particle asleep it has no substeps: user constraints would only touch sleepers.
+  const context = world.stepContext;
+  context.prepare(world);
+  for (let s = 0; s < context.substeps; s++) {
     // Forces are evaluated every substep: a position-dependent force (a spring,
     // buoyancy) held over all substeps would pump energy into the motion.
     for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.heldForce, particles.force, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
     applyGenerators(world);
-    for (let r = 0; r < sleep.rangeCount; r++) integrate(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let r = 0; r < sleep.rangeCount; r++) integrate(world, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
-    for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, world.contacts, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
   particles.heldForce.fill(0, 0, particles.end * 3);
   sleep.update(world);
@@ -78,21 +79,17 @@ function relax(world: World, pass: number): void {
  * (inverse mass 0, including pinned ones) keep x* = x so that a pin moved by the
  * user gives them the velocity of the move.
  */
-// Takes the world rather than h and k: a double passed to a call V8 does not
-// inline is boxed, and that allocation would run every substep.
-function integrate(world: World, from: number, to: number): void {
+function integrate(world: World, context: StepContext, from: number, to: number): void {
   const particles = world.particles;
-  const gravity = world.gravity;
-  const h = world.timeStepValue / world.activeSubsteps;
   const pos = particles.position;
   const prev = particles.previous;
   const force = particles.force;
   const w = particles.inverseMass;
-  const keep = 1 - world.damping * h;
-  const h2 = h * h;
-  const gx = gravity[0]!;
-  const gy = gravity[1]!;
-  const gz = gravity[2]!;
+  const keep = context.keep;
+  const h2 = context.h2;
+  const gx = context.gx;
+  const gy = context.gy;
+  const gz = context.gz;
   for (let i = from, p = from * 3; i < to; i++, p += 3) {
     const x = pos[p]!;
     const y = pos[p + 1]!;

@@ -14,6 +14,7 @@ import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec
 import { ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { Registry } from './registry.js';
+import { StepContext } from './stepContext.js';
 import { StepLists } from './stepLists.js';
 import { advanceWorld, runStep } from './stepping.js';
 import { addBody, addParticles, removeBody, removeParticle } from './worldBodies.js';
@@ -77,6 +78,8 @@ export class World {
   readonly budget: TimeBudget;
   /** Milliseconds now (see {@link WorldOptions.clock}). */
   clock: () => number;
+  /** @internal What the stages of the running step read, built once per step. */
+  readonly stepContext = new StepContext();
   /** @internal Work arrays for re-ordering the stick table. */
   readonly orderScratch = new OrderScratch();
   /** @internal The WebAssembly stick kernel while {@link World.kernel} is `'wasm'`, else null. */

@@ -1,10 +1,10 @@
 import type { ParticleStore } from '../particles.js';
+import type { StepContext } from '../stepContext.js';
 
 /**
- * How contacts with colliders turn into velocity, read by {@link respondToContacts}.
- * The world keeps one and sets `substep` before each substep: the solver passes
- * the object, not the numbers, because a double passed to a call V8 does not
- * inline is boxed, an allocation per call.
+ * How contacts with colliders turn into velocity (`world.contacts`, change them
+ * live): the step context turns these speeds into displacements per substep for
+ * {@link respondToContacts}.
  */
 export class ContactSettings {
   /**
@@ -18,8 +18,6 @@ export class ContactSettings {
   maxPushOutSpeed = 3;
   /** Approach speeds (m/s) below this do not bounce, so that resting contacts settle. Default 0.5. */
   restitutionThreshold = 0.5;
-  /** @internal The current substep's length (s), set by the solver. */
-  substep = 1 / 600;
 }
 
 /**
@@ -51,7 +49,7 @@ export class ContactSettings {
  *
  * Allocates nothing.
  */
-export function respondToContacts(particles: ParticleStore, settings: ContactSettings, from: number, to: number): void {
+export function respondToContacts(particles: ParticleStore, context: StepContext, from: number, to: number): void {
   const pos = particles.position;
   const prev = particles.previous;
   const depth = particles.contactDepth;
@@ -59,9 +57,8 @@ export function respondToContacts(particles: ParticleStore, settings: ContactSet
   const normal = particles.contactNormal;
   const mu = particles.contactFriction;
   const restitution = particles.contactRestitution;
-  const h = settings.substep;
-  const cap = settings.maxPushOutSpeed * h;
-  const threshold = settings.restitutionThreshold * h;
+  const cap = context.pushOutCap;
+  const threshold = context.bounceThreshold;
   for (let i = from; i < to; i++) {
     const d = depth[i]!;
     if (d === 0) continue;
