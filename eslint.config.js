@@ -29,7 +29,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/three/**', '**/react/**', '**/teaching/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/core is the engine alone: no three.js, React or the layers above it.' },
+            {
+              group: ['**/three/**', '**/react/**', '**/teaching/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              message: 'src/core is the engine alone: no three.js, React or the layers above it.',
+            },
           ],
         },
       ],
@@ -40,7 +43,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/react/**', '**/teaching/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/three reads the engine back into three.js: no React or the layers above it.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/react/**', '**/teaching/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              message: 'src/three reads the engine back into three.js: no React or the layers above it.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -53,7 +63,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'], message: 'src/teaching is plain TypeScript on the engine: no three.js, React or the layers above it.' },
+            {
+              group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              message: 'src/teaching is plain TypeScript on the engine: no three.js, React or the layers above it.',
+            },
           ],
         },
       ],

@@ -15,7 +15,19 @@ const chromium = () =>
   });
 
 // Pre-bundled up front so Vite never re-bundles mid-run (which loads two Reacts).
-const browserDeps = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'three', 'three/examples/jsm/geometries/ConvexGeometry.js', '@react-three/fiber', '@react-three/drei', 'zustand', 'zustand/vanilla'];
+const browserDeps = [
+  'react',
+  'react-dom',
+  'react-dom/client',
+  'react/jsx-runtime',
+  'react/jsx-dev-runtime',
+  'three',
+  'three/examples/jsm/geometries/ConvexGeometry.js',
+  '@react-three/fiber',
+  '@react-three/drei',
+  'zustand',
+  'zustand/vanilla',
+];
 
 // Library build of the entry points (`sinew`, `sinew/core`, `sinew/teaching`, `sinew/testing`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
@@ -32,7 +44,12 @@ export default defineConfig({
   },
   build: {
     lib: {
-      entry: { index: resolve(import.meta.dirname, 'src/index.ts'), core: resolve(import.meta.dirname, 'src/core/index.ts'), teaching: resolve(import.meta.dirname, 'src/teaching/index.ts'), testing: resolve(import.meta.dirname, 'src/testing/index.ts') },
+      entry: {
+        index: resolve(import.meta.dirname, 'src/index.ts'),
+        core: resolve(import.meta.dirname, 'src/core/index.ts'),
+        teaching: resolve(import.meta.dirname, 'src/teaching/index.ts'),
+        testing: resolve(import.meta.dirname, 'src/testing/index.ts'),
+      },
       formats: ['es'],
     },
     rollupOptions: {

@@ -33,5 +33,8 @@ afterEach(async (context) => {
     expect(first.nonBackgroundShare, 'the canvas is not blank').toBeGreaterThan(0.01);
     expect(await comparePictures(before, after.base64), 'the picture changes within one second').toBeGreaterThan(0.0005);
   }
-  expect(consoleErrors.map((args) => args.map(String).join(' ')), 'no console errors').toEqual([]);
+  expect(
+    consoleErrors.map((args) => args.map(String).join(' ')),
+    'no console errors',
+  ).toEqual([]);
 });

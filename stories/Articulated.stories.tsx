@@ -53,15 +53,26 @@ function buildDoor(world: CoreWorld, { openAngle, hingeLean, mass }: DoorArgs): 
     mass,
     shared: hinge(frame, [1, 3], [0, 2]),
   });
-  return { ranges: [[frame.first, frame.count], [door.first, door.count]], frame, door };
+  return {
+    ranges: [
+      [frame.first, frame.count],
+      [door.first, door.count],
+    ],
+    frame,
+    door,
+  };
 }
 
 function Door(args: DoorArgs) {
   const { openAngle, hingeLean, mass } = args;
-  const built = useCoreBuild(JSON.stringify([openAngle, hingeLean, mass]), (world) => buildDoor(world, args), ({ frame, door }) => {
-    door.remove();
-    frame.remove();
-  });
+  const built = useCoreBuild(
+    JSON.stringify([openAngle, hingeLean, mass]),
+    (world) => buildDoor(world, args),
+    ({ frame, door }) => {
+      door.remove();
+      frame.remove();
+    },
+  );
   const leanZ = (-hingeLean * Math.PI) / 180;
   return (
     <>

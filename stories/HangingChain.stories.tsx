@@ -20,9 +20,7 @@ interface ChainArgs {
 function buildChain({ links, substeps, iterations, damping }: ChainArgs) {
   const world = new World({ substeps, iterations, damping });
   const length = 0.12;
-  const first = world.addParticles(
-    Array.from({ length: links + 1 }, (_, i) => ({ position: [i * length, 2, 0] as [number, number, number], radius: 0.03 })),
-  );
+  const first = world.addParticles(Array.from({ length: links + 1 }, (_, i) => ({ position: [i * length, 2, 0] as [number, number, number], radius: 0.03 })));
   world.addPin(first);
   for (let i = 0; i < links; i++) world.addStick(first + i, first + i + 1);
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });

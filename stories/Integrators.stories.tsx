@@ -180,7 +180,11 @@ function Table({ comparisons, scenario }: { comparisons: Comparison[]; scenario:
                 {Number.isNaN(c.ratio) ? '—' : c.ratio.toFixed(2)}
               </td>
               <td style={{ ...cell, color: c.run.energyDrift > 0.005 ? '#ff8787' : c.run.energyDrift < -0.005 ? '#74c0fc' : '#b2f2bb' }}>
-                {c.run.energyDrift > 0.005 ? `gains +${(c.run.energyDrift * 100).toFixed(1)}%` : c.run.energyDrift < -0.005 ? `loses ${(c.run.energyDrift * 100).toFixed(1)}%` : `keeps (${Math.abs(c.run.energyDrift) < 5e-5 ? '±0.00' : (c.run.energyDrift * 100).toFixed(2)}%)`}
+                {c.run.energyDrift > 0.005
+                  ? `gains +${(c.run.energyDrift * 100).toFixed(1)}%`
+                  : c.run.energyDrift < -0.005
+                    ? `loses ${(c.run.energyDrift * 100).toFixed(1)}%`
+                    : `keeps (${Math.abs(c.run.energyDrift) < 5e-5 ? '±0.00' : (c.run.energyDrift * 100).toFixed(2)}%)`}
               </td>
             </tr>
           ))}

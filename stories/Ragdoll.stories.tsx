@@ -347,7 +347,18 @@ function DragScene({ height, friction, jointDamping }: DragArgs) {
         <Floor />
         <DragControls />
         <WorldProbe />
-        <Ragdoll key={`${round}-${jointDamping}`} name="body" position={[-0.2, 0.7, 0.6]} rotation={lying} pose="T" height={height} friction={friction} jointDamping={jointDamping} color="#e8b48a" castShadow />
+        <Ragdoll
+          key={`${round}-${jointDamping}`}
+          name="body"
+          position={[-0.2, 0.7, 0.6]}
+          rotation={lying}
+          pose="T"
+          height={height}
+          friction={friction}
+          jointDamping={jointDamping}
+          color="#e8b48a"
+          castShadow
+        />
       </World>
     </Scene>
   );

@@ -361,20 +361,7 @@ function ChainScene({ links, substeps, iterations }: ChainArgs) {
     <Scene camera={[0, 1.95, 3.0]} target={[0, 1.75, 0]} overlay={<Hint>Grab a link and swing it; watch the last link&apos;s trail.</Hint>}>
       <World substeps={substeps} iterations={iterations} sleep={false}>
         <Floor />
-        <Rope
-          key={links}
-          ref={chain}
-          name="chain"
-          from={[x, y, z]}
-          to={[x + CHAIN.length, y, z]}
-          segments={links}
-          pinStart
-          display="beads"
-          radius={0.03}
-          thickness={0.032}
-          color="#f08a4b"
-          castShadow
-        >
+        <Rope key={links} ref={chain} name="chain" from={[x, y, z]} to={[x + CHAIN.length, y, z]} segments={links} pinStart display="beads" radius={0.03} thickness={0.032} color="#f08a4b" castShadow>
           <meshStandardMaterial color="#f5a05a" metalness={0.3} roughness={0.35} />
         </Rope>
         <Trail chain={chain} />

@@ -272,7 +272,11 @@ const meta: Meta<typeof SolverTradeoff> = {
     substeps: { control: { type: 'range', min: 2, max: 20, step: 1 }, description: 'Substeps of the last panel, one relaxation pass each.' },
     windSpeed: { control: { type: 'range', min: 0, max: 12, step: 0.5 }, description: 'Mean wind speed across the cloths (m/s).' },
     stiffness: { control: { type: 'range', min: 0.1, max: 1, step: 0.05 }, description: 'Stiffness of the structural and shear sticks.' },
-    kernel: { control: { type: 'inline-radio' }, options: ['wasm', 'js'], description: 'What runs the stick pass: the WebAssembly SIMD kernel or the TypeScript loops. The cloths move the same; the milliseconds do not.' },
+    kernel: {
+      control: { type: 'inline-radio' },
+      options: ['wasm', 'js'],
+      description: 'What runs the stick pass: the WebAssembly SIMD kernel or the TypeScript loops. The cloths move the same; the milliseconds do not.',
+    },
   },
   parameters: {
     docs: {

@@ -336,8 +336,7 @@ function TargetPractice({ speed, targetX, targetHeight, launchHeight, timeScale 
       {solved ? (
         shots.map((shot, i) => (
           <div key={i} data-testid={`shot-${i}`}>
-            <Swatch color={shot.color} />
-            φ = <b data-testid={`angle-${i}`}>{degrees(shot.elevation)}</b> · arrives after {shot.duration.toFixed(2)} s ·{' '}
+            <Swatch color={shot.color} />φ = <b data-testid={`angle-${i}`}>{degrees(shot.elevation)}</b> · arrives after {shot.duration.toFixed(2)} s ·{' '}
             <span
               data-testid={`miss-${i}`}
               ref={(element) => {

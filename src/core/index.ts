@@ -51,7 +51,15 @@ export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type Tria
 export { VolumeConstraint, enclosedVolume, type VolumeOptions } from './constraints/volume.js';
 export { Wind, createWind, type WindOptions, type WindHandle } from './forces/wind.js';
 export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, removeAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
-export { PlaneConstraintTable, planeConstraintTable, addPlaneConstraint, setPlaneConstraint, removePlaneConstraint, type PlaneConstraintOptions, type PlaneMode } from './constraints/planeConstraint.js';
+export {
+  PlaneConstraintTable,
+  planeConstraintTable,
+  addPlaneConstraint,
+  setPlaneConstraint,
+  removePlaneConstraint,
+  type PlaneConstraintOptions,
+  type PlaneMode,
+} from './constraints/planeConstraint.js';
 export { Ragdoll, createRagdoll, type RagdollOptions, type RagdollLimb, type RagdollAngle } from './bodies/ragdoll.js';
 export { ragdollParts, type RagdollPart, type RagdollPose, type RagdollLimbName, type RagdollJoint } from './bodies/ragdollSkeleton.js';
 export { LimbFrames, type LimbFrame, type LimbFrameSpec, type FrontReference } from './bodies/limbFrames.js';

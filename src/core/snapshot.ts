@@ -89,7 +89,8 @@ function checkComplete(snap: WorldSnapshot): void {
     const column = snap.particles[c];
     // Older snapshots lack these: restored as "no body" and "never freed".
     if (column === undefined && (c === 'body' || c === 'generation')) continue;
-    if (!ArrayBuffer.isView(column) || column.length < snap.end * (c === 'position' || c === 'previous' || c === 'force' || c === 'heldForce' ? 3 : 1)) throw new TypeError(`restore: the snapshot's ${c} column is missing or too short`);
+    if (!ArrayBuffer.isView(column) || column.length < snap.end * (c === 'position' || c === 'previous' || c === 'force' || c === 'heldForce' ? 3 : 1))
+      throw new TypeError(`restore: the snapshot's ${c} column is missing or too short`);
   }
   for (const key of ['ids', 'a', 'b', 'rest', 'stiffness', 'kind'] as const) if (!ArrayBuffer.isView(snap.sticks[key])) throw new TypeError(`restore: the snapshot's sticks.${key} is missing`);
   for (const key of ['ids', 'particle', 'target'] as const) if (!ArrayBuffer.isView(snap.pins[key])) throw new TypeError(`restore: the snapshot's pins.${key} is missing`);
@@ -109,7 +110,9 @@ function checkSameBodies(world: World, snap: WorldSnapshot): void {
     now.add(body.serial);
     if (!then.has(body.serial)) throw new Error(`restore: body ${body.id} (a ${body.kind}) was added after this snapshot was taken; remove it before restoring`);
   }
-  for (const serial of then) if (!now.has(serial)) throw new Error(`restore: the snapshot has body #${serial}, which was removed after it was taken (or belongs to another world); a snapshot restores the state of the same scene`);
+  for (const serial of then)
+    if (!now.has(serial))
+      throw new Error(`restore: the snapshot has body #${serial}, which was removed after it was taken (or belongs to another world); a snapshot restores the state of the same scene`);
 }
 
 /** Writes a snapshot back into `world` (copies, so the snapshot can be restored again). */

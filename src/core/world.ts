@@ -378,7 +378,6 @@ export class World {
     removeParticle(this, id);
   }
 
-
   /** Calls `callback` at the start of every step; returns a function that unsubscribes. */
   onBeforeStep(callback: (world: World) => void): () => void {
     return this.lists.subscribe(this.beforeStep, callback, 'onBeforeStep');
@@ -395,7 +394,6 @@ export class World {
   }
 
   private readonly runStep = (): void => runStep(this);
-
 
   /**
    * Adds `elapsedSeconds` to the accumulator and runs as many whole steps as it
@@ -497,8 +495,6 @@ export class World {
   wake(id: number): void {
     this.sleep.wakeParticle(this, id);
   }
-
-
 
   /** @internal Keeps x - x* proportional to the step when the step changes (course notes, variable dt). */
   rescaleVelocities(ratio: number): void {

@@ -71,7 +71,8 @@ export function setPinTarget(world: World, pin: number, target: Vec3Like): void 
   const x = isArray ? (target as readonly number[])[0]! : v.x;
   const y = isArray ? (target as readonly number[])[1]! : v.y;
   const z = isArray ? (target as readonly number[])[2]! : v.z;
-  if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number' || !Number.isFinite(x + y + z)) throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
+  if (typeof x !== 'number' || typeof y !== 'number' || typeof z !== 'number' || !Number.isFinite(x + y + z))
+    throw new RangeError(`setPinTarget: target must be finite numbers, got [${x}, ${y}, ${z}]`);
   const out = world.pins.target;
   out[row * 3] = x;
   out[row * 3 + 1] = y;

@@ -61,12 +61,73 @@ export function World(props: WorldProps) {
     return { world, store, frame: store.getState().frame };
   });
 
-  const { timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate } = settings;
+  const {
+    timeStep,
+    iterations,
+    substeps,
+    damping,
+    sqrtApprox,
+    kernel,
+    maxStepsPerAdvance,
+    seed,
+    budgetMs,
+    minSubsteps,
+    minIterations,
+    sleep,
+    sleepSpeed,
+    sleepTime,
+    maxPushOutSpeed,
+    restitutionThreshold,
+    paused,
+    timeScale,
+    interpolate,
+  } = settings;
   useLayoutEffect(() => {
-    value.store
-      .getState()
-      .configure({ gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate });
-  }, [value, gravity, timeStep, iterations, substeps, damping, sqrtApprox, kernel, maxStepsPerAdvance, seed, budgetMs, minSubsteps, minIterations, sleep, sleepSpeed, sleepTime, maxPushOutSpeed, restitutionThreshold, paused, timeScale, interpolate]);
+    value.store.getState().configure({
+      gravity,
+      timeStep,
+      iterations,
+      substeps,
+      damping,
+      sqrtApprox,
+      kernel,
+      maxStepsPerAdvance,
+      seed,
+      budgetMs,
+      minSubsteps,
+      minIterations,
+      sleep,
+      sleepSpeed,
+      sleepTime,
+      maxPushOutSpeed,
+      restitutionThreshold,
+      paused,
+      timeScale,
+      interpolate,
+    });
+  }, [
+    value,
+    gravity,
+    timeStep,
+    iterations,
+    substeps,
+    damping,
+    sqrtApprox,
+    kernel,
+    maxStepsPerAdvance,
+    seed,
+    budgetMs,
+    minSubsteps,
+    minIterations,
+    sleep,
+    sleepSpeed,
+    sleepTime,
+    maxPushOutSpeed,
+    restitutionThreshold,
+    paused,
+    timeScale,
+    interpolate,
+  ]);
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 

@@ -41,5 +41,7 @@ export function expectAsleep(scene: TestScene, body: ParticleRef): void {
     if (!world.particles.isAlive(i)) continue;
     fastest = Math.max(fastest, Math.hypot(p[i * 3]! - q[i * 3]!, p[i * 3 + 1]! - q[i * 3 + 1]!, p[i * 3 + 2]! - q[i * 3 + 2]!) / world.substep);
   }
-  throw new Error(`expectAsleep: ${label} (a ${record.kind}) is awake; its fastest particle moves at ${format(fastest)} m/s (it falls asleep after resting below ${world.sleep.speed} m/s for ${world.sleep.time} s)`);
+  throw new Error(
+    `expectAsleep: ${label} (a ${record.kind}) is awake; its fastest particle moves at ${format(fastest)} m/s (it falls asleep after resting below ${world.sleep.speed} m/s for ${world.sleep.time} s)`,
+  );
 }

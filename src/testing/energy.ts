@@ -112,7 +112,9 @@ export async function expectEnergyNotGrowing(scene: MountedWorld, options: Energ
     const now = energy(scene, options.body).total;
     totals.push(now);
     if (now - start > allowed) {
-      throw new Error(`expectEnergyNotGrowing: the energy${options.body === undefined ? '' : ` of ${String(options.body)}`} rose from ${format(start)} J to ${format(now)} J (+${format(now - start)} J) after ${format((i + 1) * timeStep)} s, more than the ${format(allowed)} J allowed (tolerance ${format(tolerance)})`);
+      throw new Error(
+        `expectEnergyNotGrowing: the energy${options.body === undefined ? '' : ` of ${String(options.body)}`} rose from ${format(start)} J to ${format(now)} J (+${format(now - start)} J) after ${format((i + 1) * timeStep)} s, more than the ${format(allowed)} J allowed (tolerance ${format(tolerance)})`,
+      );
     }
     if (Number.isNaN(now)) throw new Error(`expectEnergyNotGrowing: the energy became NaN after ${format((i + 1) * timeStep)} s (see expectFinite)`);
   }

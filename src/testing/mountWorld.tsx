@@ -195,7 +195,10 @@ export class WorldMount implements MountedWorld {
     this.check('seconds');
     checkNumber(seconds, 'seconds: seconds', 0);
     const { timeStep, timeScale, paused } = this.store.getState().settings;
-    if (paused) throw new Error('seconds: the <World> is paused, so no world time passes; resume it (store.getState().resume() or the paused prop), step it with store.getState().step(n), or run frames() to see that it stays still');
+    if (paused)
+      throw new Error(
+        'seconds: the <World> is paused, so no world time passes; resume it (store.getState().resume() or the paused prop), step it with store.getState().step(n), or run frames() to see that it stays still',
+      );
     if (timeScale === 0) throw new Error('seconds: the <World> has timeScale 0, so no world time passes; set a timeScale > 0, or run frames() to see that it stays still');
     await this.frames(Math.round(seconds / timeStep), timeStep / timeScale);
   }

@@ -44,7 +44,9 @@ export function expectStickLength(scene: TestScene, a: ParticleRef, b: ParticleR
   const off = Math.abs(distance - length);
   if (!(off <= tolerance * length)) {
     const relative = length > 0 ? `${format((100 * (distance - length)) / length)}%` : `${format(distance)} m`;
-    throw new Error(`expectStickLength: ${names} is ${format(distance)} m long, ${relative} off ${options.length === undefined ? 'its rest length' : 'the length'} ${format(length)} m (allowed ${format(100 * tolerance)}%)`);
+    throw new Error(
+      `expectStickLength: ${names} is ${format(distance)} m long, ${relative} off ${options.length === undefined ? 'its rest length' : 'the length'} ${format(length)} m (allowed ${format(100 * tolerance)}%)`,
+    );
   }
   return distance;
 }

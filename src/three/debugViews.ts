@@ -22,7 +22,11 @@ export class ParticlePoints {
   private positions = new Float32Array(0);
   private colors = new Float32Array(0);
 
-  constructor(size = 6, private readonly free: readonly [number, number, number] = [1, 0.85, 0.3], private readonly pinned: readonly [number, number, number] = [1, 0.3, 0.3]) {
+  constructor(
+    size = 6,
+    private readonly free: readonly [number, number, number] = [1, 0.85, 0.3],
+    private readonly pinned: readonly [number, number, number] = [1, 0.3, 0.3],
+  ) {
     this.object = new Points(new BufferGeometry(), new PointsMaterial({ size, sizeAttenuation: false, vertexColors: true, depthTest: false }));
     this.object.renderOrder = 999;
     this.object.geometry.boundingSphere = new Sphere();

@@ -10,13 +10,7 @@
  * computeNormals(position.array, index.array, triangleCount * 3, normal.array, vertexCount);
  * ```
  */
-export function computeNormals(
-  positions: ArrayLike<number>,
-  indices: ArrayLike<number>,
-  indexCount: number,
-  normals: Float32Array,
-  vertexCount: number,
-): void {
+export function computeNormals(positions: ArrayLike<number>, indices: ArrayLike<number>, indexCount: number, normals: Float32Array, vertexCount: number): void {
   normals.fill(0, 0, vertexCount * 3);
   for (let t = 0; t < indexCount; t += 3) {
     const a = indices[t]! * 3;

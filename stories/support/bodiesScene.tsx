@@ -5,18 +5,7 @@ import { useFrame } from '@react-three/fiber';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { type BufferGeometry, IcosahedronGeometry, Vector3, type Group } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
-import {
-  FrameTrack,
-  Ground,
-  settleRange,
-  SinewContext,
-  useWorld,
-  writeTransform,
-  type BodyRecord,
-  type CoreRigidBody,
-  type CoreWorld,
-  type RagdollPart,
-} from 'sinew';
+import { FrameTrack, Ground, settleRange, SinewContext, useWorld, writeTransform, type BodyRecord, type CoreRigidBody, type CoreWorld, type RagdollPart } from 'sinew';
 import { ragdollParts } from 'sinew/core';
 import type { Probe } from './WorldProbe.js';
 
@@ -50,7 +39,11 @@ function useSinewContext() {
  * tears it down on unmount or when `key` changes. Returns a ref that holds what was
  * built (null before the build and after the teardown); read it in `useFrame`.
  */
-export function useCoreBuild<T extends { ranges: readonly (readonly [number, number])[] }>(key: string, build: (world: CoreWorld) => T, teardown: (built: T, world: CoreWorld) => void): { readonly current: T | null } {
+export function useCoreBuild<T extends { ranges: readonly (readonly [number, number])[] }>(
+  key: string,
+  build: (world: CoreWorld) => T,
+  teardown: (built: T, world: CoreWorld) => void,
+): { readonly current: T | null } {
   const world = useWorld();
   const holder = useRef<T | null>(null);
   const recipe = useRef({ build, teardown });

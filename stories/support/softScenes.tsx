@@ -17,7 +17,21 @@ export const SOFT_PALETTE = ['#f08a4b', '#4fb3c4', '#f2c14e', '#7a8fe8', '#e8605
  * same), so bodies whose particles have a radius can be drawn resting on it:
  * collide at `-radius`, draw at 0.
  */
-export function Floor({ height = 0, drawnAt = height, size = 30, color = '#2a2e36', friction = 1, grid = true }: { height?: number; drawnAt?: number; size?: number; color?: string; friction?: number; grid?: boolean }) {
+export function Floor({
+  height = 0,
+  drawnAt = height,
+  size = 30,
+  color = '#2a2e36',
+  friction = 1,
+  grid = true,
+}: {
+  height?: number;
+  drawnAt?: number;
+  size?: number;
+  color?: string;
+  friction?: number;
+  grid?: boolean;
+}) {
   return (
     <>
       <Ground height={height} friction={friction} />

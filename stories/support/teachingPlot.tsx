@@ -83,7 +83,14 @@ export function PlotPanel({ spec, curves, rect, pixel, playback }: PlotPanelProp
     backing.position.set(rect.x + rect.width / 2, rect.y + rect.height / 2, -0.01);
     group.add(backing);
 
-    const frame = own(new THREE.BufferGeometry().setFromPoints([new THREE.Vector3(rect.x, rect.y, 0), new THREE.Vector3(rect.x + rect.width, rect.y, 0), new THREE.Vector3(rect.x + rect.width, rect.y + rect.height, 0), new THREE.Vector3(rect.x, rect.y + rect.height, 0)]));
+    const frame = own(
+      new THREE.BufferGeometry().setFromPoints([
+        new THREE.Vector3(rect.x, rect.y, 0),
+        new THREE.Vector3(rect.x + rect.width, rect.y, 0),
+        new THREE.Vector3(rect.x + rect.width, rect.y + rect.height, 0),
+        new THREE.Vector3(rect.x, rect.y + rect.height, 0),
+      ]),
+    );
     group.add(new THREE.LineLoop(frame, own(new THREE.LineBasicMaterial({ color: '#4a5260' }))));
 
     // Zero axes where the window holds them.

@@ -13,7 +13,21 @@ const sizes = [32, 64, 128];
 const kernels = ['wasm', 'js'] as const;
 const p = protocol();
 const core = await builtEngine();
-const sinew = new Map(kernels.map((kernel) => [kernel, new Map(sizes.map((n) => [n, msPerStep(() => clothWorkload(n, core, kernel), (world) => world.step(), p)]))]));
+const sinew = new Map(
+  kernels.map((kernel) => [
+    kernel,
+    new Map(
+      sizes.map((n) => [
+        n,
+        msPerStep(
+          () => clothWorkload(n, core, kernel),
+          (world) => world.step(),
+          p,
+        ),
+      ]),
+    ),
+  ]),
+);
 const c = runYardstick(sizes, p);
 
 // What the time buys: the mean stick stretch of the same cloth under the bench's

@@ -9,8 +9,16 @@ import { frameScene, restingBoxes } from './scenes.js';
 const p = protocol();
 const core = await builtEngine();
 type World = InstanceType<typeof core.World>;
-const frame = timed(() => frameScene({}, core), (world) => world.advance(1 / 60), p);
-const frameSleeping = timed(() => frameScene({ sleep: true }, core), (world) => world.advance(1 / 60), p);
+const frame = timed(
+  () => frameScene({}, core),
+  (world) => world.advance(1 / 60),
+  p,
+);
+const frameSleeping = timed(
+  () => frameScene({ sleep: true }, core),
+  (world) => world.advance(1 / 60),
+  p,
+);
 
 /** Steps a fresh scene until every body sleeps, then times steps (µs, finer than the protocol needs). */
 function sleepingCost(): { asleep: number; awake: number; empty: number; bodies: number } {

@@ -92,10 +92,13 @@ for (const n of sizes) {
 }
 
 afterAll(() => {
-  const lines = ['stick loop, 10 passes, ms (coloured order): | N | Float64Array | Float32Array | f32 / f64 |', ...sizes.map((n) => {
-    const r = results.get(n)!;
-    return `| ${n} | ${r.f64.toFixed(2)} | ${r.f32.toFixed(2)} | ${(r.f32 / r.f64).toFixed(2)} |`;
-  })];
+  const lines = [
+    'stick loop, 10 passes, ms (coloured order): | N | Float64Array | Float32Array | f32 / f64 |',
+    ...sizes.map((n) => {
+      const r = results.get(n)!;
+      return `| ${n} | ${r.f64.toFixed(2)} | ${r.f32.toFixed(2)} | ${(r.f32 / r.f64).toFixed(2)} |`;
+    }),
+  ];
   console.log(lines.join('\n'));
 });
 

@@ -72,7 +72,11 @@ describe('angle constraints', () => {
   it('projects mass-weighted: a violated angle is restored with the centre of mass and momentum unchanged', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const masses = [1, 2, 3];
-    const [a, middle, b] = [[1, 0.1, 0], [0, 0, 0.2], [0.9, 0.5, 0.1]].map((position, i) => world.addParticle({ position: position as [number, number, number], mass: masses[i]! }));
+    const [a, middle, b] = [
+      [1, 0.1, 0],
+      [0, 0, 0.2],
+      [0.9, 0.5, 0.1],
+    ].map((position, i) => world.addParticle({ position: position as [number, number, number], mass: masses[i]! }));
     const ids = [a!, middle!, b!];
     const centre = () => [0, 1, 2].map((k) => ids.reduce((s, id, i) => s + masses[i]! * world.getPosition(id)[k]!, 0) / 6);
     const before = centre();

@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addBodyCapsuleEdges,
-  addCapsuleEdge,
-  addCollisionTriangle,
-  enableParticleCollisions,
-  enableSelfCollision,
-  protectFromTunnelling,
-  World,
-  type Vec3,
-} from '../../src/core/index.js';
+import { addBodyCapsuleEdges, addCapsuleEdge, addCollisionTriangle, enableParticleCollisions, enableSelfCollision, protectFromTunnelling, World, type Vec3 } from '../../src/core/index.js';
 import { leastAllocation } from '../support/heap.js';
 import { staircase } from './collisionScenes.js';
 
@@ -95,7 +86,8 @@ function busyScene() {
     [4, 7, 5],
     [0, 4, 5],
     [0, 5, 1],
-  ]) addCollisionTriangle(world, cube + a!, cube + b!, cube + c!);
+  ])
+    addCollisionTriangle(world, cube + a!, cube + b!, cube + c!);
   protectFromTunnelling(world, cubeBody);
 
   const arm = world.addParticles([0, 1, 2].map((k) => ({ position: [1.95 + 0.25 * k, 1, 0.5] as Vec3, mass: k === 0 ? 5 : 1 })));

@@ -129,7 +129,8 @@ describe('graph colouring of the stick table', () => {
     const { world, first } = cloth(n, { substeps: 10, iterations: 1, damping: 0.6 });
     const top = 2;
     const rest = pairs.map(([a, b]) => Math.hypot(...([0, 1, 2].map((k) => world.positions[(first + a) * 3 + k]! - world.positions[(first + b) * 3 + k]!) as [number, number, number])));
-    const meanStretch = (p: Float64Array) => pairs.reduce((sum, [a, b], k) => sum + Math.abs(Math.hypot(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!) / rest[k]! - 1), 0) / pairs.length;
+    const meanStretch = (p: Float64Array) =>
+      pairs.reduce((sum, [a, b], k) => sum + Math.abs(Math.hypot(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!) / rest[k]! - 1), 0) / pairs.length;
     const highest = (p: Float64Array) => Math.max(...Array.from({ length: n * n }, (_, i) => p[i * 3 + 1]!));
     // The same sweep written out plainly, in insertion order (Verlet with the same damping, one pass per substep).
     const pos = world.positions.slice(first * 3, (first + n * n) * 3);

@@ -141,10 +141,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
   it('an edge leaves with its body: particles that later reuse the slots are not held by it', () => {
     const world = new World();
     world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 0.5 });
-    const across = [
-      { position: [-1, 0.6, 0] as Vec3 },
-      { position: [1, 0.6, 0] as Vec3 },
-    ];
+    const across = [{ position: [-1, 0.6, 0] as Vec3 }, { position: [1, 0.6, 0] as Vec3 }];
     const first = world.addParticles(across);
     const body = world.addBody(first, 2);
     world.addStick(first, first + 1);

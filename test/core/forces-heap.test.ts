@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  Attractor,
-  Buoyancy,
-  ElectricForce,
-  ForceCallback,
-  GravitationalForce,
-  Springs,
-  World,
-  explode,
-  hit,
-  type Vec3,
-} from '../../src/core/index.js';
+import { Attractor, Buoyancy, ElectricForce, ForceCallback, GravitationalForce, Springs, World, explode, hit, type Vec3 } from '../../src/core/index.js';
 import { particleState, steppers, type AccelerationFunction, type StepperName } from '../../src/teaching/index.js';
 import { leastAllocation } from '../support/heap.js';
 

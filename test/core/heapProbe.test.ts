@@ -37,17 +37,23 @@ describe('the heap probe', () => {
     const kept: number[][] = [];
     // Large enough to stand clear of what collections themselves free or keep
     // (V8 flushes unused bytecode every few collections: a run can read negative).
-    expect(await leastRetained(() => {
-      for (let i = 0; i < 100_000; i++) kept.push([i, i]);
-    })).toBeGreaterThan(100_000 * 32);
-    expect(await leastRetained(() => {
-      for (let i = 0; i < 100_000; i++) sink[0] = [i, i];
-    })).toBeLessThan(256 * 1024);
+    expect(
+      await leastRetained(() => {
+        for (let i = 0; i < 100_000; i++) kept.push([i, i]);
+      }),
+    ).toBeGreaterThan(100_000 * 32);
+    expect(
+      await leastRetained(() => {
+        for (let i = 0; i < 100_000; i++) sink[0] = [i, i];
+      }),
+    ).toBeLessThan(256 * 1024);
   });
 
   it('refuses a run that allocates more than the young generation holds', () => {
-    expect(() => leastAllocation(() => {
-      for (let i = 0; i < 1_000_000; i++) sink[0] = [i, i, i];
-    }, 1)).toThrow(/collection\(s\) ran during the measured run/);
+    expect(() =>
+      leastAllocation(() => {
+        for (let i = 0; i < 1_000_000; i++) sink[0] = [i, i, i];
+      }, 1),
+    ).toThrow(/collection\(s\) ran during the measured run/);
   });
 });

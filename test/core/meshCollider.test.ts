@@ -105,7 +105,9 @@ describe('triangle mesh collider', () => {
     const world = new World();
     expect(() => world.addCollider({ type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 3] })).toThrow('mesh collider: indices must be integers in [0, 2], got 3 at index 2');
     expect(() => world.addCollider({ type: 'mesh', vertices: [0, 0, 0, 1, 0], indices: [0, 1, 2] })).toThrow('mesh collider: vertices must hold xyz triples, got length 5');
-    expect(() => world.addCollider({ type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, Infinity, 0], indices: [0, 1, 2] })).toThrow('mesh collider: vertices must be finite numbers, got Infinity at index 7');
+    expect(() => world.addCollider({ type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, Infinity, 0], indices: [0, 1, 2] })).toThrow(
+      'mesh collider: vertices must be finite numbers, got Infinity at index 7',
+    );
     expect(() => world.addCollider({ type: 'mesh', vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1] })).toThrow('mesh collider: indices must hold three per triangle, got length 2');
   });
 });

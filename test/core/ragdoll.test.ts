@@ -46,19 +46,35 @@ function kneeForward(world: World, ragdoll: Ragdoll, side: 'left' | 'right') {
   const forward = cross(sub(p(`${side}Knee`), p(`${side}Hip`)), sub(p('leftHip'), p('rightHip')));
   const hip = p(`${side}Hip`);
   const foot = p(`${side}Foot`);
-  const out = sub(p(`${side}Knee`), hip.map((x, k) => (x + foot[k]!) / 2));
+  const out = sub(
+    p(`${side}Knee`),
+    hip.map((x, k) => (x + foot[k]!) / 2),
+  );
   return { out, forward: dot(out, forward) / norm(forward), bend: 180 - angleAt(world, ragdoll.part(`${side}Hip`), ragdoll.part(`${side}Knee`), ragdoll.part(`${side}Foot`)) / degrees };
 }
 
 function checkFrame(frame: Ragdoll['frames'][number], world: World) {
   const { xAxis: x, yAxis: y, zAxis: z } = frame;
-  for (const [u, v, expected] of [[x, x, 1], [y, y, 1], [z, z, 1], [x, y, 0], [y, z, 0], [x, z, 0]] as const) expect(dot(u, v)).toBeCloseTo(expected, 9);
+  for (const [u, v, expected] of [
+    [x, x, 1],
+    [y, y, 1],
+    [z, z, 1],
+    [x, y, 0],
+    [y, z, 0],
+    [x, z, 0],
+  ] as const)
+    expect(dot(u, v)).toBeCloseTo(expected, 9);
   cross(y, z).forEach((c, k) => expect(c).toBeCloseTo(x[k]!, 9)); // right-handed
   const bone = sub(world.getPosition(frame.to), world.getPosition(frame.from));
   bone.forEach((c, k) => expect(c / frame.length).toBeCloseTo(y[k]!, 9));
   // The quaternion turns the local axes onto the frame's axes.
   const q = frame.quaternion as Quat;
-  for (const [local, axis] of [[[1, 0, 0], x], [[0, 1, 0], y], [[0, 0, 1], z]] as const) rotateVector(q, local as Vec3).forEach((c, k) => expect(c).toBeCloseTo(axis[k]!, 9));
+  for (const [local, axis] of [
+    [[1, 0, 0], x],
+    [[0, 1, 0], y],
+    [[0, 0, 1], z],
+  ] as const)
+    rotateVector(q, local as Vec3).forEach((c, k) => expect(c).toBeCloseTo(axis[k]!, 9));
 }
 
 /** Momentum, angular momentum about the centre of mass, and the kinetic energy of the motion beyond the best rigid one (v + ω × r, ω = I⁻¹L). */

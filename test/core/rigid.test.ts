@@ -75,7 +75,13 @@ describe('rigid bodies from particles', () => {
     for (const y of heights.slice(0, 4)) expect(y).toBeCloseTo(0, 4);
     expect(size.some((s) => Math.abs(t.position[1] - s / 2) < 1e-4)).toBe(true);
     // Flat: one of the box's axes, turned by the transform's quaternion, is vertical.
-    const axes = ([[1, 0, 0], [0, 1, 0], [0, 0, 1]] as Vec3[]).map((e) => Math.abs(rotateVector(t.quaternion, e)[1]));
+    const axes = (
+      [
+        [1, 0, 0],
+        [0, 1, 0],
+        [0, 0, 1],
+      ] as Vec3[]
+    ).map((e) => Math.abs(rotateVector(t.quaternion, e)[1]));
     expect(Math.max(...axes)).toBeGreaterThan(1 - 1e-6);
     // One relaxation pass per substep leaves the weight's squeeze: 1e-4 of an edge.
     expect(stickError(world, box)).toBeLessThan(2e-4);
@@ -128,7 +134,15 @@ describe('rigid bodies from particles', () => {
   it('an impulse on one vertex of an uneven tetrahedron gives the rigid-body response: v = J/M, L = r × J', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const masses = [1, 2, 3, 4];
-    const body = createConvex(world, { points: [[0, 0, 0], [0.5, 0, 0], [0, 0.4, 0], [0.1, 0.1, 0.3]], masses });
+    const body = createConvex(world, {
+      points: [
+        [0, 0, 0],
+        [0.5, 0, 0],
+        [0, 0.4, 0],
+        [0.1, 0.1, 0.3],
+      ],
+      masses,
+    });
     const c = [...body.update().position];
     const j: Vec3 = [0, 0.5, 0.2];
     const r = world.getPosition(body.vertices[1]!).map((x, k) => x - c[k]!);
@@ -176,7 +190,10 @@ describe('rigid bodies from particles', () => {
       last = now;
       const q = cube.update().quaternion;
       expect(Math.hypot(...q)).toBeCloseTo(1, 12);
-      smallestStepDot = Math.min(smallestStepDot, q.reduce((s, x, k) => s + x * previous[k]!, 0));
+      smallestStepDot = Math.min(
+        smallestStepDot,
+        q.reduce((s, x, k) => s + x * previous[k]!, 0),
+      );
       previous = [...q];
     }
     // A step turns the body by at most 2π/60, the quaternion by half that: cos(π/60) = 0.99863.
@@ -253,8 +270,25 @@ describe('rigid bodies from particles', () => {
     expect(() => createTetrahedron(world, { size: -1 })).toThrow('createTetrahedron: size must be a finite number > 0, got -1');
     expect(() => createTetrahedron(world, { mass: -2 })).toThrow('createTetrahedron: mass must be >= 0');
     expect(() => createBox(world, { rotation: [0, 0, 0, 0] })).toThrow('createBox: rotation must not be [0, 0, 0, 0]');
-    expect(() => createConvex(world, { points: [[0, 0, 0], [1, 0, 0], [2, 0, 0]] })).toThrow('createConvex: points must not all lie on one line');
-    expect(() => createConvex(world, { points: [[0, 0, 0], [1, 0, 0], [0, 1, 0]], masses: [1, 1] })).toThrow('createConvex: masses must hold one mass per point (3)');
+    expect(() =>
+      createConvex(world, {
+        points: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [2, 0, 0],
+        ],
+      }),
+    ).toThrow('createConvex: points must not all lie on one line');
+    expect(() =>
+      createConvex(world, {
+        points: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+        masses: [1, 1],
+      }),
+    ).toThrow('createConvex: masses must hold one mass per point (3)');
     expect(() => createBox(world, { shared: { 9: 0 } })).toThrow('createBox: shared vertex index must be an integer in [0, 8), got 9');
     expect(() => createBox(world, { shared: { 0: 42 } })).toThrow('createBox: shared[0]: no particle with id 42');
     expect(world.particleCount).toBe(0);

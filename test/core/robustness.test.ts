@@ -112,7 +112,7 @@ describe('storage', () => {
     expect(world.addParticles([{ position: [0, 0, 0] }, { position: [0, 0, 0] }])).toBe(first);
   });
 
-  it("refuses to remove one particle of a body, whose range it owns", () => {
+  it('refuses to remove one particle of a body, whose range it owns', () => {
     const world = new World();
     const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
     const body = world.addBody(first, 2, { kind: 'rope' });

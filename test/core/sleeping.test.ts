@@ -195,7 +195,7 @@ describe('sleeping bodies', () => {
       // Drop the loose particle through the sleepers now and then.
       if (tick % 400 === 0) {
         const p = loose * 3;
-        w.particles.position[p] = (tick % 2400) / 400 * 0.5;
+        w.particles.position[p] = ((tick % 2400) / 400) * 0.5;
         w.particles.position[p + 1] = 1;
         w.particles.previous[p] = w.particles.position[p]!;
         w.particles.previous[p + 1] = 1;

@@ -58,7 +58,7 @@ describe('soft body meshes', () => {
       expect(ratio).toBeLessThan(1);
       if (subdivisions === 3) expect(ratio).toBeGreaterThan(0.99);
       // The icosahedron inscribed in a sphere: V = 5/12 (3 + √5) a³ with a = 4R / √(10 + 2√5).
-      if (subdivisions === 0) expect(ratio).toBeCloseTo((5 / 12) * (3 + Math.sqrt(5)) * (4 / Math.sqrt(10 + 2 * Math.sqrt(5))) ** 3 / ((4 / 3) * Math.PI), 12);
+      if (subdivisions === 0) expect(ratio).toBeCloseTo(((5 / 12) * (3 + Math.sqrt(5)) * (4 / Math.sqrt(10 + 2 * Math.sqrt(5))) ** 3) / ((4 / 3) * Math.PI), 12);
     }
   });
 
@@ -74,7 +74,9 @@ describe('VolumeConstraint', () => {
   it('restores the volume without moving the centre of mass', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const { vertices, faces } = sphereMesh(1, 1);
-    const first = world.addParticles(Array.from({ length: vertices.length / 3 }, (_, v) => ({ position: [vertices[v * 3]!, vertices[v * 3 + 1]!, vertices[v * 3 + 2]!] as [number, number, number], mass: 1 + (v % 3) })));
+    const first = world.addParticles(
+      Array.from({ length: vertices.length / 3 }, (_, v) => ({ position: [vertices[v * 3]!, vertices[v * 3 + 1]!, vertices[v * 3 + 2]!] as [number, number, number], mass: 1 + (v % 3) })),
+    );
     const count = vertices.length / 3;
     const triangles = faces.map((i) => first + i);
     const volume = new VolumeConstraint(world, triangles, first, count);
@@ -108,7 +110,13 @@ describe('VolumeConstraint', () => {
     const { vertices, faces } = boxMesh([1, 1, 1], 2);
     const count = vertices.length / 3;
     const first = world.addParticles(Array.from({ length: count }, (_, v) => ({ position: [vertices[v * 3]!, vertices[v * 3 + 1]!, vertices[v * 3 + 2]!] as [number, number, number] })));
-    const volume = new VolumeConstraint(world, faces.map((i) => first + i), first, count, { pressure: 0.25, inflation: 1.01 });
+    const volume = new VolumeConstraint(
+      world,
+      faces.map((i) => first + i),
+      first,
+      count,
+      { pressure: 0.25, inflation: 1.01 },
+    );
     volume.project(world);
     // Error -0.01 m³; a quarter of it repaired (to first order in the small error).
     expect(volume.volume(world)).toBeCloseTo(1 + 0.0025, 5);
@@ -151,7 +159,9 @@ describe('createSoftBody', () => {
     const before = world.particleCount;
     expect(() => createSoftBody(world, { shape: inward })).toThrow(/createSoftBody: shape must enclose a positive volume .*got -1.33/);
     expect(() => createSoftBody(world, { shape: { vertices: octahedron.vertices, faces: octahedron.faces.slice(3) } })).toThrow(/createSoftBody: shape: the mesh must be closed/);
-    expect(() => createSoftBody(world, { shape: { vertices: octahedron.vertices, faces: [0, 2, 9, ...octahedron.faces.slice(3)] } })).toThrow('createSoftBody: shape.faces[0] uses vertex 9, but there are only 6');
+    expect(() => createSoftBody(world, { shape: { vertices: octahedron.vertices, faces: [0, 2, 9, ...octahedron.faces.slice(3)] } })).toThrow(
+      'createSoftBody: shape.faces[0] uses vertex 9, but there are only 6',
+    );
     expect(world.particleCount).toBe(before);
   });
 

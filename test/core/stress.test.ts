@@ -119,11 +119,15 @@ describe('a hanging net at the default solver (10 substeps × 1 pass), 10 s', ()
     { n: 128, build: 'createCloth', support: 'pins', start: 'pleated', kernel: 'wasm' },
   );
 
-  it.each(named(cases))('%s: below its supports at ≤ 1.5% stretch', (_, c) => {
-    const record = solve(c);
-    expectSound(record, c.start);
-    expect(record.stretch).toBeLessThanOrEqual(DEFAULT_STRETCH);
-  }, TIMEOUT);
+  it.each(named(cases))(
+    '%s: below its supports at ≤ 1.5% stretch',
+    (_, c) => {
+      const record = solve(c);
+      expectSound(record, c.start);
+      expect(record.stretch).toBeLessThanOrEqual(DEFAULT_STRETCH);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('a hanging net over substeps × iterations, 10 s', () => {
@@ -155,16 +159,25 @@ describe('a hanging net over substeps × iterations, 10 s', () => {
     if (substeps * iterations < 200) cases.push({ n: 32, build: 'createCloth', support: 'pins', start: 'pleated', kernel: 'js', substeps, iterations });
   }
   // At 64×64, 20 × 1 and 5 × 2 are where the old order rose above the pins.
-  for (const [substeps, iterations] of [[1, 1], [1, 10], [20, 1], [5, 2]] as const) {
+  for (const [substeps, iterations] of [
+    [1, 1],
+    [1, 10],
+    [20, 1],
+    [5, 2],
+  ] as const) {
     cases.push({ n: 64, build: 'row-major', support: 'anchors', start: 'planar', kernel: substeps === 20 ? 'js' : 'wasm', substeps, iterations });
   }
   cases.push({ n: 64, build: 'shuffled', support: 'pins', start: 'jittered', kernel: 'wasm', substeps: 20, iterations: 1 });
   cases.push({ n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'wasm', substeps: 1, iterations: 1 });
   cases.push({ n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'wasm', substeps: 1, iterations: 10 });
 
-  it.each(named(cases))('%s: finite, below its supports', (_, c) => {
-    expectSound(solve(c, c.substeps, c.iterations), c.start);
-  }, TIMEOUT);
+  it.each(named(cases))(
+    '%s: finite, below its supports',
+    (_, c) => {
+      expectSound(solve(c, c.substeps, c.iterations), c.start);
+    },
+    TIMEOUT,
+  );
 });
 
 describe('a net falling flat onto the ground, 10 s', () => {
@@ -176,13 +189,22 @@ describe('a net falling flat onto the ground, 10 s', () => {
   cases.push({ n: 32, build: 'reversed', support: 'falling', start: 'planar', kernel: 'js', substeps: 10, iterations: 1 });
   cases.push({ n: 32, build: 'createCloth', support: 'falling', start: 'pleated', kernel: 'js', substeps: 10, iterations: 1 });
   cases.push({ n: 32, build: 'shuffled', support: 'falling', start: 'jittered', kernel: 'wasm', substeps: 10, iterations: 1 });
-  for (const [substeps, iterations] of [[1, 1], [1, 10], [20, 1], [3, 3]] as const) {
+  for (const [substeps, iterations] of [
+    [1, 1],
+    [1, 10],
+    [20, 1],
+    [3, 3],
+  ] as const) {
     cases.push({ n: 32, build: 'row-major', support: 'falling', start: 'jittered', kernel: 'wasm', substeps, iterations });
   }
   cases.push({ n: 64, build: 'row-major', support: 'falling', start: 'pleated', kernel: 'js', substeps: 10, iterations: 1 });
   cases.push({ n: 64, build: 'createCloth', support: 'falling', start: 'jittered', kernel: 'wasm', substeps: 1, iterations: 10 });
 
-  it.each(named(cases))('%s: finite, never above its start nor into the ground', (_, c) => {
-    expectSound(solve(c, c.substeps, c.iterations), c.start);
-  }, TIMEOUT);
+  it.each(named(cases))(
+    '%s: finite, never above its start nor into the ground',
+    (_, c) => {
+      expectSound(solve(c, c.substeps, c.iterations), c.start);
+    },
+    TIMEOUT,
+  );
 });

@@ -114,13 +114,18 @@ export function stressCloth(options: StressOptions): StressCloth {
   let first: number;
   if (build === 'createCloth') {
     const origin = gridPoint(n, 0, 0, support);
-    const cloth = createCloth(world, { width: n, height: n, spacing: SPACING, origin, orientation: support === 'falling' ? 'horizontal' : 'vertical', pin: support === 'pins' ? 'top-corners' : 'none' });
+    const cloth = createCloth(world, {
+      width: n,
+      height: n,
+      spacing: SPACING,
+      origin,
+      orientation: support === 'falling' ? 'horizontal' : 'vertical',
+      pin: support === 'pins' ? 'top-corners' : 'none',
+    });
     first = cloth.first;
     for (const c of support === 'anchors' ? corners : []) world.setMass(first + c, 0);
   } else {
-    first = world.addParticles(
-      Array.from({ length: n * n }, (_, p) => ({ position: gridPoint(n, p % n, Math.floor(p / n), support), mass: support === 'anchors' && corners.includes(p) ? 0 : 1 })),
-    );
+    first = world.addParticles(Array.from({ length: n * n }, (_, p) => ({ position: gridPoint(n, p % n, Math.floor(p / n), support), mass: support === 'anchors' && corners.includes(p) ? 0 : 1 })));
     const { order, swapped } = insertionOrder(build, sticks);
     for (const k of order) {
       const [a, b] = swapped(k) ? [pairs[2 * k + 1]!, pairs[2 * k]!] : [pairs[2 * k]!, pairs[2 * k + 1]!];

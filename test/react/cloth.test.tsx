@@ -77,7 +77,19 @@ describe('<Cloth>', () => {
   it('changes stiffness, pins and mass in place without resetting', async () => {
     const cloth = createRef<ClothApi>();
     const scene = (stiffness: number, pin: 'top' | 'top-corners', mass: number, iterations?: number) => (
-      <Cloth ref={cloth} width={W} height={H} origin={[0, 2, 0]} pin={pin} mass={mass} radius={mass / 100} friction={mass / 10} iterations={iterations} structural={{ stiffness }} shear={{ stiffness }} />
+      <Cloth
+        ref={cloth}
+        width={W}
+        height={H}
+        origin={[0, 2, 0]}
+        pin={pin}
+        mass={mass}
+        radius={mass / 100}
+        friction={mass / 10}
+        iterations={iterations}
+        structural={{ stiffness }}
+        shear={{ stiffness }}
+      />
     );
     const m = await mountWorld(scene(1, 'top', 1));
     await m.frames(20);

@@ -17,18 +17,73 @@ const teachingNames = Object.keys(teaching);
 /** The engine an app or a headless simulation builds on: `sinew/core` must keep all of it. */
 const engine = [
   // the world and its storage
-  'World', 'ParticleStore', 'ParticleFlag', 'StickTable', 'PinTable', 'SleepSystem', 'TimeBudget', 'SeededRandom', 'wasmKernelAvailable',
+  'World',
+  'ParticleStore',
+  'ParticleFlag',
+  'StickTable',
+  'PinTable',
+  'SleepSystem',
+  'TimeBudget',
+  'SeededRandom',
+  'wasmKernelAvailable',
   // colliders and contacts
-  'PlaneCollider', 'SphereCollider', 'BoxCollider', 'CapsuleCollider', 'ObbCollider', 'TriangleMeshCollider', 'Bvh', 'ContactSettings', 'respondToContacts', 'FreePoint',
+  'PlaneCollider',
+  'SphereCollider',
+  'BoxCollider',
+  'CapsuleCollider',
+  'ObbCollider',
+  'TriangleMeshCollider',
+  'Bvh',
+  'ContactSettings',
+  'respondToContacts',
+  'FreePoint',
   // forces and motion
-  'Attractor', 'Buoyancy', 'GravitationalForce', 'ElectricForce', 'Springs', 'ForceCallback', 'Wind', 'createWind', 'explode', 'hit', 'PinGlide', 'inheritAnimation',
+  'Attractor',
+  'Buoyancy',
+  'GravitationalForce',
+  'ElectricForce',
+  'Springs',
+  'ForceCallback',
+  'Wind',
+  'createWind',
+  'explode',
+  'hit',
+  'PinGlide',
+  'inheritAnimation',
   // bodies, joints and their constraints
-  'createCloth', 'ClothTearing', 'createRope', 'createPlant', 'createSoftBody', 'VolumeConstraint', 'RigidBody', 'createBox', 'createTetrahedron', 'createConvex',
-  'RIGID_MIN_ITERATIONS', 'ballJoint', 'hinge', 'stickJoint', 'Ragdoll', 'createRagdoll', 'ragdollParts', 'LimbFrames', 'addAngleConstraint', 'addPlaneConstraint',
+  'createCloth',
+  'ClothTearing',
+  'createRope',
+  'createPlant',
+  'createSoftBody',
+  'VolumeConstraint',
+  'RigidBody',
+  'createBox',
+  'createTetrahedron',
+  'createConvex',
+  'RIGID_MIN_ITERATIONS',
+  'ballJoint',
+  'hinge',
+  'stickJoint',
+  'Ragdoll',
+  'createRagdoll',
+  'ragdollParts',
+  'LimbFrames',
+  'addAngleConstraint',
+  'addPlaneConstraint',
   // collision beyond static shapes
-  'addCapsuleEdge', 'addSurfaceCollision', 'protectFromTunnelling', 'enableParticleCollisions', 'enableSelfCollision', 'SpatialHash',
+  'addCapsuleEdge',
+  'addSurfaceCollision',
+  'protectFromTunnelling',
+  'enableParticleCollisions',
+  'enableSelfCollision',
+  'SpatialHash',
   // quaternions
-  'toQuat', 'quatFromAxisAngle', 'quatMultiply', 'quatConjugate', 'rotateVector',
+  'toQuat',
+  'quatFromAxisAngle',
+  'quatMultiply',
+  'quatConjugate',
+  'rotateVector',
 ];
 
 /** Everything `sinew/teaching` exports, by name. */
@@ -40,15 +95,26 @@ describe('entry points', () => {
   });
 
   it('sinew has the React toolkit, and the engine classes its refs and handles give under Core… names', () => {
-    for (const name of ['World', 'Cloth', 'Rope', 'RigidBody', 'Ragdoll', 'Ground', 'DragControls', 'IKHandle', 'Debug', 'useWorld', 'useCloth', 'useRagdoll', 'readRange', 'BodyGeometry']) expect(rootNames, name).toContain(name);
-    const aliases = { CoreWorld: 'World', CoreRigidBody: 'RigidBody', CoreRagdoll: 'Ragdoll', CoreWind: 'Wind', CoreAttractor: 'Attractor', CoreBoxCollider: 'BoxCollider', CoreSphereCollider: 'SphereCollider', CoreCapsuleCollider: 'CapsuleCollider' } as const;
+    for (const name of ['World', 'Cloth', 'Rope', 'RigidBody', 'Ragdoll', 'Ground', 'DragControls', 'IKHandle', 'Debug', 'useWorld', 'useCloth', 'useRagdoll', 'readRange', 'BodyGeometry'])
+      expect(rootNames, name).toContain(name);
+    const aliases = {
+      CoreWorld: 'World',
+      CoreRigidBody: 'RigidBody',
+      CoreRagdoll: 'Ragdoll',
+      CoreWind: 'Wind',
+      CoreAttractor: 'Attractor',
+      CoreBoxCollider: 'BoxCollider',
+      CoreSphereCollider: 'SphereCollider',
+      CoreCapsuleCollider: 'CapsuleCollider',
+    } as const;
     for (const [alias, name] of Object.entries(aliases)) expect(root[alias as keyof typeof root], alias).toBe(core[name]);
     // The component wins the short name.
     expect(root.World).not.toBe(core.World);
   });
 
   it('sinew leaves the engine internals to sinew/core', () => {
-    for (const name of ['ParticleStore', 'StickTable', 'PinTable', 'SleepSystem', 'AngleTable', 'pushOut', 'makeContact', 'respondToContacts', 'createCloth', 'Springs']) expect(rootNames, name).not.toContain(name);
+    for (const name of ['ParticleStore', 'StickTable', 'PinTable', 'SleepSystem', 'AngleTable', 'pushOut', 'makeContact', 'respondToContacts', 'createCloth', 'Springs'])
+      expect(rootNames, name).not.toContain(name);
   });
 
   it('sinew/core still exports the whole engine, and runs without React', () => {

@@ -290,7 +290,8 @@ describe('<Debug>', () => {
     );
     await m.frames(1);
     const points = m.renderer.scene.findAll((n) => n.instance instanceof Points)[0]!.instance as Points;
-    const lines = m.renderer.scene.findAll((n) => n.instance instanceof LineSegments && (n.instance as LineSegments).geometry.getAttribute('color') !== undefined)[0]!.instance as LineSegments<BufferGeometry>;
+    const lines = m.renderer.scene.findAll((n) => n.instance instanceof LineSegments && (n.instance as LineSegments).geometry.getAttribute('color') !== undefined)[0]!
+      .instance as LineSegments<BufferGeometry>;
     expect(points.geometry.drawRange.count).toBe(3);
     expect(lines.geometry.drawRange.count).toBe(4);
     const colors = lines.geometry.getAttribute('color').array as Float32Array;

@@ -25,7 +25,7 @@ describe('the README section "Testing your scene"', () => {
     expect(blocks('tsx')).toEqual([read('./readme/tyreSwing.test.tsx').trim()]);
   });
 
-  it('prints the consumer fixture\'s vitest config and setup file', () => {
+  it("prints the consumer fixture's vitest config and setup file", () => {
     expect(blocks('ts')).toEqual([read('../consumer/vitest.config.ts').trim(), read('../consumer/vitest.setup.ts').trim()]);
   });
 

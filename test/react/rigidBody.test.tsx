@@ -81,7 +81,21 @@ describe('<RigidBody>', () => {
 
   it('draws its own convex hull when it has no children, and reports velocities', async () => {
     const api = createRef<RigidBodyApi>();
-    const m = await mountWorld(<RigidBody ref={api} shape="convex" points={[[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]} position={[0, 3, 0]} color="red" />, { interpolate: false });
+    const m = await mountWorld(
+      <RigidBody
+        ref={api}
+        shape="convex"
+        points={[
+          [0, 0, 0],
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ]}
+        position={[0, 3, 0]}
+        color="red"
+      />,
+      { interpolate: false },
+    );
     const hull = m.renderer.scene.findByType('Mesh').instance as Mesh;
     hull.geometry.computeBoundingBox();
     const size = hull.geometry.boundingBox!.getSize(new Vector3());

@@ -165,7 +165,17 @@ describe('leftovers', () => {
       </>,
     );
     // The box's 12 edges collide as capsules; <RigidBody> records its transform before every step.
-    expect(tidy.leftovers()).toEqual(['13 particles (ids 0, 1, 2, 3, 4, …)', '32 sticks', '1 pin', '12 other constraints (collision, angle or user constraints)', '1 collider', '1 before-step callback', '2 bodies (rope, box)', 'the body name "rope"', 'the body name "crate"']);
+    expect(tidy.leftovers()).toEqual([
+      '13 particles (ids 0, 1, 2, 3, 4, …)',
+      '32 sticks',
+      '1 pin',
+      '12 other constraints (collision, angle or user constraints)',
+      '1 collider',
+      '1 before-step callback',
+      '2 bodies (rope, box)',
+      'the body name "rope"',
+      'the body name "crate"',
+    ]);
     await tidy.update(null); // the components unmount, the <World> stays
     expect(leftovers(tidy)).toEqual([]);
     expect(await tidy.unmount()).toEqual([]);
@@ -227,7 +237,7 @@ describe('physical facts', () => {
     await scene.unmount();
   });
 
-  it('expectStickLength compares with the stick\'s rest length or a given length', async () => {
+  it("expectStickLength compares with the stick's rest length or a given length", async () => {
     const scene = await mountWorld(<Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={4} pinStart />);
     await scene.seconds(1);
     expect(expectStickLength(scene, 'rope.0', 'rope.1')).toBeCloseTo(0.25, 2);
@@ -312,7 +322,9 @@ describe('physical facts', () => {
       </>,
       { damping: 0 },
     );
-    await expect(expectEnergyNotGrowing(pumped, { seconds: 2 })).rejects.toThrow(/expectEnergyNotGrowing: the energy rose from 157 J to \d+(\.\d+)? J \(\+\d+(\.\d+)? J\) after [\d.]+ s, more than the 1\.57 J allowed \(tolerance 0\.01\)/);
+    await expect(expectEnergyNotGrowing(pumped, { seconds: 2 })).rejects.toThrow(
+      /expectEnergyNotGrowing: the energy rose from 157 J to \d+(\.\d+)? J \(\+\d+(\.\d+)? J\) after [\d.]+ s, more than the 1\.57 J allowed \(tolerance 0\.01\)/,
+    );
     await pumped.unmount();
   });
 });

@@ -152,7 +152,11 @@ describe('read-back (src/three)', () => {
 
   it('writes particle and capsule instances, with bounds around them', () => {
     const world = new World({ sleep: false });
-    const first = world.addParticles([{ position: [0, 0, 0], radius: 0.1 }, { position: [0, -1, 0], radius: 0.2 }, { position: [3, 0, 0], radius: 0.1 }]);
+    const first = world.addParticles([
+      { position: [0, 0, 0], radius: 0.1 },
+      { position: [0, -1, 0], radius: 0.2 },
+      { position: [3, 0, 0], radius: 0.1 },
+    ]);
     const balls = new InstancedMesh(new SphereGeometry(1), new MeshBasicMaterial(), 3);
     writeParticleInstances(balls, world, first, 3, CURRENT);
     const m = new Matrix4();
@@ -164,8 +168,20 @@ describe('read-back (src/three)', () => {
     const cylinders = new InstancedMesh(new BufferGeometry(), new MeshBasicMaterial(), 2);
     const caps = new InstancedMesh(new BufferGeometry(), new MeshBasicMaterial(), 4);
     // One limb pointing straight down (the degenerate rotation), one along x.
-    writeCapsuleInstances(cylinders, caps, world, [{ from: first, to: first + 1, radius: 0.05 }, { from: first, to: first + 2, radius: 0.1 }], CURRENT);
-    for (const [i, a, b] of [[0, [0, 0, 0], [0, -1, 0]], [1, [0, 0, 0], [3, 0, 0]]] as const) {
+    writeCapsuleInstances(
+      cylinders,
+      caps,
+      world,
+      [
+        { from: first, to: first + 1, radius: 0.05 },
+        { from: first, to: first + 2, radius: 0.1 },
+      ],
+      CURRENT,
+    );
+    for (const [i, a, b] of [
+      [0, [0, 0, 0], [0, -1, 0]],
+      [1, [0, 0, 0], [3, 0, 0]],
+    ] as const) {
       cylinders.getMatrixAt(i, m);
       const top = new Vector3(0, 0.5, 0).applyMatrix4(m);
       const bottom = new Vector3(0, -0.5, 0).applyMatrix4(m);

@@ -158,10 +158,32 @@ describe('<World>', () => {
     const { settings } = m.store.getState();
     const core = new CoreWorld();
     for (const key of Object.keys(WORLD_SETTING_DEFAULTS) as (keyof typeof WORLD_SETTING_DEFAULTS)[]) expect(settings[key], key).toBe(WORLD_SETTING_DEFAULTS[key]);
-    for (const key of ['timeStep', 'iterations', 'substeps', 'damping', 'sqrtApprox', 'kernel', 'maxStepsPerAdvance', 'seed', 'budgetMs', 'minSubsteps', 'minIterations', 'sleepTime', 'maxPushOutSpeed', 'restitutionThreshold'] as const) {
+    for (const key of [
+      'timeStep',
+      'iterations',
+      'substeps',
+      'damping',
+      'sqrtApprox',
+      'kernel',
+      'maxStepsPerAdvance',
+      'seed',
+      'budgetMs',
+      'minSubsteps',
+      'minIterations',
+      'sleepTime',
+      'maxPushOutSpeed',
+      'restitutionThreshold',
+    ] as const) {
       expect(WORLD_SETTING_DEFAULTS[key], key).toBe(WORLD_DEFAULTS[key]);
     }
-    expect([core.timeStep, core.iterations, core.substeps, core.random.state, core.contacts.maxPushOutSpeed, core.sleep.enabled]).toEqual([WORLD_DEFAULTS.timeStep, WORLD_DEFAULTS.iterations, WORLD_DEFAULTS.substeps, WORLD_DEFAULTS.seed, WORLD_DEFAULTS.maxPushOutSpeed, WORLD_DEFAULTS.sleep]);
+    expect([core.timeStep, core.iterations, core.substeps, core.random.state, core.contacts.maxPushOutSpeed, core.sleep.enabled]).toEqual([
+      WORLD_DEFAULTS.timeStep,
+      WORLD_DEFAULTS.iterations,
+      WORLD_DEFAULTS.substeps,
+      WORLD_DEFAULTS.seed,
+      WORLD_DEFAULTS.maxPushOutSpeed,
+      WORLD_DEFAULTS.sleep,
+    ]);
     expect([WORLD_SETTING_DEFAULTS.sleep, WORLD_SETTING_DEFAULTS.sleepSpeed]).toEqual([true, 0.05]);
     expect(m.world.gravity).toEqual(WORLD_DEFAULTS.gravity);
     await m.unmount();

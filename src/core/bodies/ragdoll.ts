@@ -142,7 +142,12 @@ export class Ragdoll implements Jointable {
     this.limbs = limbs;
     this.angles = angles;
     const fronts = Object.keys(frontReferences) as (keyof typeof frontReferences)[];
-    const references = fronts.map((f) => ({ left: this.part(frontReferences[f].left), right: this.part(frontReferences[f].right), low: this.part(frontReferences[f].low), high: this.part(frontReferences[f].high) }));
+    const references = fronts.map((f) => ({
+      left: this.part(frontReferences[f].left),
+      right: this.part(frontReferences[f].right),
+      low: this.part(frontReferences[f].low),
+      high: this.part(frontReferences[f].high),
+    }));
     const specs = limbSpecs.map((s, i) => ({
       name: s.name,
       from: limbs[i]!.from,

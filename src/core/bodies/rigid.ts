@@ -102,7 +102,15 @@ export class RigidBody {
   readonly transform: RigidTransform = makeRigidTransform();
   private readonly world: World;
 
-  constructor(world: World, body: BodyRecord, vertices: readonly number[], sticks: readonly number[], edges: readonly (readonly [number, number])[], shape: RigidShape, capsules: readonly number[] = []) {
+  constructor(
+    world: World,
+    body: BodyRecord,
+    vertices: readonly number[],
+    sticks: readonly number[],
+    edges: readonly (readonly [number, number])[],
+    shape: RigidShape,
+    capsules: readonly number[] = [],
+  ) {
     this.world = world;
     this.body = body;
     this.first = body.first;

@@ -66,7 +66,8 @@ export class RigidShape {
    */
   constructor(vertices: ArrayLike<number>, local: ArrayLike<number>, masses: ArrayLike<number>, immovable = false, what = 'RigidShape') {
     const n = vertices.length;
-    if (n < 3 || local.length !== n * 3 || masses.length !== n) throw new RangeError(`${what}: needs 3 or more vertices with 3 coordinates and one mass each, got ${n} vertices, ${local.length} coordinates, ${masses.length} masses`);
+    if (n < 3 || local.length !== n * 3 || masses.length !== n)
+      throw new RangeError(`${what}: needs 3 or more vertices with 3 coordinates and one mass each, got ${n} vertices, ${local.length} coordinates, ${masses.length} masses`);
     this.vertices = Int32Array.from(vertices);
     this.masses = Float64Array.from(masses);
     let mass = 0;

@@ -97,7 +97,13 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const list: ParticleOptions[] = [];
   for (let i = 0; i <= segments; i++) {
     const t = i / segments;
-    list.push({ position: [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, from[2] + (to[2] - from[2]) * t], mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
+    list.push({
+      position: [from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t, from[2] + (to[2] - from[2]) * t],
+      mass,
+      radius: options.radius,
+      friction: options.friction,
+      restitution: options.restitution,
+    });
   }
   const first = world.addParticles(list);
   const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });

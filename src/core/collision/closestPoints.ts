@@ -152,12 +152,12 @@ export function closestPointTriangle(buf: Float64Array): void {
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const v = d1 / (d1 - d3);
     {
-    buf[12] = 1 - v;
-    buf[13] = v;
-    buf[14] = 0;
-    buf[15] = 0;
-    return;
-  }
+      buf[12] = 1 - v;
+      buf[13] = v;
+      buf[14] = 0;
+      buf[15] = 0;
+      return;
+    }
   }
   const cpx = buf[0]! - buf[9]!;
   const cpy = buf[1]! - buf[10]!;
@@ -175,23 +175,23 @@ export function closestPointTriangle(buf: Float64Array): void {
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const w = d2 / (d2 - d6);
     {
-    buf[12] = 1 - w;
-    buf[13] = 0;
-    buf[14] = w;
-    buf[15] = 0;
-    return;
-  }
+      buf[12] = 1 - w;
+      buf[13] = 0;
+      buf[14] = w;
+      buf[15] = 0;
+      return;
+    }
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const w = (d4 - d3) / (d4 - d3 + (d5 - d6));
     {
-    buf[12] = 0;
-    buf[13] = 1 - w;
-    buf[14] = w;
-    buf[15] = 0;
-    return;
-  }
+      buf[12] = 0;
+      buf[13] = 1 - w;
+      buf[14] = w;
+      buf[15] = 0;
+      return;
+    }
   }
   const denom = va + vb + vc;
   if (denom <= 0) {
@@ -208,4 +208,3 @@ export function closestPointTriangle(buf: Float64Array): void {
   buf[14] = w;
   buf[15] = 1;
 }
-

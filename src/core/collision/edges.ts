@@ -291,7 +291,6 @@ function inRange(id: number, torso: TorsoRecord): boolean {
   return id >= torso.first && id < torso.first + torso.count;
 }
 
-
 const systems = new WeakMap<World, EdgeSystem>();
 
 /** The edge system of `world`, created (and added to its relaxation loop) on first use. */

@@ -325,7 +325,6 @@ export class FaceSystem implements Constraint {
   }
 }
 
-
 const systems = new WeakMap<World, FaceSystem>();
 
 /** The collision triangles of `world`, created (and added to its relaxation loop) on first use. */

@@ -104,7 +104,7 @@ function deepestFacePush(q: Float64Array): boolean {
     if (up >= best && down >= best) continue;
     const sign = up <= down ? 1 : -1;
     best = sign > 0 ? up : down;
-    q[10] = flat ? (q[24]! < lo ? lo : q[24]! > hi ? hi : q[24]!) : (sign > 0) === (p0 < p1) ? lo : hi;
+    q[10] = flat ? (q[24]! < lo ? lo : q[24]! > hi ? hi : q[24]!) : sign > 0 === p0 < p1 ? lo : hi;
     q[11] = k === 0 ? sign : 0;
     q[12] = k === 1 ? sign : 0;
     q[13] = k === 2 ? sign : 0;

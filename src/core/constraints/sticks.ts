@@ -286,14 +286,7 @@ export function solveRigidSticks(sticks: StickTable, particles: ParticleStore, f
  * Written for V8: one division per stick ((|d| - r) / (|d|·Σw) rather than
  * 1 - r/|d| then / Σw), indices read once, no calls on the common path.
  */
-export function solveSticks(
-  sticks: StickTable,
-  particles: ParticleStore,
-  from: number,
-  to: number,
-  sqrtApprox: boolean,
-  random: SeededRandom,
-): void {
+export function solveSticks(sticks: StickTable, particles: ParticleStore, from: number, to: number, sqrtApprox: boolean, random: SeededRandom): void {
   const pos = particles.position;
   const w = particles.inverseMass;
   const sa = sticks.a;

@@ -46,7 +46,10 @@ export function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, c
   checkNumber(radius, '<CapsuleCollider>: radius', 0);
   checkNumber(friction, '<CapsuleCollider>: friction', 0);
   checkNumber(restitution, '<CapsuleCollider>: restitution', 0, 1);
-  const collider = useMemo(() => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution })), [from, to, radius, friction, restitution]);
+  const collider = useMemo(
+    () => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution })),
+    [from, to, radius, friction, restitution],
+  );
   const handle = useColliderAs('<CapsuleCollider>', collider);
   useImperativeHandle(ref, () => handle, [handle]);
   const placement = useMemo(() => {

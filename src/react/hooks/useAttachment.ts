@@ -28,13 +28,7 @@ export interface Attachment {
  * });
  * ```
  */
-export function useAttachment(
-  store: WorldStore,
-  who: string,
-  props: readonly string[],
-  refs: readonly ParticleRef[],
-  attach: (ids: readonly number[]) => Attachment,
-): void {
+export function useAttachment(store: WorldStore, who: string, props: readonly string[], refs: readonly ParticleRef[], attach: (ids: readonly number[]) => Attachment): void {
   const latestAttach = useLatest(attach);
   const latestProps = useLatest(props);
   // Outlives the effect below, so a re-run with the same particles keeps the attachment.

@@ -40,9 +40,7 @@ interface Common {
  * `createBox`, `'tetrahedron'` the paper's tetrahedron, `'convex'` any point set.
  */
 export type UseRigidBodyOptions =
-  | ({ shape?: 'box' } & Common & Omit<BoxOptions, 'shared'>)
-  | ({ shape: 'tetrahedron' } & Common & Omit<TetrahedronOptions, 'shared'>)
-  | ({ shape: 'convex' } & Common & Omit<ConvexOptions, 'shared'>);
+  ({ shape?: 'box' } & Common & Omit<BoxOptions, 'shared'>) | ({ shape: 'tetrahedron' } & Common & Omit<TetrahedronOptions, 'shared'>) | ({ shape: 'convex' } & Common & Omit<ConvexOptions, 'shared'>);
 
 /** A stable handle on a rigid body; `current` is the core `RigidBody` while it exists..
  *
@@ -116,7 +114,17 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
   const sharedKey = sharedRefsKey(options.shared, who);
   // Bumped when a shared particle is re-created elsewhere: this body is rebuilt on it.
   const [rejoins, setRejoins] = useState(0);
-  const key = JSON.stringify([shape, options.mass, 'size' in options ? options.size : undefined, 'points' in options ? options.points : undefined, 'masses' in options ? options.masses : undefined, 'edges' in options ? options.edges : undefined, options.collideEdges, sharedKey, rejoins]);
+  const key = JSON.stringify([
+    shape,
+    options.mass,
+    'size' in options ? options.size : undefined,
+    'points' in options ? options.points : undefined,
+    'masses' in options ? options.masses : undefined,
+    'edges' in options ? options.edges : undefined,
+    options.collideEdges,
+    sharedKey,
+    rejoins,
+  ]);
   const builder = shape === 'box' ? 'createBox' : shape === 'tetrahedron' ? 'createTetrahedron' : shape === 'convex' ? 'createConvex' : undefined;
   if (!builder) throw new RangeError(`${who}: shape must be 'box', 'tetrahedron' or 'convex', got ${JSON.stringify(shape)}`);
   const api = useBody<RigidBody, RigidBodyApi>(
