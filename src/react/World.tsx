@@ -1,5 +1,5 @@
 import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { checkNumber, type Vec3Like } from '../core/math.js';
 import { World as CoreWorld } from '../core/world.js';
 import { WORLD_DEFAULTS } from '../core/worldOptions.js';
@@ -61,73 +61,13 @@ export function World(props: WorldProps) {
     return { world, store, frame: store.getState().frame };
   });
 
-  const {
-    timeStep,
-    iterations,
-    substeps,
-    damping,
-    sqrtApprox,
-    kernel,
-    maxStepsPerAdvance,
-    seed,
-    budgetMs,
-    minSubsteps,
-    minIterations,
-    sleep,
-    sleepSpeed,
-    sleepTime,
-    maxPushOutSpeed,
-    restitutionThreshold,
-    paused,
-    timeScale,
-    interpolate,
-  } = settings;
+  // One value per settings object whose values are the same: the effect runs only on a real change
+  // (JSON keeps every number exactly: it writes the shortest text that reads back as the same double).
+  const settingsKey = JSON.stringify(settings);
+  const applied = useMemo(() => JSON.parse(settingsKey) as typeof settings, [settingsKey]);
   useLayoutEffect(() => {
-    value.store.getState().configure({
-      gravity,
-      timeStep,
-      iterations,
-      substeps,
-      damping,
-      sqrtApprox,
-      kernel,
-      maxStepsPerAdvance,
-      seed,
-      budgetMs,
-      minSubsteps,
-      minIterations,
-      sleep,
-      sleepSpeed,
-      sleepTime,
-      maxPushOutSpeed,
-      restitutionThreshold,
-      paused,
-      timeScale,
-      interpolate,
-    });
-  }, [
-    value,
-    gravity,
-    timeStep,
-    iterations,
-    substeps,
-    damping,
-    sqrtApprox,
-    kernel,
-    maxStepsPerAdvance,
-    seed,
-    budgetMs,
-    minSubsteps,
-    minIterations,
-    sleep,
-    sleepSpeed,
-    sleepTime,
-    maxPushOutSpeed,
-    restitutionThreshold,
-    paused,
-    timeScale,
-    interpolate,
-  ]);
+    value.store.getState().configure({ gravity, ...applied });
+  }, [value, gravity, applied]);
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 
