@@ -26,6 +26,7 @@ export function addParticles(world: World, list: readonly ParticleOptions[]): nu
   return first;
 }
 
+/** Writes checked options into slot `id`, with the previous position that starts it at `o.velocity`. */
 export function writeParticle(world: World, id: number, o: CheckedParticle): void {
   const particles = world.particles;
   particles.inverseMass[id] = o.inverseMass;

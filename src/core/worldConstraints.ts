@@ -147,6 +147,7 @@ export function detachRange(world: World, first: number, end: number): void {
   }
 }
 
+/** Gives `particle` its own mass back once no pin holds it any more. */
 export function unpinIfFree(world: World, particle: number): void {
   const pins = world.pins;
   for (let row = 0; row < pins.count; row++) if (pins.particle[row] === particle) return;
