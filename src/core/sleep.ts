@@ -117,15 +117,8 @@ export class SleepSystem {
       }
     }
     const schedule = this.schedule;
+    // A body removed while asleep was let go of at once (forgetBody): every sleeper here is alive.
     schedule.plan(world, this.asleep);
-    if (schedule.removedAsleep > 0) {
-      for (let b = 0; b < bodies.length; b++) {
-        if (bodies[b]!.alive || this.asleep[b] !== 1) continue;
-        // Removed while asleep: its particles are gone.
-        this.asleep[b] = 0;
-        this.sleepingParticles -= this.sleepers[b]!;
-      }
-    }
     this.awakeBodies = schedule.awakeBodies;
     this.sleepingBodies = schedule.sleepingBodies;
     this.awakeParticles = particles.count - this.sleepingParticles;
@@ -222,6 +215,12 @@ export class SleepSystem {
     this.sleepingParticles = 0;
     for (let b = 0; b < bodies; b++) {
       const body = world.bodies[b]!;
+      // A removed body's range may hold other bodies' particles by now: it sleeps no one.
+      if (!body.alive) {
+        this.asleep[b] = 0;
+        this.sleepers[b] = 0;
+        continue;
+      }
       let sleepers = 0;
       for (let i = body.first; i < body.first + body.count; i++) if ((flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) === (ParticleFlag.Alive | ParticleFlag.Asleep)) sleepers++;
       this.sleepers[b] = sleepers;

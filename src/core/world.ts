@@ -154,8 +154,8 @@ export class World {
     if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
     this.clock = options.clock ?? (() => performance.now());
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
-    this.contacts.maxPushOutSpeed = checkNumber(options.maxPushOutSpeed ?? WORLD_DEFAULTS.maxPushOutSpeed, 'World: maxPushOutSpeed', 0);
-    this.contacts.restitutionThreshold = checkNumber(options.restitutionThreshold ?? WORLD_DEFAULTS.restitutionThreshold, 'World: restitutionThreshold', 0);
+    this.contacts.maxPushOutSpeed = options.maxPushOutSpeed ?? WORLD_DEFAULTS.maxPushOutSpeed;
+    this.contacts.restitutionThreshold = options.restitutionThreshold ?? WORLD_DEFAULTS.restitutionThreshold;
   }
 
   /**

@@ -31,6 +31,11 @@ describe('every input checked', () => {
     expect(() => new World({ sleep: 'yes' as never })).toThrow("World: sleep must be true or false, got 'yes'");
     expect(() => new World({ sleep: 1 as never })).toThrow('World: sleep must be true or false, got 1');
     expect(new World({ sleep: true, sqrtApprox: true }).sqrtApprox).toBe(true);
+    // Changed later, the contact limits are checked too.
+    const world = new World();
+    expect(() => (world.contacts.maxPushOutSpeed = -2)).toThrow('World: maxPushOutSpeed must be a finite number in [0, Infinity], got -2');
+    expect(() => (world.contacts.restitutionThreshold = Number.NaN)).toThrow('World: restitutionThreshold must be a finite number in [0, Infinity], got NaN');
+    expect(world.contacts.maxPushOutSpeed).toBe(3);
   });
 
   it('setPinTarget takes exactly what addPin takes', () => {

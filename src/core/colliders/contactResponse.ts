@@ -1,3 +1,4 @@
+import { checkNumber } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import type { StepContext } from '../stepContext.js';
 
@@ -7,17 +8,31 @@ import type { StepContext } from '../stepContext.js';
  * {@link respondToContacts}.
  */
 export class ContactSettings {
+  private pushOutSpeed = 3;
+  private bounceSpeed = 0.5;
+
   /**
    * Most speed (m/s) that pushing a particle out of a collider may give it along
    * the contact normal beyond its own motion (Box2D v3 caps its contact push-out
    * velocity, Jolt its penetration recovery, for the same reason). A particle
    * found deep inside (released from a pin under the floor, or left there by a
    * teleport) comes out at this speed instead of turning the whole depth into
-   * velocity in one substep. Default 3.
+   * velocity in one substep. Default 3; >= 0.
    */
-  maxPushOutSpeed = 3;
-  /** Approach speeds (m/s) below this do not bounce, so that resting contacts settle. Default 0.5. */
-  restitutionThreshold = 0.5;
+  get maxPushOutSpeed(): number {
+    return this.pushOutSpeed;
+  }
+  set maxPushOutSpeed(speed: number) {
+    this.pushOutSpeed = checkNumber(speed, 'World: maxPushOutSpeed', 0);
+  }
+
+  /** Approach speeds (m/s) below this do not bounce, so that resting contacts settle. Default 0.5; >= 0. */
+  get restitutionThreshold(): number {
+    return this.bounceSpeed;
+  }
+  set restitutionThreshold(speed: number) {
+    this.bounceSpeed = checkNumber(speed, 'World: restitutionThreshold', 0);
+  }
 }
 
 /**
