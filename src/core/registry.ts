@@ -1,4 +1,4 @@
-/** A table that holds rows named by registry ids and can remove one: what `world.removeConstraint(id)` hands the id to. */
+/** A table that holds rows named by registry ids and can remove one: what `world.remove(id)` hands the id to. */
 export interface IdOwner {
   /** Removes what `id` names (the registry already knows this owner has it). */
   remove(id: number): unknown;
@@ -6,16 +6,16 @@ export interface IdOwner {
 
 /**
  * The one counter behind every id a world hands out for something removable:
- * sticks, pins, user constraints, colliders, angle and plane constraints, capsule
- * edges, solid faces and springs. Ids never collide across tables, so
- * `world.removeConstraint(id)` can always tell whose row `id` is: the world's own
+ * sticks, pins, user constraints, colliders, forces, step callbacks, angle and
+ * plane constraints, capsule edges, solid faces and springs. Ids never collide
+ * across tables, so `world.remove(id)` can always tell whose row `id` is: the world's own
  * tables look theirs up, and a table elsewhere registers itself as the owner of the
  * ids it is given (before, an angle constraint and a stick could both be id 3, and
  * removing the angle removed the stick).
  *
  * @example
  * ```ts
- * const id = world.registry.issue(myTable); // myTable.remove(id) runs on world.removeConstraint(id)
+ * const id = world.registry.issue(myTable); // myTable.remove(id) runs on world.remove(id)
  * world.registry.release(id);               // when myTable drops the row itself
  * ```
  */
@@ -24,7 +24,7 @@ export class Registry {
   next = 1;
   private readonly owners = new Map<number, IdOwner>();
 
-  /** A new id; with `owner`, `world.removeConstraint(id)` is passed on to `owner.remove(id)`. */
+  /** A new id; with `owner`, `world.remove(id)` is passed on to `owner.remove(id)`. */
   issue(owner?: IdOwner): number {
     const id = this.next++;
     if (owner !== undefined) this.owners.set(id, owner);

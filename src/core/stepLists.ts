@@ -16,9 +16,10 @@ const RETIRED_CONSTRAINT: Constraint = { project: () => {} };
  * @example
  * ```ts
  * const lists = new StepLists<World>();
- * const stop = lists.subscribe(lists.afterStep, (w) => tear(w), 'onAfterStep');
+ * const tear = (w: World) => tearCloth(w);
+ * lists.subscribe(lists.afterStep, tear, 'onAfterStep');
  * lists.running(() => runTheStep()); // removals inside are deferred
- * stop();
+ * lists.unsubscribe(lists.afterStep, tear);
  * ```
  */
 export class StepLists<W> {
@@ -34,17 +35,25 @@ export class StepLists<W> {
   stepping = false;
   private retired = false;
 
-  /** Adds `callback` to `list` (beforeStep or afterStep); returns a function that takes it out. `what` names it in errors. */
-  subscribe(list: ((world: W) => void)[], callback: (world: W) => void, what: string): () => void {
+  /** Adds `callback` to `list` (beforeStep or afterStep). `what` names it in errors. */
+  subscribe(list: ((world: W) => void)[], callback: (world: W) => void, what: string): void {
     if (typeof callback !== 'function') throw new TypeError(`${what}: callback must be a function, got ${String(callback)}`);
     list.push(callback);
-    return () => this.drop(list, callback, RETIRED_CALLBACK);
   }
 
-  /** Adds a force generator; returns a function that takes it out. */
-  addForce(force: Force): () => void {
+  /** Takes `callback` out of `list`. */
+  unsubscribe(list: ((world: W) => void)[], callback: (world: W) => void): void {
+    this.drop(list, callback, RETIRED_CALLBACK);
+  }
+
+  /** Adds a force generator. */
+  addForce(force: Force): void {
     this.forces.push(force);
-    return () => this.drop(this.forces, force, RETIRED_FORCE);
+  }
+
+  /** Takes a force generator out. */
+  removeForce(force: Force): void {
+    this.drop(this.forces, force, RETIRED_FORCE);
   }
 
   /** Takes a user constraint out. */

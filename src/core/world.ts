@@ -21,12 +21,15 @@ import { addBody, addParticles, removeBody, removeParticle } from './worldBodies
 import { addCollider, addPin, addStick, removeCollider, removeConstraint, setPinTarget, setStick } from './worldConstraints.js';
 import { applyForce, applyImpulse, getInterpolatedPosition, getMass, getPosition, getVelocity, setMass, setPosition, setVelocity } from './particleAccess.js';
 import { restoreWorld, snapshotWorld, type WorldSnapshot } from './snapshot.js';
+import type { BodyId, CallbackId, ColliderId, ConstraintId, ForceId, ParticleId } from './ids.js';
+import { addForce, addStepCallback, removeFromWorld, type Removable } from './worldRemove.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
 import { checkPositive, WORLD_DEFAULTS, type ParticleOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
 
 export type { ColliderShape } from './colliderFactory.js';
 export type { ParticleOptions, StickOptions, WorldOptions } from './worldOptions.js';
+export type { Removable } from './worldRemove.js';
 
 /**
  * The simulation: particles, constraints and colliders, stepped at a fixed rate
@@ -135,6 +138,10 @@ export class World {
   customIds = new Map<number, Constraint>();
   /** @internal Collider id → the collider. */
   colliderIds = new Map<number, Collider>();
+  /** @internal Force id → the force generator. */
+  forceIds = new Map<number, Force>();
+  /** @internal Callback id → the callback and the list it is in. */
+  callbackIds = new Map<number, { list: ((world: World) => void)[]; callback: (world: World) => void }>();
 
   constructor(options: WorldOptions = {}) {
     checkOptions(options, 'World: options');
@@ -266,7 +273,7 @@ export class World {
    * Adds a particle and returns its id. The previous position is set so that under
    * constant acceleration it follows p0 + v0·t + ½·a·t² exactly at every step.
    */
-  addParticle(options: ParticleOptions): number {
+  addParticle(options: ParticleOptions): ParticleId {
     return this.addParticles([options]);
   }
 
@@ -274,45 +281,45 @@ export class World {
    * Adds particles in one contiguous id range (a body) and returns the first id;
    * the i-th particle gets id `first + i`.
    */
-  addParticles(list: readonly ParticleOptions[]): number {
+  addParticles(list: readonly ParticleOptions[]): ParticleId {
     return addParticles(this, list);
   }
 
-  /** Adds a stick between particles `a` and `b`; returns its constraint id. */
-  addStick(a: number, b: number, options: StickOptions = {}): number {
+  /** Adds a stick between particles `a` and `b`; returns its id (undo with `remove`). */
+  addStick(a: ParticleId, b: ParticleId, options: StickOptions = {}): ConstraintId {
     return addStick(this, a, b, options);
   }
 
   /** Changes a stick's rest length, stiffness or kind in place. */
-  setStick(id: number, options: StickOptions): void {
+  setStick(id: ConstraintId, options: StickOptions): void {
     setStick(this, id, options);
   }
 
   /** Row of stick `id` in {@link World.sticks}, or -1; rows move when sticks are added or removed (the table is kept in solving order). */
-  stickRow(id: number): number {
+  stickRow(id: ConstraintId): number {
     return this.stickRows.get(id) ?? -1;
   }
 
   /** Row of pin `id` in `pins` (its target is at `pins.target[row * 3]`), or -1. Rows move: look them up when needed. */
-  pinRow(id: number): number {
+  pinRow(id: ConstraintId): number {
     return this.pinRows.get(id) ?? -1;
   }
 
   /**
    * Pins particle `id` at `target` (default: where it is) and returns the pin's
-   * constraint id. While pinned the particle is immovable to sticks.
+   * id (undo with `remove`). While pinned the particle is immovable to sticks.
    */
-  addPin(id: number, target?: Vec3Like): number {
+  addPin(id: ParticleId, target?: Vec3Like): ConstraintId {
     return addPin(this, id, target);
   }
 
   /** Moves pin `pin` to `target`; the particle follows inside the next relaxation passes. */
-  setPinTarget(pin: number, target: Vec3Like): void {
+  setPinTarget(pin: ConstraintId, target: Vec3Like): void {
     setPinTarget(this, pin, target);
   }
 
-  /** Adds a user constraint to the relaxation loop; returns its id for `removeConstraint`. */
-  addConstraint(constraint: Constraint): number {
+  /** Adds a user constraint to the relaxation loop; returns its id (undo with `remove`). */
+  addConstraint(constraint: Constraint): ConstraintId {
     if (!constraint || typeof constraint.project !== 'function') throw new TypeError('addConstraint: constraint must have a project(world) method');
     const id = this.registry.issue();
     this.customIds.set(id, constraint);
@@ -320,31 +327,52 @@ export class World {
     return id;
   }
 
-  /** Adds a force generator, applied at the start of every substep. Returns a function that removes it. */
-  addForce(force: Force): () => void {
-    if (!force || typeof force.apply !== 'function') throw new TypeError('addForce: force must have an apply(world) method');
-    return this.lists.addForce(force);
+  /** Adds a force generator, applied at the start of every substep; returns its id (undo with `remove`). */
+  addForce(force: Force): ForceId {
+    return addForce(this, force);
   }
 
-  /** Adds a static collider and returns its id. Sleeping bodies wake (one may now be inside it). */
-  addCollider(shape: ColliderShape): number {
+  /** Adds a static collider and returns its id (undo with `remove`). Sleeping bodies wake (one may now be inside it). */
+  addCollider(shape: ColliderShape): ColliderId {
     return addCollider(this, shape);
   }
 
   /** The collider with id `id`, e.g. to move a plane or change its friction (then call `wakeAll`: sleepers do not notice). */
-  getCollider(id: number): Collider {
+  getCollider(id: ColliderId): Collider {
     const c = this.colliderIds.get(id);
     if (!c) throw new RangeError(`getCollider: no collider with id ${id}`);
     return c;
   }
 
-  /** Removes a collider. Sleeping bodies wake (one may have rested on it). */
-  removeCollider(id: number): void {
+  /**
+   * Undoes an add: pass it what the add returned. An id from `addStick`, `addPin`,
+   * `addConstraint`, `addCollider`, `addForce`, `onBeforeStep` / `onAfterStep` or a
+   * table's add (angle, plane, capsule edge, face, spring); or a body: the record
+   * `addBody` returned or the handle a builder returned (`createCloth`,
+   * `createRagdoll`…), which goes with its particles and constraints. Throws when
+   * `target` names nothing live. (Particles are indices: `removeParticle`.)
+   *
+   * @example
+   * ```ts
+   * const stick = world.addStick(a, b);
+   * const wind = world.addForce(new Wind({ velocity: [3, 0, 0] }));
+   * const box = createBox(world, { size: 0.5 });
+   * world.remove(stick);
+   * world.remove(wind);
+   * world.remove(box);
+   * ```
+   */
+  remove(target: Removable): void {
+    removeFromWorld(this, target);
+  }
+
+  /** `remove` for a collider id only: throws when `id` is not a live collider. Sleeping bodies wake (one may have rested on it). */
+  removeCollider(id: ColliderId): void {
     removeCollider(this, id);
   }
 
-  /** Removes a stick, pin, user constraint, or any constraint a table registered (angle, plane, capsule edge, face, spring). */
-  removeConstraint(id: number): void {
+  /** `remove` for constraint ids only (stick, pin, user constraint, angle, plane, capsule edge, face, spring): throws when `id` is not one. */
+  removeConstraint(id: ConstraintId): void {
     removeConstraint(this, id);
   }
 
@@ -353,39 +381,39 @@ export class World {
    * record. Builders call this after `addParticles`; push the ids of the body's
    * constraints into `record.constraints` so `removeBody` takes them along.
    */
-  addBody(first: number, count: number, options: BodyOptions = {}): BodyRecord {
+  addBody(first: ParticleId, count: number, options: BodyOptions = {}): BodyRecord {
     return addBody(this, first, count, options);
   }
 
-  /** Removes a body: its constraints, then its particles (with anything else attached to them). */
-  removeBody(body: number | BodyRecord): void {
+  /** `remove` for bodies only: its constraints, then its particles (with anything else attached to them). */
+  removeBody(body: BodyId | BodyRecord): void {
     removeBody(this, body);
   }
 
   /** The live body whose range holds particle `id`, or undefined. */
-  bodyOf(id: number): BodyRecord | undefined {
+  bodyOf(id: ParticleId): BodyRecord | undefined {
     const b = this.particles.isAlive(id) ? this.particles.body[id]! : -1;
     return b >= 0 && this.bodies[b]!.alive ? this.bodies[b] : undefined;
   }
 
   /** True when `id` names a live stick, pin, user constraint or registered constraint. */
-  hasConstraint(id: number): boolean {
+  hasConstraint(id: ConstraintId): boolean {
     return this.stickRows.has(id) || this.pinRows.has(id) || this.customIds.has(id) || this.registry.ownerOf(id) !== undefined;
   }
 
   /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
-  removeParticle(id: number): void {
+  removeParticle(id: ParticleId): void {
     removeParticle(this, id);
   }
 
-  /** Calls `callback` at the start of every step; returns a function that unsubscribes. */
-  onBeforeStep(callback: (world: World) => void): () => void {
-    return this.lists.subscribe(this.beforeStep, callback, 'onBeforeStep');
+  /** Calls `callback` at the start of every step; returns its id (undo with `remove`). */
+  onBeforeStep(callback: (world: World) => void): CallbackId {
+    return addStepCallback(this, 'before', callback);
   }
 
-  /** Calls `callback` at the end of every step (e.g. to tear cloth); returns a function that unsubscribes. */
-  onAfterStep(callback: (world: World) => void): () => void {
-    return this.lists.subscribe(this.afterStep, callback, 'onAfterStep');
+  /** Calls `callback` at the end of every step (e.g. to tear cloth); returns its id (undo with `remove`). */
+  onAfterStep(callback: (world: World) => void): CallbackId {
+    return addStepCallback(this, 'after', callback);
   }
 
   /** Runs exactly one fixed step. */
@@ -414,17 +442,17 @@ export class World {
   }
 
   /** Position of particle `id`, written into `out` when given. */
-  getPosition(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+  getPosition(id: ParticleId, out: Vec3 = [0, 0, 0]): Vec3 {
     return getPosition(this, id, out);
   }
 
   /** Position of particle `id` blended between the last two steps by `alpha`, for rendering. */
-  getInterpolatedPosition(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+  getInterpolatedPosition(id: ParticleId, out: Vec3 = [0, 0, 0]): Vec3 {
     return getInterpolatedPosition(this, id, out);
   }
 
   /** Velocity of particle `id`: (x - x*) / h, the mean over the latest substep h. */
-  getVelocity(id: number, out: Vec3 = [0, 0, 0]): Vec3 {
+  getVelocity(id: ParticleId, out: Vec3 = [0, 0, 0]): Vec3 {
     return getVelocity(this, id, out);
   }
 
@@ -434,17 +462,17 @@ export class World {
    * `keepVelocity: false` x* stays, so the move becomes velocity, which is how the
    * paper sets bodies in motion ("move the shoulder particle backwards").
    */
-  setPosition(id: number, position: Vec3Like, options: { keepVelocity?: boolean } = {}): void {
+  setPosition(id: ParticleId, position: Vec3Like, options: { keepVelocity?: boolean } = {}): void {
     setPosition(this, id, position, options);
   }
 
   /** Sets the velocity of particle `id`: x* = x - v·h (course notes). */
-  setVelocity(id: number, velocity: Vec3Like): void {
+  setVelocity(id: ParticleId, velocity: Vec3Like): void {
     setVelocity(this, id, velocity);
   }
 
   /** Applies impulse `j` (N·s): v += j / m, i.e. x* -= j·w·h (course notes). Immovable particles ignore it. */
-  applyImpulse(id: number, impulse: Vec3Like): void {
+  applyImpulse(id: ParticleId, impulse: Vec3Like): void {
     applyImpulse(this, id, impulse);
   }
 
@@ -453,17 +481,17 @@ export class World {
    * substeps. Called from a force generator's `apply` (which runs every substep)
    * it adds to the current substep only, as writing `particles.force` does.
    */
-  applyForce(id: number, force: Vec3Like): void {
+  applyForce(id: ParticleId, force: Vec3Like): void {
     applyForce(this, id, force);
   }
 
   /** Mass of particle `id` in kg (Infinity when immovable; a pinned particle reports its own mass). */
-  getMass(id: number): number {
+  getMass(id: ParticleId): number {
     return getMass(this, id);
   }
 
   /** Sets the mass of particle `id` (0 or Infinity = immovable). */
-  setMass(id: number, mass: number): void {
+  setMass(id: ParticleId, mass: number): void {
     setMass(this, id, mass);
   }
 
@@ -478,7 +506,7 @@ export class World {
   }
 
   /** Throws unless `id` is a live particle; `what` names the argument. */
-  checkParticle(id: number, what: string): void {
+  checkParticle(id: ParticleId, what: string): void {
     if (!this.particles.isAlive(id)) throw new RangeError(`${what}: no particle with id ${String(id)}`);
   }
 
@@ -492,7 +520,7 @@ export class World {
    * restarts its rest timer. Pins, teleports, velocity changes, impulses, forces
    * and stick changes call it; call it yourself after writing particle arrays directly.
    */
-  wake(id: number): void {
+  wake(id: ParticleId): void {
     this.sleep.wakeParticle(this, id);
   }
 

@@ -2,6 +2,7 @@ import { makeCollider, type ColliderShape } from './colliderFactory.js';
 import { stickKindCode } from './constraints/sticks.js';
 import { checkNumber, checkOptions, toVec3, type Vec3Like } from './math.js';
 import { ParticleFlag } from './particles.js';
+import type { ColliderId, ConstraintId, ParticleId } from './ids.js';
 import type { World } from './world.js';
 import type { StickOptions } from './worldOptions.js';
 
@@ -10,7 +11,7 @@ import type { StickOptions } from './worldOptions.js';
 // registry; the world's own tables keep id-to-row maps, other tables own theirs.
 
 /** Adds a stick between particles `a` and `b`; returns its constraint id. */
-export function addStick(world: World, a: number, b: number, options: StickOptions = {}): number {
+export function addStick(world: World, a: ParticleId, b: ParticleId, options: StickOptions = {}): ConstraintId {
   checkOptions(options, 'addStick: options');
   world.checkParticle(a, 'addStick: a');
   world.checkParticle(b, 'addStick: b');
@@ -43,7 +44,7 @@ export function setStick(world: World, id: number, options: StickOptions): void 
  * Pins particle `id` at `target` (default: where it is) and returns the pin's
  * constraint id. While pinned the particle is immovable to sticks.
  */
-export function addPin(world: World, id: number, target?: Vec3Like): number {
+export function addPin(world: World, id: ParticleId, target?: Vec3Like): ConstraintId {
   world.checkParticle(id, 'addPin: particle');
   const t = target === undefined ? world.getPosition(id) : toVec3(target, 'addPin: target');
   const particles = world.particles;
@@ -81,7 +82,7 @@ export function setPinTarget(world: World, pin: number, target: Vec3Like): void 
 }
 
 /** Adds a static collider and returns its id. Sleeping bodies wake (one may now be inside it). */
-export function addCollider(world: World, shape: ColliderShape): number {
+export function addCollider(world: World, shape: ColliderShape): ColliderId {
   const collider = makeCollider(shape);
   const id = world.registry.issue();
   world.colliderIds.set(id, collider);

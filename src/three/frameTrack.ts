@@ -10,7 +10,7 @@ import type { Blend } from './positions.js';
  * @example
  * ```ts
  * const track = new FrameTrack((out) => body.transform(out));
- * const off = world.onBeforeStep(() => track.capture());
+ * const capture = world.onBeforeStep(() => track.capture()); // later: world.remove(capture)
  * // in useFrame:
  * const drawn = track.sample(frame);
  * writeTransform(group, drawn.position, drawn.quaternion);

@@ -83,7 +83,10 @@ export function FollowRigid({ body, children }: { body: () => CoreRigidBody | nu
       }),
     [],
   );
-  useEffect(() => world.onBeforeStep(() => tracked.current && track.capture()), [world, track]);
+  useEffect(() => {
+    const capture = world.onBeforeStep(() => tracked.current && track.capture());
+    return () => world.remove(capture);
+  }, [world, track]);
   useFrame(() => {
     const b = body() ?? null;
     if (b !== tracked.current) {
@@ -217,12 +220,15 @@ export function waitForSteps(world: CoreWorld, steps: number, timeoutMs = 8000):
   return new Promise((resolve) => {
     let left = steps;
     const timer = setTimeout(finish, timeoutMs);
-    const off = world.onAfterStep(() => {
+    let done = false;
+    const counting = world.onAfterStep(() => {
       if (--left <= 0) finish();
     });
     function finish() {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
-      off();
+      world.remove(counting);
       resolve();
     }
   });

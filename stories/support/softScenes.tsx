@@ -132,13 +132,16 @@ export function pointOnDragPlane(probe: Probe, x: number, y: number, through: re
 export function waitForSteps(probe: Probe, steps: number, timeoutMs = 5000): Promise<void> {
   return new Promise((resolve) => {
     let seen = 0;
+    let done = false;
     const finish = () => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
-      unsubscribe();
+      probe.world.remove(counting);
       resolve();
     };
     const timer = setTimeout(finish, timeoutMs);
-    const unsubscribe = probe.world.onAfterStep(() => {
+    const counting = probe.world.onAfterStep(() => {
       if (++seen >= steps) finish();
     });
   });

@@ -38,7 +38,7 @@ describe('angle constraints', () => {
   it('keep the angle inside [min, max] against a force that closes it, then one that opens it', () => {
     const { world, a, middle, b } = elbow(90 * degrees);
     addAngleConstraint(world, a, middle, b, { min: 60 * degrees, max: 120 * degrees });
-    const removeClose = world.addForce(squeeze(a, b, 30));
+    const close = world.addForce(squeeze(a, b, 30));
     let smallest = Math.PI;
     for (let i = 0; i < 120; i++) {
       world.step();
@@ -47,7 +47,7 @@ describe('angle constraints', () => {
     // Without the constraint the 30 N squeeze folds the elbow shut; with it the angle rests on the limit.
     expect(smallest / degrees).toBeGreaterThan(60 - 0.05);
     expect(angleAt(world, a, middle, b) / degrees).toBeCloseTo(60, 1);
-    removeClose();
+    world.remove(close);
     world.addForce(squeeze(a, b, -30));
     let largest = 0;
     for (let i = 0; i < 120; i++) {
@@ -136,13 +136,13 @@ describe('angle constraints', () => {
     expect(sideways).toBeLessThan(0.5 * Math.sin(20 * degrees) + 1e-4);
     expect(world.getPosition(foot)[2]).toBeCloseTo(0.5 * Math.sin(tolerance), 3);
     expect(world.getPosition(foot)[0]).toBeCloseTo(0.5 * Math.sin(20 * degrees), 3);
-    stop();
+    world.remove(stop);
     // Pulled up and back it folds freely, down to the 40° minimum.
     stop = push(0, 50, -10);
     for (let i = 0; i < 120; i++) world.step();
     expect(world.getPosition(foot)[2]).toBeLessThan(-0.25);
     expect(angleAt(world, hip, knee, foot) / degrees).toBeCloseTo(40, 1);
-    stop();
+    world.remove(stop);
     // Pushed sideways while bent, the shin leans out of the hinge plane by at most 20° too.
     push(50, 0, 0);
     for (let i = 0; i < 120; i++) world.step();

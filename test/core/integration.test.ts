@@ -113,11 +113,11 @@ describe('step hooks', () => {
   it('run before and after every step, in order, until unsubscribed', () => {
     const world = new World();
     const calls: string[] = [];
-    const offBefore = world.onBeforeStep((w) => calls.push(`before ${w.stepCount}`));
-    const offAfter = world.onAfterStep((w) => calls.push(`after ${w.stepCount}`));
+    const before = world.onBeforeStep((w) => calls.push(`before ${w.stepCount}`));
+    const after = world.onAfterStep((w) => calls.push(`after ${w.stepCount}`));
     world.step();
-    offBefore();
-    offAfter();
+    world.remove(before);
+    world.remove(after);
     world.step();
     expect(calls).toEqual(['before 0', 'after 1']);
     expect(() => world.onAfterStep(42 as never)).toThrow(/onAfterStep: callback must be a function, got 42/);
@@ -129,13 +129,13 @@ describe('step hooks', () => {
     const calls: string[] = [];
     const once = world.onAfterStep(() => {
       calls.push('once');
-      once();
+      world.remove(once);
     });
     world.onAfterStep(() => calls.push('every'));
-    const removeForce = world.addForce({
+    const forceOnce = world.addForce({
       apply: () => {
         calls.push('force once');
-        removeForce();
+        world.remove(forceOnce);
       },
     });
     world.addForce({ apply: () => void calls.push('force') });

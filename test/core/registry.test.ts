@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { addAngleConstraint, addCapsuleEdge, addCollisionTriangle, addPlaneConstraint, angleTable, Springs, World } from '../../src/core/index.js';
+import {
+  addAngleConstraint,
+  addCapsuleEdge,
+  addCollisionTriangle,
+  addPlaneConstraint,
+  angleTable,
+  createBox,
+  createRope,
+  Springs,
+  World,
+  type ConstraintId,
+  type ParticleId,
+} from '../../src/core/index.js';
 
 /** Three loose particles in an L, and a stick along one arm. */
 function scene() {
@@ -22,10 +34,9 @@ describe('one registry: every removable thing gets an id from one counter', () =
     expect(() => world.removeConstraint(angle)).toThrow(`removeConstraint: no constraint with id ${angle}`);
   });
 
-  it('ids of every kind are distinct, and removeConstraint undoes each add', () => {
+  it('ids of every kind are distinct, and world.remove undoes each add', () => {
     const { world, a, m, b } = scene();
     const springs = new Springs(world);
-    world.addForce(springs);
     const ids = {
       stick: world.addStick(a, m),
       pin: world.addPin(b),
@@ -36,20 +47,85 @@ describe('one registry: every removable thing gets an id from one counter', () =
       edge: addCapsuleEdge(world, m, b, 0.05),
       face: addCollisionTriangle(world, a, m, b),
       spring: springs.add(a, b, { stiffness: 10 }),
+      force: world.addForce(springs),
+      before: world.onBeforeStep(() => {}),
+      after: world.onAfterStep(() => {}),
     };
     const values = Object.values(ids);
     expect(new Set(values).size).toBe(values.length);
-    const before = world.constraintCount;
     for (const [kind, id] of Object.entries(ids)) {
-      if (kind === 'collider') continue;
-      expect(world.hasConstraint(id), kind).toBe(true);
-      world.removeConstraint(id);
-      expect(world.hasConstraint(id), kind).toBe(false);
+      world.remove(id);
+      expect(() => world.remove(id), kind).toThrow(`remove: nothing in this world has id ${id}`);
     }
-    expect(springs.count).toBe(0);
-    expect(world.constraintCount).toBeLessThan(before);
-    world.removeCollider(ids.collider);
-    expect(world.colliders).toHaveLength(0);
+    expect([world.sticks.count, world.pins.count, world.constraintCount, springs.count]).toEqual([0, 0, 0, 0]);
+    // (world.constraints keeps the angle, plane, edge and face tables' own solvers, created on first use.)
+    expect([world.colliders.length, world.forces.length, world.beforeStep.length, world.afterStep.length]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('removeConstraint and removeCollider refuse an id of another kind instead of removing it', () => {
+    const { world, a, m } = scene();
+    const collider = world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -1 });
+    const stick = world.addStick(a, m);
+    const force = world.addForce({ apply: () => {} });
+    expect(() => world.removeConstraint(collider as number)).toThrow(`removeConstraint: no constraint with id ${collider}`);
+    expect(() => world.removeConstraint(force as number)).toThrow(`removeConstraint: no constraint with id ${force}`);
+    expect(() => world.removeCollider(stick as number)).toThrow(`removeCollider: no collider with id ${stick}`);
+    expect([world.colliders.length, world.sticks.count, world.forces.length]).toEqual([1, 1, 1]);
+  });
+
+  it("world.remove takes a body record or a builder's handle, once", () => {
+    const world = new World();
+    const box = createBox(world, { size: 0.5 });
+    const rope = createRope(world, { from: [0, 2, 0], to: [1, 2, 0], segments: 4 });
+    const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
+    const record = world.addBody(first, 2);
+    world.remove(box);
+    world.remove(rope.body);
+    world.remove(record);
+    expect(world.particleCount).toBe(0);
+    expect(world.sticks.count).toBe(0);
+    expect(() => world.remove(record)).toThrow(/removeBody: no body with id/);
+    expect(() => world.remove({} as never)).toThrow('remove: expected an id, a body or a handle with a body, got an object without one');
+    expect(() => world.remove('3' as never)).toThrow('remove: expected an id, a body or a handle, got 3');
+    expect(() => world.remove(99)).toThrow('remove: nothing in this world has id 99');
+  });
+
+  it('a force or callback removed from inside a step runs no more, and the ones after it still run', () => {
+    const world = new World({ substeps: 2 });
+    world.addParticle({ position: [0, 0, 0] });
+    const calls: string[] = [];
+    const force = world.addForce({ apply: () => void (calls.push('force'), world.remove(force)) });
+    const after = world.onAfterStep(() => void (calls.push('after'), world.remove(after)));
+    world.onAfterStep(() => void calls.push('next'));
+    world.step();
+    world.step();
+    expect(calls).toEqual(['force', 'after', 'next', 'next']);
+  });
+
+  it('TypeScript rejects an id of one kind where another is expected, and takes numbers computed from a range', () => {
+    const { world, a, m } = scene();
+    const stick = world.addStick(a, m);
+    const collider = world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -1 });
+    const force = world.addForce({ apply: () => {} });
+    const particle: ParticleId = a + 1;
+    const ids: ConstraintId[] = [stick];
+    const checks = [
+      // @ts-expect-error a stick's id is not a particle
+      () => world.getPosition(stick),
+      // @ts-expect-error a collider's id is not a constraint
+      () => world.removeConstraint(collider),
+      // @ts-expect-error a force's id is not a collider
+      () => world.removeCollider(force),
+      // @ts-expect-error a constraint id is not a body
+      () => world.removeBody(stick),
+      // @ts-expect-error particles are not removed by world.remove: they are indices, not registry ids
+      () => world.remove(world.addParticle({ position: [0, 0, 0] })),
+    ];
+    // At run time the wrong kinds are refused by the checks (or, for particles and registry ids that overlap, by the type alone).
+    expect(() => checks[1]!()).toThrow(/removeConstraint: no constraint/);
+    expect(() => checks[2]!()).toThrow(/removeCollider: no collider/);
+    expect(world.getPosition(particle)).toHaveLength(3);
+    expect(ids).toHaveLength(1);
   });
 
   it('a restored world hands out no id it handed out before', () => {

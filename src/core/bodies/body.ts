@@ -1,3 +1,5 @@
+import type { BodyId, ConstraintId, ParticleId } from '../ids.js';
+
 /**
  * A body: a named, contiguous range of particle ids that belongs together (a
  * cloth, a rope, a rigid box, a ragdoll). The world keeps a registry of bodies
@@ -10,13 +12,13 @@ export interface BodyRecord {
    * body's slot goes to the next body added, so that a world's cost never grows
    * with how many bodies it has seen: hold the record, not the number.
    */
-  readonly id: number;
+  readonly id: BodyId;
   /** A number no other body of this world ever had (snapshots name bodies by it). */
   readonly serial: number;
   /** Kind of builder that made it, e.g. `'cloth'`. */
   readonly kind: string;
   /** First particle id of the range. */
-  readonly first: number;
+  readonly first: ParticleId;
   /** Number of particles in the range. */
   readonly count: number;
   /**
@@ -25,7 +27,7 @@ export interface BodyRecord {
    */
   iterations: number | undefined;
   /** Constraint ids created for this body (removed with it). */
-  readonly constraints: number[];
+  readonly constraints: ConstraintId[];
   /** False once removed. */
   alive: boolean;
   /** Triangles of the body's surface, for wind and rendering (cloth, plants, soft bodies). */

@@ -1,3 +1,4 @@
+import type { CallbackId } from '../ids.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -134,13 +135,13 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   body.constraints.push(...pins);
 
   const tearing = new ClothTearing(world, body, sticks, surface, Infinity);
-  let unsubscribe: (() => void) | undefined;
+  let checking: CallbackId | undefined;
   const setTearing = (strain: number | undefined) => {
     tearing.strain = strain ?? Infinity;
-    if (strain !== undefined && !unsubscribe && body.alive) unsubscribe = world.onAfterStep(() => tearing.check());
-    if (strain === undefined && unsubscribe) {
-      unsubscribe();
-      unsubscribe = undefined;
+    if (strain !== undefined && checking === undefined && body.alive) checking = world.onAfterStep(() => tearing.check());
+    if (strain === undefined && checking !== undefined) {
+      world.remove(checking);
+      checking = undefined;
     }
   };
   setTearing(tearStrain);
@@ -168,7 +169,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
       return tearing.torn;
     },
     get tearStrain() {
-      return unsubscribe ? tearing.strain : undefined;
+      return checking !== undefined ? tearing.strain : undefined;
     },
     set tearStrain(strain: number | undefined) {
       setTearing(strain === undefined ? undefined : checkTearStrain(strain, 'ClothHandle.tearStrain'));

@@ -268,7 +268,8 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
   if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
   const damping = new InternalDamping(first, ragdollParts.length, jointDamping);
-  record.onRemove.push(world.onBeforeStep(() => damping.apply(world)));
+  const dampingStep = world.onBeforeStep(() => damping.apply(world));
+  record.onRemove.push(() => world.remove(dampingStep));
   return new Ragdoll(world, record, height, mass, limbs, angles);
 }
 

@@ -1,3 +1,4 @@
+import type { ConstraintId, ParticleId } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
@@ -330,7 +331,7 @@ export function collisionReach(world: World, id: number): number {
  * addCapsuleEdge(world, knee, ankle, 0.06, { anchor: knee }); // the knee is nearer the torso
  * ```
  */
-export function addCapsuleEdge(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions = {}): number {
+export function addCapsuleEdge(world: World, a: ParticleId, b: ParticleId, radius: number, options: CapsuleEdgeOptions = {}): ConstraintId {
   return edgeSystem(world).add(world, a, b, radius, options);
 }
 
@@ -349,7 +350,7 @@ export function removeCapsuleEdge(world: World, id: number): void {
 }
 
 /** Adds a capsule edge for every stick of `body` (both ends inside it); returns their ids. */
-export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): number[] {
+export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): ConstraintId[] {
   const ids: number[] = [];
   const sticks = world.sticks;
   const end = body.first + body.count;

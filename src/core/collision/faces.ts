@@ -1,3 +1,4 @@
+import type { ConstraintId, ParticleId } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
@@ -352,7 +353,7 @@ export function faceSystem(world: World): FaceSystem {
  * addCollisionTriangle(world, corner0, corner1, corner2);
  * ```
  */
-export function addCollisionTriangle(world: World, a: number, b: number, c: number): number {
+export function addCollisionTriangle(world: World, a: ParticleId, b: ParticleId, c: ParticleId): ConstraintId {
   return faceSystem(world).add(world, a, b, c);
 }
 

@@ -1,3 +1,4 @@
+import type { ConstraintId, ParticleId } from '../ids.js';
 // Angle constraints as the API offers them: add, change, remove, measure. The
 // rows and their projection are in angleTable.ts, the one-way hinge in hinge.ts,
 // the option checks in angleOptions.ts.
@@ -34,7 +35,7 @@ export function angleTable(world: World): AngleTable {
  * addAngleConstraint(world, shoulder, elbow, hand, { min: Math.PI / 6, max: Math.PI });
  * ```
  */
-export function addAngleConstraint(world: World, a: number, middle: number, b: number, options: AngleOptions = {}): number {
+export function addAngleConstraint(world: World, a: ParticleId, middle: ParticleId, b: ParticleId, options: AngleOptions = {}): ConstraintId {
   world.checkParticle(a, 'addAngleConstraint: a');
   world.checkParticle(middle, 'addAngleConstraint: middle');
   world.checkParticle(b, 'addAngleConstraint: b');

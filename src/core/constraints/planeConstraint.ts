@@ -1,3 +1,4 @@
+import type { ConstraintId, ParticleId } from '../ids.js';
 import { checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { Registry } from '../registry.js';
@@ -168,7 +169,7 @@ export function planeConstraintTable(world: World): PlaneConstraintTable {
  * const id = addPlaneConstraint(world, ragdoll.vertices, { normal: [0, 0, 1], offset: 0 });
  * ```
  */
-export function addPlaneConstraint(world: World, particles: readonly number[] | number, options: PlaneConstraintOptions): number {
+export function addPlaneConstraint(world: World, particles: readonly ParticleId[] | ParticleId, options: PlaneConstraintOptions): ConstraintId {
   const list = typeof particles === 'number' ? [particles] : particles;
   if (!Array.isArray(list) || list.length === 0) throw new RangeError(`addPlaneConstraint: particles must be a particle id or a non-empty array of them, got ${String(particles)}`);
   list.forEach((id, i) => world.checkParticle(id, `addPlaneConstraint: particles[${i}]`));

@@ -1,3 +1,4 @@
+import type { ConstraintId, ParticleId } from '../ids.js';
 import { widen } from '../constraints/table.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
@@ -50,7 +51,7 @@ export class Springs implements Force {
   }
 
   /** Adds a spring between particles `a` and `b` and returns its id. */
-  add(a: number, b: number, options: SpringOptions): number {
+  add(a: ParticleId, b: ParticleId, options: SpringOptions): ConstraintId {
     const world = this.world;
     world.checkParticle(a, 'Springs.add: a');
     world.checkParticle(b, 'Springs.add: b');

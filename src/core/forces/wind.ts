@@ -1,3 +1,4 @@
+import type { ForceId } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { World } from '../world.js';
@@ -153,7 +154,9 @@ export class Wind implements Force {
 
 /** A {@link Wind} registered with the world, with `remove()` to stop it. */
 export type WindHandle = Wind & {
-  /** Stops the wind: removes it from the world's force generators. */
+  /** Its force id: `world.remove(wind.id)` stops it. */
+  readonly id: ForceId;
+  /** Stops the wind: `world.remove(wind.id)`. */
   remove(): void;
 };
 
@@ -173,7 +176,8 @@ export type WindHandle = Wind & {
 export function createWind(world: World, options: WindOptions): WindHandle {
   const seed = options?.seed ?? Math.imul(world.random.state ^ (world.forces.length + 1), 0x9e3779b1) >>> 2;
   const wind = new Wind(options, seed);
-  return Object.assign(wind, { remove: world.addForce(wind) });
+  const id = world.addForce(wind);
+  return Object.assign(wind, { id, remove: () => world.remove(id) });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { CallbackId } from '../ids.js';
 import { FreePoint } from '../colliders/freePoint.js';
 import { collisionReach } from '../collision/edges.js';
 import { component, type Vec3, type Vec3Like } from '../math.js';
@@ -36,7 +37,8 @@ export class PinGlide {
   private readonly free: FreePoint | null;
   /** True from `to()` until the pin arrives: only then does the glide write the pin (and wake its body). */
   private moving = false;
-  private readonly unsubscribe: () => void;
+  private readonly following: CallbackId;
+  private disposed = false;
 
   /** @param options.freeSide keep the target out of static colliders (default true). */
   constructor(
@@ -50,7 +52,7 @@ export class PinGlide {
     if (typeof freeSide !== 'boolean') throw new TypeError(`PinGlide: freeSide must be true or false, got ${String(freeSide)}`);
     this.free = freeSide ? new FreePoint() : null;
     for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = this.last[k] = world.pins.target[row * 3 + k]!;
-    this.unsubscribe = world.onBeforeStep(this.follow);
+    this.following = world.onBeforeStep(this.follow);
   }
 
   /** Sends the pin to `target`, over the steps of the next frame. Called per pointer move, so it copies nothing. */
@@ -68,7 +70,9 @@ export class PinGlide {
 
   /** Stops gliding (the pin stays where it got to). Call it before removing the pin. */
   dispose(): void {
-    this.unsubscribe();
+    if (this.disposed) return;
+    this.disposed = true;
+    this.world.remove(this.following);
   }
 
   /** Before every step: the pin's share of the way from where the frame began to the goal. */

@@ -83,17 +83,16 @@ export function Ragdoll({ color = '#e0c0a0', drawCapsules, bones, children, cast
   const start = useMemo<Frame[]>(() => Array.from({ length: LIMBS }, makeFrame), []);
   const drawn = useMemo<Frame[]>(() => Array.from({ length: LIMBS }, makeFrame), []);
   const captured = useRef<CoreRagdoll | null>(null);
-  useEffect(
-    () =>
-      world.onBeforeStep(() => {
-        const ragdoll = api.current;
-        if (!ragdoll || !driver.current) return;
-        const frames = ragdoll.updateFrames();
-        for (let i = 0; i < frames.length; i++) copyFrame(frames[i]!, start[i]!);
-        captured.current = ragdoll;
-      }),
-    [world, api, start],
-  );
+  useEffect(() => {
+    const capture = world.onBeforeStep(() => {
+      const ragdoll = api.current;
+      if (!ragdoll || !driver.current) return;
+      const frames = ragdoll.updateFrames();
+      for (let i = 0; i < frames.length; i++) copyFrame(frames[i]!, start[i]!);
+      captured.current = ragdoll;
+    });
+    return () => world.remove(capture);
+  }, [world, api, start]);
 
   useFrame(() => {
     const ragdoll = api.current;

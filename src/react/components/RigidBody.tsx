@@ -65,7 +65,10 @@ export function RigidBody({ rotation, quaternion, color = '#e0a040', children, c
   const group = useRef<Group>(null);
   const [track] = useMemo(() => [new FrameTrack((out) => api.transform(out))], [api]);
   const tracked = useRef<CoreRigidBody | null>(null);
-  useEffect(() => world.onBeforeStep(() => api.current && track.capture()), [world, api, track]);
+  useEffect(() => {
+    const capture = world.onBeforeStep(() => api.current && track.capture());
+    return () => world.remove(capture);
+  }, [world, api, track]);
   useFrame(() => {
     if (tracked.current !== api.current) {
       track.reset();

@@ -24,7 +24,7 @@ export interface Attachment {
  * const refs = useMemo(() => [a, b], [a, b]);
  * useAttachment(store, '<Stick>', ['a', 'b'], refs, ([ia, ib]) => {
  *   const id = world.addStick(ia!, ib!);
- *   return { alive: () => world.hasConstraint(id), detach: () => world.removeConstraint(id) };
+ *   return { alive: () => world.hasConstraint(id), detach: () => world.remove(id) };
  * });
  * ```
  */

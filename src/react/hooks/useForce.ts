@@ -21,5 +21,8 @@ import { useSinew } from '../context.js';
 export function useForce(force: Force): void {
   const { world } = useSinew('useForce()');
   if (!force || typeof force.apply !== 'function') throw new TypeError(`useForce(): force must have an apply(world) method, got ${String(force)}`);
-  useEffect(() => world.addForce(force), [world, force]);
+  useEffect(() => {
+    const id = world.addForce(force);
+    return () => world.remove(id);
+  }, [world, force]);
 }

@@ -30,7 +30,7 @@ export function useBeforeStep(callback: (world: World) => void): void {
  * function Breaker({ stick }: { stick: StickHandle }) {
  *   const world = useWorld();
  *   useAfterStep(() => {
- *     if (stick.id >= 0 && stick.strain() > 0.5) world.removeConstraint(stick.id);
+ *     if (stick.id >= 0 && stick.strain() > 0.5) world.remove(stick.id);
  *   });
  *   return null;
  * }
@@ -46,6 +46,7 @@ function useStepCallback(who: string, when: 'before' | 'after', callback: (world
   const latest = useLatest(callback);
   useEffect(() => {
     const run = (w: World) => latest.current(w);
-    return when === 'before' ? world.onBeforeStep(run) : world.onAfterStep(run);
+    const id = when === 'before' ? world.onBeforeStep(run) : world.onAfterStep(run);
+    return () => world.remove(id);
   }, [world, when, latest]);
 }

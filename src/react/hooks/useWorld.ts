@@ -11,7 +11,7 @@ import { useSinew } from '../context.js';
  *   const world = useWorld();
  *   useEffect(() => {
  *     const id = world.addCollider({ type: 'sphere', center: [0, 1, 0], radius: 0.3 });
- *     return () => world.removeCollider(id);
+ *     return () => world.remove(id);
  *   }, [world]);
  *   return null;
  * }
