@@ -1,16 +1,13 @@
 import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import type { Collider } from './colliders/collider.js';
-import { ContactSettings } from './colliders/contactResponse.js';
 import { OrderScratch } from './constraints/coloring.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { widen } from './constraints/table.js';
 import { StickTable } from './constraints/sticks.js';
-import { TimeBudget } from './budget.js';
-import { SleepSystem } from './sleep.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
-import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { checkInteger, type Vec3, type Vec3Like } from './math.js';
 import { ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { Registry } from './registry.js';
@@ -25,7 +22,8 @@ import type { BodyId, CallbackId, ColliderId, ConstraintId, ForceId, ParticleId 
 import { addForce, addStepCallback, removeFromWorld, type Removable } from './worldRemove.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
-import { checkPositive, WORLD_DEFAULTS, type ParticleOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
+import { WORLD_DEFAULTS, type ParticleOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
+import { WorldSettings } from './worldSettings.js';
 
 export type { ColliderShape } from './colliderFactory.js';
 export type { ParticleOptions, StickOptions, WorldOptions } from './worldOptions.js';
@@ -46,7 +44,7 @@ export type { Removable } from './worldRemove.js';
  * world.getPosition(bob); // swinging down
  * ```
  */
-export class World {
+export class World extends WorldSettings {
   /** Particle storage; renderers read `particles.position` directly. */
   readonly particles = new ParticleStore();
   /** The stick table, in solving order (rows move: look them up with `stickRow`). */
@@ -73,14 +71,6 @@ export class World {
   readonly stats: WorldStats = createStats();
   /** Hands out every id of something removable, from one counter (see {@link Registry}). */
   readonly registry = new Registry();
-  /** How contacts turn into velocity: the push-out speed limit and the restitution threshold (change them live). */
-  readonly contacts = new ContactSettings();
-  /** Sleeping bodies and the awake particle ranges the solver works on. */
-  readonly sleep: SleepSystem;
-  /** The per-frame time budget controller (`budgetMs`). */
-  readonly budget: TimeBudget;
-  /** Milliseconds now (see {@link WorldOptions.clock}). */
-  clock: () => number;
   /** @internal What the stages of the running step read, built once per step. */
   readonly stepContext = new StepContext();
   /** @internal Work arrays for re-ordering the stick table. */
@@ -88,8 +78,6 @@ export class World {
   /** @internal The WebAssembly stick kernel while {@link World.kernel} is `'wasm'`, else null. */
   stickKernel: WasmStickKernel | null = null;
 
-  /** Use the square-root approximation for sticks. */
-  sqrtApprox: boolean;
   /** Leftover fraction of a step after the last `advance()`, in [0, 1): blend `stepStartPositions` → `positions` by it. */
   alpha = 0;
   /** Simulated seconds. */
@@ -109,19 +97,6 @@ export class World {
   /** Positions at the start of the latest step, for interpolated rendering. */
   stepStartPositions: Float64Array;
 
-  /** @internal Backing field of `gravity`. */
-  gravityValue: Vec3;
-  /** @internal Backing field of `timeStep`; the solver reads it directly (no getter call in the loop). */
-  timeStepValue: number;
-  /** @internal Backing field of `substeps`. */
-  substepsValue: number;
-  /** @internal Substeps the solver runs: `substeps`, or fewer under a time budget. */
-  activeSubsteps: number;
-  /** @internal Iterations the world's own constraints get: `iterations`, or fewer under a time budget. */
-  activeIterations: number;
-  private iterationsValue: number;
-  private dampingValue: number;
-  private maxStepsValue: number;
   /** @internal True while the solver runs the force generators (see `applyForce`). */
   applyingForces = false;
   /** @internal Simulated time not yet stepped (s), in [0, timeStep) between `advance()` calls. */
@@ -144,25 +119,10 @@ export class World {
   callbackIds = new Map<number, { list: ((world: World) => void)[]; callback: (world: World) => void }>();
 
   constructor(options: WorldOptions = {}) {
-    checkOptions(options, 'World: options');
-    this.gravityValue = toVec3(options.gravity ?? WORLD_DEFAULTS.gravity, 'World: gravity');
-    this.timeStepValue = checkPositive(options.timeStep ?? WORLD_DEFAULTS.timeStep, 'World: timeStep');
-    this.iterationsValue = checkInteger(options.iterations ?? WORLD_DEFAULTS.iterations, 'World: iterations', 1);
-    this.substepsValue = checkInteger(options.substeps ?? WORLD_DEFAULTS.substeps, 'World: substeps', 1);
-    this.dampingValue = checkNumber(options.damping ?? WORLD_DEFAULTS.damping, 'World: damping', 0);
-    this.sqrtApprox = checkBoolean(options.sqrtApprox ?? WORLD_DEFAULTS.sqrtApprox, 'World: sqrtApprox');
-    this.maxStepsValue = checkInteger(options.maxStepsPerAdvance ?? WORLD_DEFAULTS.maxStepsPerAdvance, 'World: maxStepsPerAdvance', 1);
+    super(options);
     this.random = new SeededRandom(checkInteger(options.seed ?? WORLD_DEFAULTS.seed, 'World: seed', 0));
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
-    this.activeSubsteps = this.substepsValue;
-    this.activeIterations = this.iterations;
-    this.budget = new TimeBudget(options.budgetMs ?? WORLD_DEFAULTS.budgetMs, options.minSubsteps ?? WORLD_DEFAULTS.minSubsteps, options.minIterations ?? WORLD_DEFAULTS.minIterations);
-    this.sleep = new SleepSystem(checkBoolean(options.sleep ?? WORLD_DEFAULTS.sleep, 'World: sleep'), options.sleepSpeed ?? WORLD_DEFAULTS.sleepSpeed, options.sleepTime ?? WORLD_DEFAULTS.sleepTime);
-    if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
-    this.clock = options.clock ?? (() => performance.now());
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
-    this.contacts.maxPushOutSpeed = options.maxPushOutSpeed ?? WORLD_DEFAULTS.maxPushOutSpeed;
-    this.contacts.restitutionThreshold = options.restitutionThreshold ?? WORLD_DEFAULTS.restitutionThreshold;
   }
 
   /**
@@ -182,74 +142,6 @@ export class World {
       this.stickKernel = WasmStickKernel.create();
       this.placeKernelColumns();
     }
-  }
-
-  /** Relaxation passes per substep (an integer >= 1). */
-  get iterations(): number {
-    return this.iterationsValue;
-  }
-  set iterations(n: number) {
-    this.iterationsValue = checkInteger(n, 'World: iterations', 1);
-  }
-
-  /** Per-second drag k of the damped Verlet step, >= 0. */
-  get damping(): number {
-    return this.dampingValue;
-  }
-  set damping(k: number) {
-    this.dampingValue = checkNumber(k, 'World: damping', 0);
-  }
-
-  /** Most steps per `advance()` call (an integer >= 1). */
-  get maxStepsPerAdvance(): number {
-    return this.maxStepsValue;
-  }
-  set maxStepsPerAdvance(n: number) {
-    this.maxStepsValue = checkInteger(n, 'World: maxStepsPerAdvance', 1);
-  }
-
-  /** Per-frame time budget in ms for `advance()`; 0 turns it off (see {@link WorldOptions.budgetMs}). */
-  get budgetMs(): number {
-    return this.budget.budgetMs;
-  }
-  set budgetMs(ms: number) {
-    this.budget.budgetMs = checkNumber(ms, 'World: budgetMs', 0);
-    if (ms === 0) this.setActive(this.substepsValue, this.iterations);
-  }
-
-  /** Acceleration of gravity (m/s²). */
-  get gravity(): Readonly<Vec3> {
-    return this.gravityValue;
-  }
-  set gravity(g: Vec3Like) {
-    this.gravityValue = toVec3(g, 'World: gravity');
-    // Sleeping bodies rest against the old gravity.
-    this.sleep.wakeAll(this);
-  }
-
-  /** The fixed step (s). Changing it rescales previous positions so velocities are kept (course notes, variable dt). */
-  get timeStep(): number {
-    return this.timeStepValue;
-  }
-  set timeStep(dt: number) {
-    checkPositive(dt, 'World: timeStep');
-    this.rescaleVelocities(dt / this.timeStepValue);
-    this.timeStepValue = dt;
-  }
-
-  /** Substeps per step. Changing it keeps velocities, like a time step change. */
-  get substeps(): number {
-    return this.substepsValue;
-  }
-  set substeps(n: number) {
-    checkInteger(n, 'World: substeps', 1);
-    this.substepsValue = n;
-    this.setActive(this.budget.active ? Math.min(this.activeSubsteps, n) : n, this.activeIterations);
-  }
-
-  /** The Verlet step h = timeStep / substeps (substeps in use); velocities are (x - x*) / h. */
-  get substep(): number {
-    return this.timeStepValue / this.activeSubsteps;
   }
 
   /** Live particles. */
@@ -432,15 +324,6 @@ export class World {
     return advanceWorld(this, elapsedSeconds);
   }
 
-  /** @internal Switches the substeps and iterations in use, keeping velocities when the substep changes. */
-  setActive(substeps: number, iterations: number): void {
-    if (substeps !== this.activeSubsteps) {
-      this.rescaleVelocities(this.activeSubsteps / substeps);
-      this.activeSubsteps = substeps;
-    }
-    this.activeIterations = iterations;
-  }
-
   /** Position of particle `id`, written into `out` when given. */
   getPosition(id: ParticleId, out: Vec3 = [0, 0, 0]): Vec3 {
     return getPosition(this, id, out);
@@ -511,7 +394,7 @@ export class World {
   }
 
   /** Wakes every sleeping body: call it after moving a collider or changing the scene behind the solver's back. */
-  wakeAll(): void {
+  override wakeAll(): void {
     this.sleep.wakeAll(this);
   }
 
@@ -525,7 +408,7 @@ export class World {
   }
 
   /** @internal Keeps x - x* proportional to the step when the step changes (course notes, variable dt). */
-  rescaleVelocities(ratio: number): void {
+  override rescaleVelocities(ratio: number): void {
     const p = this.particles.position;
     const q = this.particles.previous;
     for (let i = 0; i < this.particles.end * 3; i++) q[i] = p[i]! - (p[i]! - q[i]!) * ratio;
