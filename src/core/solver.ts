@@ -39,6 +39,7 @@ export function stepWorld(world: World): void {
     for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.heldForce, particles.force, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
     applyGenerators(world);
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterIntegrate(world, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }

@@ -1,6 +1,16 @@
 import type { World } from './world.js';
 
 /**
+ * A stage of the substep that runs right after Verlet integration, before the
+ * relaxation passes (the rigid bodies' free rotation, `bodies/rigidMotion.ts`).
+ * A table that needs one pushes it onto `world.substepStages` when first used.
+ */
+export interface SubstepStage {
+  /** Called once per substep with the positions just predicted (`particles.position`) and the substep's start (`particles.previous`). */
+  afterIntegrate(world: World, context: StepContext): void;
+}
+
+/**
  * What the stages of one step read, worked out once when the step starts (as
  * Box2D v3 hands its `b2StepContext` to every solver stage): the substep length
  * and what follows from it, gravity, the contact limits per substep. Stages take

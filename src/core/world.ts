@@ -11,7 +11,7 @@ import { checkInteger, type Vec3, type Vec3Like } from './math.js';
 import { ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
 import { Registry } from './registry.js';
-import { StepContext } from './stepContext.js';
+import { StepContext, type SubstepStage } from './stepContext.js';
 import { StepLists } from './stepLists.js';
 import { advanceWorld, runStep } from './stepping.js';
 import { addBody, addParticles, removeBody, removeParticle } from './worldBodies.js';
@@ -73,6 +73,8 @@ export class World extends WorldSettings {
   readonly registry = new Registry();
   /** @internal What the stages of the running step read, built once per step. */
   readonly stepContext = new StepContext();
+  /** @internal Stages run after integration in every substep (registered by tables on first use). */
+  readonly substepStages: SubstepStage[] = [];
   /** @internal Work arrays for re-ordering the stick table. */
   readonly orderScratch = new OrderScratch();
   /** @internal The WebAssembly stick kernel while {@link World.kernel} is `'wasm'`, else null. */

@@ -42,8 +42,10 @@ describe('the time budget (the paper: "the error margin can even be adjusted ada
     expect(world.stats.substepsUsed).toBeLessThan(10);
     const { velocity, angularVelocity } = box.update();
     expect(velocity[0]).toBeCloseTo(1, 6);
-    // Verlet with projection slows spin by the known law ω(t) = ω0 / √(1 + 2ω0²·h·t) (rigid.test.ts; the first steps ran all 10 substeps).
-    expect(angularVelocity[1]).toBeCloseTo(2 / Math.sqrt(1 + 2 * 4 * world.substep * world.time), 2);
+    // And its spin, through the changes of substep (each rescales the chords, which the rigid-motion
+    // stage reads back as the same angular momentum). Before that stage Verlet's chords slowed it as
+    // ω0 / √(1 + 2ω0²·h·t): 1.978 rad/s here.
+    expect(angularVelocity[1]).toBeCloseTo(2, 3);
   });
 
   it('drops substeps, then iterations, to hold the budget when passes get dearer, and recovers', () => {

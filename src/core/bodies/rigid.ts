@@ -1,9 +1,10 @@
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
-import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
+import { quatFromAxisAngle, rotateVector, toQuat, type QuatLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import type { SharedVertices } from './joints.js';
+import { rigidMotion } from './rigidMotion.js';
 import { makeRigidTransform, RigidShape, type RigidTransform } from './rigidTransform.js';
 
 /**
@@ -275,8 +276,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
     const rotated = rotateVector(rotation, [local[i * 3]!, local[i * 3 + 1]!, local[i * 3 + 2]!]);
     own.push({
       position: [position[0] + rotated[0], position[1] + rotated[1], position[2] + rotated[2]],
-      // v + ω × r: the velocity of a rigid motion at the vertex.
-      velocity: [velocity[0] + spin[1] * offset[2] - spin[2] * offset[1], velocity[1] + spin[2] * offset[0] - spin[0] * offset[2], velocity[2] + spin[0] * offset[1] - spin[1] * offset[0]],
+      velocity: vertexVelocity(velocity, spin, offset, world.substep),
       mass: immovable ? 0 : weights[i]!,
       radius,
       friction,
@@ -302,6 +302,8 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   shape.vertices.set(vertices);
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
   const capsules = (options.collideEdges ?? true) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
+  // A free body turns as its angular momentum asks, not along Verlet's chords (joined bodies share particles: they keep the chords).
+  if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices);
   return new RigidBody(world, record, vertices, sticks, edges, shape, capsules);
 }
 
@@ -438,4 +440,16 @@ function allPairs(n: number): [number, number][] {
   const pairs: [number, number][] = [];
   for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) pairs.push([i, j]);
   return pairs;
+}
+
+/**
+ * The velocity that starts a vertex at offset `r` from the centre of mass on the
+ * rigid motion (v, ω): v + (r − R(−ωh)·r)/h, the chord of the arc it turned along
+ * in the last substep h, which the rigid-motion stage reads back as a turn of
+ * exactly ωh. (v + ω × r, the tangent, is that to first order, but its chord leaves
+ * the arc by (ωh)²·r, which the stage would read as a kick off the arc.)
+ */
+function vertexVelocity(v: Readonly<Vec3>, omega: Readonly<Vec3>, r: Readonly<Vec3>, h: number): Vec3 {
+  const back = rotateVector(quatFromAxisAngle(omega, -Math.hypot(omega[0], omega[1], omega[2]) * h), r);
+  return [v[0] + (r[0] - back[0]) / h, v[1] + (r[1] - back[1]) / h, v[2] + (r[2] - back[2]) / h];
 }
