@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCapsuleEdge, protectFromTunnelling, World, type ColliderShape, type Vec3 } from '../../src/core/index.js';
+import { addCapsuleEdge, createRagdoll, protectFromTunnelling, World, type ColliderShape, type Vec3 } from '../../src/core/index.js';
 import { MeshBuilder } from './collisionScenes.js';
 
 /** A thin wall across the x axis, its near face at x = 0: an oriented box 2 cm thick, turned 90° about x (a no-op for its shape). */
@@ -144,6 +144,39 @@ describe("the wall cheat: a limb with its ends on both sides of a wall goes to t
         // And calmly: the torso has not been shoved away.
         expect(joints[0]![0]).toBeGreaterThan(-0.1);
       }
+    }
+  });
+
+  it("anchors a ragdoll's every limb at its torso end: a forearm straddling a 4 cm wall folds back, self-collision on or off", () => {
+    for (const selfCollision of [true, false]) {
+      const world = new World();
+      world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+      const doll = createRagdoll(world, { pose: 'T', selfCollision });
+      const elbow = doll.part('rightElbow');
+      const hand = doll.part('rightHand');
+      const e0 = world.getPosition(elbow);
+      const h0 = world.getPosition(hand);
+      const forearm = Math.hypot(h0[0] - e0[0], h0[1] - e0[1], h0[2] - e0[2]);
+      // A wall 4 cm thick through the middle of the outstretched forearm.
+      const wall = (e0[0] + h0[0]) / 2;
+      const side = Math.sign(e0[0] - wall);
+      world.addCollider({ type: 'box', min: [wall - 0.02, 0, -1], max: [wall + 0.02, 3, 1] });
+      const centre = () => doll.vertices.reduce((sum, id) => sum + world.getPosition(id)[0], 0) / doll.vertices.length;
+      const start = centre();
+      let fastest = 0;
+      for (let i = 0; i < 180; i++) {
+        world.step();
+        for (const id of doll.vertices) fastest = Math.max(fastest, Math.hypot(...world.getVelocity(id)));
+      }
+      // The hand is back on the elbow's (the torso's) side, the forearm at its length.
+      const [e, h] = [world.getPosition(elbow), world.getPosition(hand)];
+      expect(Math.sign(h[0] - wall), `selfCollision ${selfCollision}`).toBe(side);
+      expect(Math.sign(e[0] - wall)).toBe(side);
+      expect(Math.hypot(h[0] - e[0], h[1] - e[1], h[2] - e[2]) / forearm).toBeCloseTo(1, 2);
+      // And the body is not flung: before the fix, with self-collision on, its hand counted as one hop from
+      // the chest (through a spacer stick), the forearm was anchored at the hand, and the body left at 26 m/s, 2.8 m away.
+      expect(Math.abs(centre() - start)).toBeLessThan(0.2);
+      expect(fastest).toBeLessThan(6);
     }
   });
 
