@@ -97,10 +97,11 @@ describe('PinGlide', () => {
     expect(kept.lowest).toBeGreaterThan(-1e-6);
     expect(kept.fastest).toBeLessThan(1);
     // Without it the pin holds the hand 1.45 m under the floor while the floor holds the elbow up: the
-    // forearm is stretched six-fold and snaps back when let go (measured 54 m/s, as the README scene's 54–142 m/s).
+    // forearm is stretched six-fold and, let go, snaps back faster than the pointer ever moved (54 m/s before
+    // the contact response capped push-out speed, as the README scene's 54–142 m/s; 3–12 m/s since).
     const held = release(false);
     expect(held.lowest).toBeLessThan(-1);
-    expect(held.fastest).toBeGreaterThan(20);
+    expect(held.fastest).toBeGreaterThan(Math.max(2, 2 * kept.fastest));
   });
 
   it('projects a point as a particle of its radius would be: every collider kind, the swept one-sided mesh too, allocating nothing', () => {
