@@ -4,7 +4,7 @@
 // beside it (git-ignored). Embedding rather than shipping a .wasm file keeps the
 // library one plain ES module that any bundler, Node and the browser load alike.
 //
-// Run by `npm run build:wasm`, by `npm install` (prepare) and before the build,
+// Run by `npm run build:wasm`, by `npm run build`, and before
 // the tests, the benches, the type check and Storybook (the pre* scripts), so a
 // fresh clone works with `npm ci && npm test`. Rewrites a file only when its
 // bytes changed, so a running dev server does not reload for nothing.

@@ -36,6 +36,7 @@ export {
   quatMultiply,
   quatConjugate,
   rotateVector,
+  collisionGroups,
 } from './core/index.js';
 
 // Types only (no runtime names): what the components' props, the hooks' options
@@ -72,6 +73,10 @@ export type {
   ClothPin,
   RopeOptions,
   RopeHandle,
+  FabricName,
+  FabricMaterial,
+  RopeName,
+  RopeMaterial,
   PlantOptions,
   PlantHandle,
   SoftBodyOptions,
@@ -84,4 +89,5 @@ export type {
   RagdollOptions,
   RagdollPart,
   RagdollLimbName,
+  CollisionGroups,
 } from './core/index.js';

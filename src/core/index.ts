@@ -41,6 +41,7 @@ export { inheritAnimation } from './motion/inheritAnimation.js';
 export { type Quat, type QuatLike, toQuat, quatFromAxisAngle, quatMultiply, quatConjugate, rotateVector, quatFromBasis, keepHemisphere } from './quaternion.js';
 export { RigidShape, InternalDamping, makeRigidTransform, type RigidTransform } from './bodies/rigidTransform.js';
 export { RigidBody, createTetrahedron, createBox, createConvex, RIGID_MIN_ITERATIONS, type RigidBodyOptions, type TetrahedronOptions, type BoxOptions, type ConvexOptions } from './bodies/rigid.js';
+export { DEFAULT_RIGID_DENSITY, convexHullVolume } from './bodies/rigidVolume.js';
 export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
 // Cloth, ropes, plants, soft bodies and wind.
 export { createCloth, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
@@ -75,3 +76,25 @@ export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtectio
 export { enableParticleCollisions, type ParticleCollisionOptions, type ParticleCollisions } from './collision/particleCollisions.js';
 export { enableSelfCollision, type SelfCollisionOptions, type SelfCollision } from './collision/selfCollision.js';
 export { SpatialHash } from './collision/spatialHash.js';
+// Collisions between bodies (on by default) and the collision groups that opt bodies out of them.
+export { BodyContacts, bodyContacts } from './collision/bodyContacts.js';
+export { BodyBroadPhase } from './collision/bodyBroadPhase.js';
+export { addBodyHull, hullOf, type HullShape } from './collision/hull.js';
+export { collisionGroups, setCollisionGroups, getCollisionGroups, groupsInteract, ALL_GROUPS, type CollisionGroups, type CollisionGroupOptions } from './collision/collisionGroups.js';
+// Materials in physical units: compliance (m/N), damping (N·s/m) and presets of real fabrics and ropes.
+export {
+  FABRICS,
+  ROPES,
+  fabric,
+  ropeMaterial,
+  fabricSticks,
+  complianceOf,
+  axialCompliance,
+  complianceForStiffness,
+  checkCompliance,
+  checkDamping,
+  type FabricMaterial,
+  type FabricName,
+  type RopeMaterial,
+  type RopeName,
+} from './materials.js';

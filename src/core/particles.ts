@@ -69,6 +69,8 @@ export class ParticleStore {
   contactNormal: Float64Array;
   /** Friction coefficient of the latest contact (particle μ × collider μ). */
   contactFriction: Float64Array;
+  /** Sum of the position corrections friction made in the current substep, xyz interleaved (held within μ × `contactDepth`). */
+  frictionPush: Float64Array;
   /** Times each slot was freed: an id plus its generation names one particle, even after the slot is reused. */
   generation: Uint32Array;
 
@@ -91,6 +93,7 @@ export class ParticleStore {
     this.contactDepth = new Float64Array(capacity);
     this.contactNormal = new Float64Array(capacity * 3);
     this.contactFriction = new Float64Array(capacity);
+    this.frictionPush = new Float64Array(capacity * 3);
     this.contactPush = new Float64Array(capacity * 3);
     this.contactRestitution = new Float64Array(capacity);
     this.generation = new Uint32Array(capacity);
@@ -140,6 +143,7 @@ export class ParticleStore {
       this.force[id * 3 + k] = 0;
       this.heldForce[id * 3 + k] = 0;
       this.contactPush[id * 3 + k] = 0;
+      this.frictionPush[id * 3 + k] = 0;
     }
     this.freeSlots.push(id);
     this.count--;
@@ -188,6 +192,7 @@ export class ParticleStore {
     this.contactDepth = widen(this.contactDepth, capacity, 1);
     this.contactNormal = widen(this.contactNormal, capacity, 3);
     this.contactFriction = widen(this.contactFriction, capacity, 1);
+    this.frictionPush = widen(this.frictionPush, capacity, 3);
     this.contactPush = widen(this.contactPush, capacity, 3);
     this.contactRestitution = widen(this.contactRestitution, capacity, 1);
     this.capacity = capacity;

@@ -33,8 +33,12 @@ export interface WorldSnapshot extends SnapshotScalars {
   free: number[];
   /** Copies of the particle columns (positions, previous positions, forces, masses, radii...). */
   particles: Record<ParticleColumn, Float64Array | Int32Array | Uint8Array | Uint32Array>;
-  /** Copy of the stick table. */
-  sticks: { count: number; ids: Int32Array; a: Int32Array; b: Int32Array; rest: Float64Array; stiffness: Float64Array; kind: Uint8Array };
+  /**
+   * Copy of the stick table. `compliance` and `damping` are absent from older
+   * snapshots (restored as 0: rigid, undamped); the XPBD multipliers start from
+   * zero every substep, so they need no copy.
+   */
+  sticks: { count: number; ids: Int32Array; a: Int32Array; b: Int32Array; rest: Float64Array; stiffness: Float64Array; compliance?: Float64Array; damping?: Float64Array; kind: Uint8Array };
   /** Copy of the pin table. */
   pins: { count: number; ids: Int32Array; particle: Int32Array; target: Float64Array };
   /** Simulated seconds. */
@@ -69,8 +73,9 @@ export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnaps
     count: p.count,
     free: p.free.slice(),
     particles: Object.fromEntries(particleColumns.map((c) => [c, p[c].slice()])) as WorldSnapshot['particles'],
-    sticks: { count: s.count, ids: s.ids.slice(), a: s.a.slice(), b: s.b.slice(), rest: s.rest.slice(), stiffness: s.stiffness.slice(), kind: s.kind.slice() },
-    pins: { count: pins.count, ids: pins.ids.slice(), particle: pins.particle.slice(), target: pins.target.slice() },
+    // Each table copies its own rows (its savedColumns).
+    sticks: s.save() as WorldSnapshot['sticks'],
+    pins: pins.save() as WorldSnapshot['pins'],
     time: world.time,
     stepCount: world.stepCount,
     alpha: world.alpha,
@@ -83,7 +88,7 @@ export function takeSnapshot(world: World, scalars: SnapshotScalars): WorldSnaps
 }
 
 /** Throws before anything is written unless `snap` has every part a restore reads. */
-function checkComplete(snap: WorldSnapshot): void {
+function checkComplete(world: World, snap: WorldSnapshot): void {
   if (!snap || typeof snap !== 'object' || !snap.particles || !snap.sticks || !snap.pins) throw new TypeError('restore: not a snapshot (it needs particles, sticks and pins)');
   for (const c of particleColumns) {
     const column = snap.particles[c];
@@ -92,8 +97,8 @@ function checkComplete(snap: WorldSnapshot): void {
     if (!ArrayBuffer.isView(column) || column.length < snap.end * (c === 'position' || c === 'previous' || c === 'force' || c === 'heldForce' ? 3 : 1))
       throw new TypeError(`restore: the snapshot's ${c} column is missing or too short`);
   }
-  for (const key of ['ids', 'a', 'b', 'rest', 'stiffness', 'kind'] as const) if (!ArrayBuffer.isView(snap.sticks[key])) throw new TypeError(`restore: the snapshot's sticks.${key} is missing`);
-  for (const key of ['ids', 'particle', 'target'] as const) if (!ArrayBuffer.isView(snap.pins[key])) throw new TypeError(`restore: the snapshot's pins.${key} is missing`);
+  world.sticks.checkSnapshot(snap.sticks, 'sticks');
+  world.pins.checkSnapshot(snap.pins, 'pins');
   if (!Array.isArray(snap.free)) throw new TypeError("restore: the snapshot's free list is missing");
 }
 
@@ -117,7 +122,7 @@ function checkSameBodies(world: World, snap: WorldSnapshot): void {
 
 /** Writes a snapshot back into `world` (copies, so the snapshot can be restored again). */
 export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScalars {
-  checkComplete(snap);
+  checkComplete(world, snap);
   checkSameBodies(world, snap);
   const p = world.particles;
   p.grow(snap.capacity);
@@ -134,21 +139,8 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
   p.end = snap.end;
   p.count = snap.count;
   p.setFree(snap.free);
-  const sticks = world.sticks;
-  sticks.capacity = snap.sticks.ids.length;
-  sticks.count = snap.sticks.count;
-  sticks.ids = snap.sticks.ids.slice();
-  sticks.a = snap.sticks.a.slice();
-  sticks.b = snap.sticks.b.slice();
-  sticks.rest = snap.sticks.rest.slice();
-  sticks.stiffness = snap.sticks.stiffness.slice();
-  sticks.kind = snap.sticks.kind.slice();
-  const pins = world.pins;
-  pins.capacity = snap.pins.ids.length;
-  pins.count = snap.pins.count;
-  pins.ids = snap.pins.ids.slice();
-  pins.particle = snap.pins.particle.slice();
-  pins.target = snap.pins.target.slice();
+  world.sticks.load(snap.sticks);
+  world.pins.load(snap.pins);
   world.time = snap.time;
   world.stepCount = snap.stepCount;
   world.alpha = snap.alpha;

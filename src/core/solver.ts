@@ -1,7 +1,8 @@
 import { respondToContacts } from './colliders/contactResponse.js';
+import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins } from './constraints/pins.js';
-import { solveSegment } from './constraints/sticks.js';
+import { resetMultipliers, solveSegment } from './constraints/sticks.js';
 import { copyValues } from './particles.js';
 import type { StepContext } from './stepContext.js';
 import type { World } from './world.js';
@@ -40,6 +41,7 @@ export function stepWorld(world: World): void {
     applyGenerators(world);
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterIntegrate(world, context);
+    resetMultipliers(world.sticks, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
@@ -65,6 +67,8 @@ function relax(world: World, pass: number): void {
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
+  // Bodies against each other, before the static colliders so that the ground has the last word.
+  projectBodyContacts(world, pass);
   const colliders = world.colliders;
   const ranges = world.sleep.ranges;
   for (let r = 0; r < world.sleep.rangeCount; r++) {

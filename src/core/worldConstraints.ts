@@ -1,5 +1,6 @@
 import { makeCollider, type ColliderShape } from './colliderFactory.js';
 import { stickKindCode } from './constraints/sticks.js';
+import { checkCompliance, checkDamping } from './materials.js';
 import { checkNumber, checkOptions, toVec3, type Vec3Like } from './math.js';
 import { ParticleFlag } from './particles.js';
 import type { ColliderId, ConstraintId, ParticleId } from './ids.js';
@@ -22,8 +23,10 @@ export function addStick(world: World, a: ParticleId, b: ParticleId, options: St
   const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
   if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
   const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
+  const compliance = checkCompliance(options.compliance ?? 0, 'addStick: compliance');
+  const damping = checkDamping(options.damping ?? 0, 'addStick: damping');
   const id = world.registry.issue();
-  world.stickRows.set(id, world.sticks.add(id, a, b, length, stiffness, kind));
+  world.stickRows.set(id, world.sticks.add(id, a, b, length, stiffness, kind, compliance, damping));
   world.placeKernelColumns();
   return id;
 }
@@ -36,6 +39,12 @@ export function setStick(world: World, id: number, options: StickOptions): void 
   if (options.length !== undefined) world.sticks.rest[row] = checkNumber(options.length, 'setStick: length', 0);
   if (options.stiffness !== undefined) world.sticks.setStiffness(row, checkNumber(options.stiffness, 'setStick: stiffness', Number.MIN_VALUE, 1));
   if (options.kind !== undefined) world.sticks.setKind(row, stickKindCode(options.kind, 'setStick: kind'));
+  if (options.compliance !== undefined || options.damping !== undefined)
+    world.sticks.setCompliance(
+      row,
+      checkCompliance(options.compliance ?? world.sticks.compliance[row]!, 'setStick: compliance'),
+      checkDamping(options.damping ?? world.sticks.damping[row]!, 'setStick: damping'),
+    );
   world.wake(world.sticks.a[row]!);
   world.wake(world.sticks.b[row]!);
 }

@@ -62,10 +62,10 @@ export interface WorldOptions {
    * quietly uses `'js'`, and `world.kernel` says which one runs.
    *
    * With `'wasm'`, `particles.position` and `particles.inverseMass` and the stick
-   * table's `a`, `b`, `rest` and `stiffness` are views into the kernel's
+   * table's `a`, `b`, `rest`, `stiffness`, `compliance` and `lambda` are views into the kernel's
    * `WebAssembly.Memory`, replaced whenever particles *or sticks* are added beyond
    * capacity: re-read them after adding either. Only sticks of kind `'equal'`
-   * with the exact square root use the kernel; the rest use the TypeScript loop.
+   * with the exact square root and no constraint damping use the kernel; the rest use the TypeScript loop.
    */
   kernel?: StickKernel;
   /**
@@ -104,8 +104,17 @@ export interface ParticleOptions {
 export interface StickOptions {
   /** Rest length; default the particles' current distance. */
   length?: number;
-  /** Share of the error repaired per pass, in (0, 1]; default 1 (rigid). */
+  /**
+   * Share of the error repaired per pass, in (0, 1]; default 1 (rigid).
+   * @deprecated How soft this looks depends on substeps and iterations; give
+   * `compliance` instead (`complianceForStiffness` in materials.ts converts).
+   * Accepted until the next version.
+   */
   stiffness?: number;
+  /** Compliance in m/N, the inverse of the stick's spring constant: it stretches α·F under a force F, whatever the solver settings. Default 0 (rigid). */
+  compliance?: number;
+  /** Constraint damping in N·s/m, a dashpot beside the compliant spring (needs a compliance > 0 to act). Default 0. */
+  damping?: number;
   /** `'equal'` (default), `'min'` (only pushes apart) or `'max'` (only pulls together: a rope). */
   kind?: StickKind;
 }

@@ -10,8 +10,12 @@ import { removeCollider, removeConstraint } from './worldConstraints.js';
 // counter, so an id alone says what it names; bodies and the handles builders return
 // are objects. Particles are indices, not registry ids: `removeParticle` takes them.
 
-/** What `world.remove` takes: an id an add returned, a body record, or a handle a builder returned. */
-export type Removable = RemovableId | BodyRecord | { readonly body: BodyRecord };
+/**
+ * What `world.remove` takes: an id an add returned, a body record, a handle a
+ * builder returned, or a feature an `enable…`/`protect…` call returned (anything
+ * with its own `remove()`).
+ */
+export type Removable = RemovableId | BodyRecord | { readonly body: BodyRecord } | { remove(): void };
 
 /** Adds a force generator (the body of `World.addForce`). */
 export function addForce(world: World, force: Force): ForceId {
@@ -38,9 +42,10 @@ export function removeFromWorld(world: World, target: Removable): void {
     return;
   }
   if (typeof target !== 'object' || target === null) throw new TypeError(`remove: expected an id, a body or a handle, got ${String(target)}`);
-  const body = isBodyRecord(target) ? target : target.body;
-  if (!isBodyRecord(body)) throw new TypeError('remove: expected an id, a body or a handle with a body, got an object without one');
-  removeBody(world, body);
+  if (isBodyRecord(target)) return removeBody(world, target);
+  if ('body' in target && isBodyRecord(target.body)) return removeBody(world, target.body);
+  if ('remove' in target && typeof target.remove === 'function') return target.remove();
+  throw new TypeError('remove: expected an id, a body or a handle, got an object with neither a body nor a remove()');
 }
 
 function removeById(world: World, id: number): void {

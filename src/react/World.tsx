@@ -4,6 +4,8 @@ import { checkNumber, type Vec3Like } from '../core/math.js';
 import { World as CoreWorld } from '../core/world.js';
 import { WORLD_DEFAULTS } from '../core/worldOptions.js';
 import { SinewContext, type SinewContextValue } from './context.js';
+import { ComponentErrorContext, type ComponentErrorSink } from './guarded.js';
+import { useLatest } from './hooks/useLatest.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
 import { checkSettings, createWorldStore, WORLD_SETTING_DEFAULTS, type WorldSettings, type WorldStore } from './store.js';
 
@@ -29,6 +31,14 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
   gravity?: Vec3Like;
   /** Seconds between publications of `stats` in the store. Default 0.25. */
   statsInterval?: number;
+  /**
+   * Receives the error of a sinew component inside this world that cannot run
+   * (bad props, an unknown particle name), with the component's name
+   * (`"<Cloth>"`). That component renders nothing and the rest of the scene
+   * keeps running; new props try it again. Without `onError` the error goes to
+   * `console.error`.
+   */
+  onError?: (error: Error, component: string) => void;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
   ref?: Ref<WorldStore>;
   /** The bodies, colliders, forces and anything else simulated in this world. */
@@ -71,6 +81,11 @@ export function World(props: WorldProps) {
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 
+  const onError = useLatest(props.onError);
+  const [errors] = useState<ComponentErrorSink>(() => ({
+    report: (error, component) => (onError.current ? onError.current(error, component) : console.error(error)),
+  }));
+
   const sinceStats = useRef(0);
   useFrame((three, delta) => {
     const state = value.store.getState();
@@ -84,7 +99,11 @@ export function World(props: WorldProps) {
     }
   }, STEP_PRIORITY);
 
-  return <SinewContext.Provider value={value}>{props.children}</SinewContext.Provider>;
+  return (
+    <SinewContext.Provider value={value}>
+      <ComponentErrorContext.Provider value={errors}>{props.children}</ComponentErrorContext.Provider>
+    </SinewContext.Provider>
+  );
 }
 
 const DEFAULT_GRAVITY = WORLD_DEFAULTS.gravity;

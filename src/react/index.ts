@@ -7,7 +7,7 @@
 export { World, STEP_PRIORITY, type WorldProps } from './World.js';
 export { createWorldStore, WORLD_SETTING_DEFAULTS, type WorldStore, type WorldState, type WorldSettings, type WorldStoreStats, type FrameInfo, type NamedParticle, type BodyEntry } from './store.js';
 export { SinewContext, type SinewContextValue } from './context.js';
-export { resolveParticle, requireParticle, type ParticleRef } from './particleRef.js';
+export { resolveParticle, requireParticle, type ParticleRef, type TypedParticleRef, type BodyPartName, type CheckedParticleName } from './particleRef.js';
 
 export { useWorld } from './hooks/useWorld.js';
 export { useWorldStore, useWorldStoreApi } from './hooks/useWorldStore.js';
@@ -19,7 +19,7 @@ export { useExplosion } from './hooks/useExplosion.js';
 export { useForce } from './hooks/useForce.js';
 export { useCollider, type ColliderHandle } from './hooks/useCollider.js';
 export { BodyHandle, useBody, type CoreBody, type BodyRecipe } from './hooks/useBody.js';
-export { useCloth, ClothApi, type UseClothOptions } from './hooks/useCloth.js';
+export { useCloth, ClothApi, type UseClothOptions, type ClothCorner } from './hooks/useCloth.js';
 export { useRope, RopeApi, type UseRopeOptions } from './hooks/useRope.js';
 export { useSoftBody, SoftBodyApi, type UseSoftBodyOptions } from './hooks/useSoftBody.js';
 export { usePlant, PlantApi, type UsePlantOptions } from './hooks/usePlant.js';

@@ -1,3 +1,5 @@
+import type { RagdollPart } from '../core/bodies/ragdollSkeleton.js';
+import type { ClothCorner } from './hooks/useCloth.js';
 import type { WorldState } from './store.js';
 
 /**
@@ -7,6 +9,36 @@ import type { WorldState } from './store.js';
  * (`"rope.0"`, `"rope.end"`, `"doll.leftHand"`).
  */
 export type ParticleRef = number | string | { readonly id: number };
+
+/**
+ * What may follow the dot in `"body.part"`: a particle index (`"rope.3"`),
+ * `start` and `end` (a rope's, or any body's first and last particle), a
+ * ragdoll part (`"doll.leftHand"`) or a cloth's corner (`"flag.topRight"`).
+ */
+export type BodyPartName = `${number}` | 'start' | 'end' | RagdollPart | ClothCorner;
+
+/**
+ * A {@link ParticleRef} whose name, written as a string literal, is checked at
+ * compile time: `"hand"`, `"rope.end"` and `"doll.leftHand"` type-check,
+ * `"doll.lefthand"` and `"rope.ned"` do not (no body has such a part). Names
+ * held in a `string` variable are not checked here; the component checks them
+ * when it mounts. `N` is inferred from the prop.
+ *
+ * @example
+ * ```tsx
+ * function Leash<N extends string>({ to }: { to: TypedParticleRef<N> }) {
+ *   return <Pin particle={to} target={[0, 1, 0]} />;
+ * }
+ * ```
+ */
+export type TypedParticleRef<N extends string = string> = number | { readonly id: number } | (N & CheckedParticleName<N>);
+
+/** `N` when it names a particle sinew can resolve: a plain name, or `"body.part"` with a {@link BodyPartName}; otherwise a message, which nothing is assignable to. */
+export type CheckedParticleName<N extends string> = N extends `${string}.${infer Part}`
+  ? Part extends BodyPartName
+    ? N
+    : `"${N}" names no part: after the dot use an index, 'start', 'end', a ragdoll part or a cloth corner`
+  : N;
 
 /**
  * The live particle id `ref` names in this store's world, or undefined when it names none (yet).

@@ -122,11 +122,13 @@ export async function mountScene(children: ReactNode, options: MountOptions, wra
   env.IS_REACT_ACT_ENVIRONMENT ??= true;
   const store = createRef<WorldStore>();
   const root = createRef<RootStore>();
+  // A component that fails renders nothing in an app (see `<World onError>`); in a test it fails the mount or update.
+  const failed: Error[] = [];
   const tree = (node: ReactNode, p: WorldSceneProps, empty = false) => {
     const scene = (
       <>
         <RootProbe into={root} />
-        <World ref={store} {...p}>
+        <World ref={store} onError={(error) => failed.push(error)} {...p}>
           {empty ? null : wrap(node)}
         </World>
       </>
@@ -134,10 +136,11 @@ export async function mountScene(children: ReactNode, options: MountOptions, wra
     return strict ? <StrictMode>{scene}</StrictMode> : scene;
   };
   const renderer = await create(tree(null, props, true));
-  const mount = new WorldMount(renderer, store.current!, root.current!, props, tree);
+  const mount = new WorldMount(renderer, store.current!, root.current!, props, tree, failed);
   track(mount, true);
   try {
     await renderer.update(tree(children, props));
+    mount.throwFailure();
   } catch (error) {
     // The scene's error is the one to report, not whatever tearing down the half-mounted root says.
     await mount.unmount().catch(() => undefined);
@@ -169,6 +172,7 @@ export class WorldMount implements MountedWorld {
     private readonly root: RootStore,
     props: WorldSceneProps,
     private readonly tree: (children: ReactNode, props: WorldSceneProps) => ReactNode,
+    private readonly failed: Error[] = [],
   ) {
     this.world = store.getState().world;
     this.#props = props;
@@ -182,6 +186,14 @@ export class WorldMount implements MountedWorld {
     this.check('update');
     if (props !== undefined) this.#props = props;
     await this.renderer.update(this.tree(children, this.#props));
+    this.throwFailure();
+  }
+
+  /** @internal Throws the first error a sinew component in the scene reported since the last call. */
+  throwFailure(): void {
+    const error = this.failed.shift();
+    this.failed.length = 0;
+    if (error) throw error;
   }
 
   async frames(count: number, delta = 1 / 60): Promise<void> {

@@ -79,9 +79,15 @@ export class BodyGeometry {
     this.geometry.dispose();
   }
 
-  /** Copies the surface's triangles (as vertex indices) when they differ from the drawn ones. */
+  /**
+   * Copies the surface's triangles (as vertex indices) when their count changed
+   * since the last copy. A surface changes only that way (tearing keeps the
+   * whole triangles, in order, and drops the rest), so an unchanged count means
+   * unchanged triangles, and the frame skips comparing tens of thousands of indices.
+   */
   private syncIndex(surface: Surface): void {
     const n = surface.triangleCount * 3;
+    if (n === this.indexCount && this.index) return;
     const triangles = surface.triangles;
     if (!this.index || this.index.array.length < triangles.length) {
       // First call, or the body grew its triangle array: the only allocation, and not per frame.

@@ -1,4 +1,4 @@
-import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, LineBasicMaterial, LineSegments, Points, PointsMaterial, Sphere } from 'three';
+import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, LineBasicMaterial, LineSegments, Points, PointsMaterial, Sphere, Vector3 } from 'three';
 import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
 import { fitBounds } from './bounds.js';
@@ -93,46 +93,74 @@ export class StickLines {
   constructor(public strainScale = 0.05) {
     this.object = new LineSegments(new BufferGeometry(), new LineBasicMaterial({ vertexColors: true, depthTest: false, transparent: true, opacity: 0.9 }));
     this.object.renderOrder = 998;
-    this.object.geometry.boundingSphere = new Sphere();
-    this.object.geometry.boundingBox = new Box3();
+    // Every stick lies between two particles, so there is nothing to cull a debug view of them all
+    // by; and fitting bounds to tens of thousands of line ends took a third of the update. Bounds
+    // that hold everything keep three.js from computing its own (raycasts then test every line).
+    this.object.frustumCulled = false;
+    this.object.geometry.boundingSphere = new Sphere(new Vector3(), Infinity);
+    this.object.geometry.boundingBox = new Box3(new Vector3(-Infinity, -Infinity, -Infinity), new Vector3(Infinity, Infinity, Infinity));
   }
 
   /** Rewrites the lines and their strain colours from the sticks, blended by `blend.alpha`. */
   update(world: World, blend: Blend): void {
     const alpha = blend.alpha;
+    const blended = alpha < 1;
     const sticks = world.sticks;
     if (this.positions.length < sticks.capacity * 6) this.allocate(sticks.capacity);
+    // Locals, not `this.` or `sticks.` loads, in the loop that runs for every stick of every frame.
     const p = world.positions;
     const s = world.stepStartPositions;
     const out = this.positions;
-    for (let row = 0; row < sticks.count; row++) {
-      const a = sticks.a[row]! * 3;
-      const b = sticks.b[row]! * 3;
-      for (let k = 0; k < 3; k++) {
-        out[row * 6 + k] = alpha >= 1 ? p[a + k]! : s[a + k]! + (p[a + k]! - s[a + k]!) * alpha;
-        out[row * 6 + 3 + k] = alpha >= 1 ? p[b + k]! : s[b + k]! + (p[b + k]! - s[b + k]!) * alpha;
-      }
-      const dx = p[b]! - p[a]!;
-      const dy = p[b + 1]! - p[a + 1]!;
-      const dz = p[b + 2]! - p[a + 2]!;
-      const rest = sticks.rest[row]!;
+    const colors = this.colors;
+    const ends = sticks.a;
+    const others = sticks.b;
+    const rests = sticks.rest;
+    const scale = 1 / this.strainScale;
+    const count = sticks.count;
+    for (let row = 0, k = 0; row < count; row++, k += 6) {
+      const a = ends[row]! * 3;
+      const b = others[row]! * 3;
+      let ax = p[a]!;
+      let ay = p[a + 1]!;
+      let az = p[a + 2]!;
+      let bx = p[b]!;
+      let by = p[b + 1]!;
+      let bz = p[b + 2]!;
+      // Strain from the latest step's positions, drawn where the frame's blend puts the ends.
+      const dx = bx - ax;
+      const dy = by - ay;
+      const dz = bz - az;
+      const rest = rests[row]!;
       const strain = rest > 0 ? (Math.sqrt(dx * dx + dy * dy + dz * dz) - rest) / rest : 0;
+      if (blended) {
+        ax = s[a]! + (ax - s[a]!) * alpha;
+        ay = s[a + 1]! + (ay - s[a + 1]!) * alpha;
+        az = s[a + 2]! + (az - s[a + 2]!) * alpha;
+        bx = s[b]! + (bx - s[b]!) * alpha;
+        by = s[b + 1]! + (by - s[b + 1]!) * alpha;
+        bz = s[b + 2]! + (bz - s[b + 2]!) * alpha;
+      }
+      out[k] = ax;
+      out[k + 1] = ay;
+      out[k + 2] = az;
+      out[k + 3] = bx;
+      out[k + 4] = by;
+      out[k + 5] = bz;
       // Strain in units of strainScale, clamped to [-1, 1]: blue ← green → red. Inline, so no double crosses a call.
-      const t = strain / this.strainScale;
+      const t = strain * scale;
       const u = t > 1 ? 1 : t < -1 ? -1 : t;
       const r = u > 0 ? 0.25 + 0.75 * u : 0.25 * (1 + u);
       const g = 0.85 * (1 - Math.abs(u)) + 0.15;
       const blue = u < 0 ? 0.25 - 0.75 * u : 0.25 * (1 - u);
-      const k = row * 6;
-      this.colors[k] = this.colors[k + 3] = r;
-      this.colors[k + 1] = this.colors[k + 4] = g;
-      this.colors[k + 2] = this.colors[k + 5] = blue;
+      colors[k] = colors[k + 3] = r;
+      colors[k + 1] = colors[k + 4] = g;
+      colors[k + 2] = colors[k + 5] = blue;
     }
     const geometry = this.object.geometry;
-    geometry.setDrawRange(0, sticks.count * 2);
+    geometry.setDrawRange(0, count * 2);
     geometry.attributes.position!.needsUpdate = true;
     geometry.attributes.color!.needsUpdate = true;
-    fitBounds(out, sticks.count * 2, geometry.boundingSphere!, geometry.boundingBox);
+    // No bounds to fit: the object is never culled, and its sphere holds everything (see the constructor).
   }
 
   /** Frees the geometry and the material. */

@@ -31,11 +31,16 @@ export function computeNormals(positions: ArrayLike<number>, indices: ArrayLike<
     addTo(normals, c, nx, ny, nz);
   }
   for (let v = 0; v < vertexCount * 3; v += 3) {
-    const len = Math.sqrt(normals[v]! * normals[v]! + normals[v + 1]! * normals[v + 1]! + normals[v + 2]! * normals[v + 2]!);
-    if (len > 0) {
-      normals[v] = normals[v]! / len;
-      normals[v + 1] = normals[v + 1]! / len;
-      normals[v + 2] = normals[v + 2]! / len;
+    const x = normals[v]!;
+    const y = normals[v + 1]!;
+    const z = normals[v + 2]!;
+    const len2 = x * x + y * y + z * z;
+    if (len2 > 0) {
+      // One square root and one division per vertex, not three divisions.
+      const inverse = 1 / Math.sqrt(len2);
+      normals[v] = x * inverse;
+      normals[v + 1] = y * inverse;
+      normals[v + 2] = z * inverse;
     } else normals[v + 1] = 1;
   }
 }

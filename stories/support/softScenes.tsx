@@ -34,7 +34,7 @@ export function Floor({
 }) {
   return (
     <>
-      <Ground height={height} friction={friction} />
+      <Ground height={height} friction={friction} visible={false} />
       <group position={[0, drawnAt, 0]}>
         <mesh rotation-x={-Math.PI / 2} receiveShadow>
           <planeGeometry args={[size, size]} />

@@ -28,6 +28,24 @@ const sinew = new Map(
     ),
   ]),
 );
+// The same cloth with every stick an XPBD spring: what compliance costs. 1e-6 m/N on 1 kg particles
+// hangs within 1% of the rigid cloth's shape, so the two runs do the same collision work.
+const compliance = 1e-6;
+const compliant = new Map(
+  kernels.map((kernel) => [
+    kernel,
+    new Map(
+      sizes.map((n) => [
+        n,
+        msPerStep(
+          () => clothWorkload(n, core, kernel, undefined, compliance),
+          (world) => world.step(),
+          p,
+        ),
+      ]),
+    ),
+  ]),
+);
 const c = runYardstick(sizes, p);
 
 // What the time buys: the mean stick stretch of the same cloth under the bench's
@@ -69,6 +87,14 @@ afterAll(() => {
     }),
     `goal: sinew / coloured C <= 1.5 at N = 64 and 128`,
     `linear cost: N=128 / N=64 = ${fmt(wasm.get(128)! / wasm.get(64)!)} (wasm), ${fmt(js.get(128)! / js.get(64)!)} (js) (goal <= 4.5)`,
+    '',
+    `cost of compliance: the same cloth with every stick of compliance ${compliance} m/N (XPBD), median ms per step`,
+    '| N | wasm rigid | wasm compliant | wasm compliant / rigid | js rigid | js compliant | js compliant / rigid |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    ...sizes.map((n) => {
+      const [wr, wc, jr, jc] = [wasm.get(n)!, compliant.get('wasm')!.get(n)!, js.get(n)!, compliant.get('js')!.get(n)!];
+      return `| ${n} | ${fmt(wr)} | ${fmt(wc)} | ${fmt(wc / wr)} | ${fmt(jr)} | ${fmt(jc)} | ${fmt(jc / jr)} |`;
+    }),
     '',
     `mean stick stretch |length / rest - 1| after a fixed ${fmt(stretchSteps / 60, 0)} s (${stretchSteps} steps of 1/60 s) from a fresh cloth, not after the timed steps`,
     '| N | 1 substep × 10 passes (this bench, cloth.c) | 10 substeps × 1 pass (sinew default) | 1 × 10 / 10 × 1 |',

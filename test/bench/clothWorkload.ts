@@ -15,9 +15,10 @@ export interface ClothSolver {
  * engine to build it with (the source by default, the built library in the benches);
  * `kernel` the stick kernel (the world's default when omitted); `solver` the
  * substeps and passes per step, cloth.c's 1 × 10 unless given (sinew's default is
- * 10 × 1).
+ * 10 × 1); `compliance` (m/N) makes every stick an XPBD spring (0, the default:
+ * rigid, as cloth.c), to time what compliance costs.
  */
-export function clothWorkload(n: number, core: Engine = source, kernel?: source.StickKernel, solver: ClothSolver = { substeps: 1, iterations: 10 }): InstanceType<Engine['World']> {
+export function clothWorkload(n: number, core: Engine = source, kernel?: source.StickKernel, solver: ClothSolver = { substeps: 1, iterations: 10 }, compliance = 0): InstanceType<Engine['World']> {
   const dt = 1 / 60;
   const world = new core.World({ timeStep: dt, iterations: solver.iterations, substeps: solver.substeps, damping: 0.01 / dt, kernel });
   const top = -4 + (n - 1) * 0.1;
@@ -30,13 +31,14 @@ export function clothWorkload(n: number, core: Engine = source, kernel?: source.
     }),
   );
   const id = (i: number, j: number) => first + j * n + i;
+  const stick = compliance > 0 ? { compliance } : {};
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
-      if (i + 1 < n) world.addStick(id(i, j), id(i + 1, j));
-      if (j + 1 < n) world.addStick(id(i, j), id(i, j + 1));
+      if (i + 1 < n) world.addStick(id(i, j), id(i + 1, j), stick);
+      if (j + 1 < n) world.addStick(id(i, j), id(i, j + 1), stick);
       if (i + 1 < n && j + 1 < n) {
-        world.addStick(id(i, j), id(i + 1, j + 1));
-        world.addStick(id(i + 1, j), id(i, j + 1));
+        world.addStick(id(i, j), id(i + 1, j + 1), stick);
+        world.addStick(id(i + 1, j), id(i, j + 1), stick);
       }
     }
   }

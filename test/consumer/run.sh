@@ -18,19 +18,46 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
 
-# --ignore-scripts: dist/ is built already; `prepare` would only rebuild the
-# WebAssembly module that the build has bundled in.
+# What npm would publish: dist/ (ES modules, their source maps, declarations),
+# README.md and package.json, and nothing else (no sources, scripts, tests or
+# stories; no WebAssembly text or generated modules, which the build bundles in).
+npm pack --dry-run --json --ignore-scripts 2>/dev/null | node -e '
+  const [pack] = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const files = pack.files.map((f) => f.path);
+  const allowed = /^(README\.md|package\.json|LICENSE|dist\/[\w-]+\.js(\.map)?|dist\/types\/[\w/.-]+\.d\.ts)$/;
+  const stray = files.filter((f) => !allowed.test(f));
+  const entries = ["dist/index.js", "dist/core.js", "dist/teaching.js", "dist/testing.js", "dist/types/index.d.ts", "dist/types/core/index.d.ts", "dist/types/teaching/index.d.ts", "dist/types/testing/index.d.ts"];
+  const missing = entries.filter((f) => !files.includes(f));
+  if (stray.length || missing.length) {
+    console.error("test/consumer/run.sh: the package would publish " + JSON.stringify(stray) + " and lacks " + JSON.stringify(missing));
+    process.exit(1);
+  }
+  console.log("test/consumer/run.sh: the package holds " + files.length + " files, " + (pack.size / 1024).toFixed(0) + " kB packed");
+'
+
+# --ignore-scripts: dist/ is built already.
 npm pack --ignore-scripts --silent --pack-destination "$work" >/dev/null
 mv "$work"/sinew-*.tgz "$work/sinew.tgz"
+
+# The published package.json runs nothing when installed: no install-time
+# scripts (they would run, or warn, in every app that installs sinew).
+tar -xzf "$work/sinew.tgz" -C "$work" package/package.json
+node -e '
+  const { scripts = {} } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const run = ["preinstall", "install", "postinstall", "prepare", "prepublish", "preprepare", "postprepare"].filter((name) => name in scripts);
+  if (run.length) {
+    console.error("test/consumer/run.sh: the packed package.json has install-time scripts: " + run.join(", "));
+    process.exit(1);
+  }
+' "$work/package/package.json"
 
 mkdir "$work/app"
 cp -R "$fixture/src" "$fixture/test" "$fixture/package.json" "$fixture/tsconfig.json" "$fixture/vitest.config.ts" "$fixture/vitest.setup.ts" "$work/app/"
 cp "$root/test/react/readme/tyreSwing.test.tsx" "$work/app/test/readme.test.tsx"
+# The README's "Getting started" app, type-checked against the published declarations.
+cp "$root/test/react/readme/GettingStarted.tsx" "$work/app/src/GettingStarted.tsx"
 cd "$work/app"
 
-# The tarball's package.json still has a `prepare` script (scripts/build-wasm.mjs,
-# not in the package; issue 15 removes it). npm does not run `prepare` for a
-# tarball dependency, so a plain install works.
 npm install --no-audit --no-fund --loglevel=error
 
 # The main entry must not need the optional peer @react-three/test-renderer.

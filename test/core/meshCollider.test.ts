@@ -69,7 +69,10 @@ describe('triangle mesh collider', () => {
     expect(clearance).toBeGreaterThanOrEqual(-1e-9);
     ids.forEach((id, k) => {
       const [x, y] = world.getPosition(id);
-      expect(y).toBeCloseTo(height(x - 1e-7) + radii[k]!, 6);
+      // Static friction (issue 10) holds a round particle on a step's nose when its contact tilts less than atan μ.
+      const nose = Math.round(x / D);
+      if (radii[k]! > 0 && nose > 0 && Math.abs(x - nose * D) < radii[k]! && y > height(x - 1e-7) + radii[k]! + 1e-6) expect(Math.hypot(x - nose * D, y - nose * H)).toBeCloseTo(radii[k]!, 6);
+      else expect(y).toBeCloseTo(height(x - 1e-7) + radii[k]!, 6);
       expect(Math.hypot(...world.getVelocity(id))).toBeLessThan(1e-3);
     });
   });

@@ -166,9 +166,9 @@ describe('ragdoll', () => {
           bentKnees++;
         }
       }
-      // Impacts push joints a few degrees past their limits for a few substeps (a
-      // pass repairs at most 0.03 rad, so a hard hit does not become a kick).
-      expect(worstDuringFall).toBeLessThan(6);
+      // Impacts push joints past their limits for a substep or two, by well under a degree
+      // (measured 0.2–0.6°; with each pass's repair capped at 0.03 rad a fall on the side made 10°).
+      expect(worstDuringFall).toBeLessThan(2);
       expect(Math.max(...ragdoll.vertices.map((id) => norm(world.getVelocity(id))))).toBeLessThan(2e-3);
       expect(worstLimitViolation(world, ragdoll)).toBeLessThan(0.1);
       // One relaxation pass per substep leaves the weight's squeeze on the spine: 0.2 %.

@@ -64,7 +64,7 @@ describe('body components', () => {
     const jelly = createRef<SoftBodyApi>();
     const scene = (stiffness: number, pressure: number) => (
       <>
-        <Ground />
+        <Ground visible={false} />
         <SoftBody ref={jelly} shape="box" center={[0, 1, 0]} size={0.5} resolution={2} stiffness={stiffness} pressure={pressure} />
       </>
     );

@@ -23,13 +23,28 @@ export function EffectLog({ log }: { log: string[] }) {
   return null;
 }
 
-/** Expects `renderer.create`/`update` of `node` to fail with `message`. */
+/**
+ * Expects rendering `node` to fail with `message`: either the render throws (a
+ * hook in the test's own component, a bad `<World>`), or a sinew component
+ * inside a `<World>` without `onError` logs the error and renders nothing.
+ */
 export async function expectRenderError(node: ReactNode, message: string | RegExp): Promise<void> {
   // React reports the error to the console as well; keep test output readable.
   const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  let renderer: Awaited<ReturnType<typeof ReactThreeTestRenderer.create>> | undefined;
   try {
-    await expect(ReactThreeTestRenderer.create(node)).rejects.toThrow(message);
+    try {
+      renderer = await ReactThreeTestRenderer.create(node);
+    } catch (error) {
+      expect(() => {
+        throw error;
+      }).toThrow(message);
+      return;
+    }
+    const logged = spy.mock.calls.map(([first]) => first).filter((first): first is Error => first instanceof Error);
+    expect(logged.map((error) => error.message)).toContainEqual(typeof message === 'string' ? expect.stringContaining(message) : expect.stringMatching(message));
   } finally {
+    await renderer?.unmount();
     spy.mockRestore();
   }
 }

@@ -32,6 +32,12 @@ export interface BodyRecord {
   alive: boolean;
   /** Triangles of the body's surface, for wind and rendering (cloth, plants, soft bodies). */
   surface?: Surface;
+  /**
+   * Which other bodies this one collides with: 16-bit memberships above a 16-bit
+   * filter, as Rapier packs `collisionGroups` (see `collisionGroups()`); undefined
+   * collides with every body. Set it with `setCollisionGroups`, which checks it.
+   */
+  collisionGroups?: number;
   /** Builder-specific cleanup run by `removeBody` before the particles go. */
   readonly onRemove: (() => void)[];
 }

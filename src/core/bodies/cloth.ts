@@ -3,22 +3,32 @@ import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
+import { checkCompliance, checkDamping, fabric, fabricSticks, type FabricMaterial, type FabricName } from '../materials.js';
+import type { StickOptions } from '../worldOptions.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** Which particles of a cloth are pinned: a named set, or grid indices `j * width + i`. */
 export type ClothPin = 'none' | 'top' | 'top-corners' | 'corners' | 'left' | readonly number[];
 
 /** Options of one family of cloth sticks. */
 export interface ClothStickOptions {
-  /** Share of the error repaired per pass, in (0, 1]. */
+  /**
+   * Share of the error repaired per pass, in (0, 1].
+   * @deprecated How soft this looks depends on substeps and iterations; give `compliance` (or the cloth a `material`). Accepted until the next version.
+   */
   stiffness?: number;
+  /** Compliance of each stick in m/N (0: rigid): the family is a set of springs of k = 1/compliance, whatever the solver settings. Default 0, or the `material`'s. */
+  compliance?: number;
+  /** Constraint damping of each stick in N·s/m (acts with a compliance > 0). Default 0. */
+  damping?: number;
 }
 
 /** The three families of cloth sticks, as named in options and {@link ClothHandle.setStiffness}. */
 export type ClothStickFamily = 'structural' | 'shear' | 'bend';
 
 /** What {@link createCloth} takes. */
-export interface ClothOptions extends MassOptions {
+export interface ClothOptions extends MassOptions, CollisionGroupOptions {
   /** Particles per row, an integer >= 2. */
   width: number;
   /** Particles per column (rows), an integer >= 2. */
@@ -50,6 +60,13 @@ export interface ClothOptions extends MassOptions {
   tearStrain?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
+  /**
+   * A fabric (a preset name of `FABRICS` or a `FabricMaterial`): sets each
+   * particle's mass from its areal density and the sticks' compliances from its
+   * stiffnesses (`fabricSticks`), and adds bend sticks unless `bend` is false.
+   * Give no `mass`/`totalMass` with it; a family's own `compliance` wins.
+   */
+  material?: FabricName | FabricMaterial;
 }
 
 /** What {@link createCloth} returns; its fields are updated in place (tearing rewrites `surface`). */
@@ -108,13 +125,15 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const origin = toVec3(options.origin ?? [0, 0, 0], 'createCloth: origin');
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
-  const structural = stiffnessOf(options.structural, 'structural');
-  const shear = options.shear === false ? undefined : stiffnessOf(options.shear, 'shear');
-  const bend = options.bend === undefined || options.bend === false ? undefined : stiffnessOf(options.bend, 'bend');
+  const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);
+  if (fromMaterial !== undefined && (options.mass !== undefined || options.totalMass !== undefined)) throw new RangeError('createCloth: a material sets the mass; give no mass or totalMass with it');
+  const structural = stickOptionsOf(options.structural, 'structural', fromMaterial?.structural);
+  const shear = options.shear === false ? undefined : stickOptionsOf(options.shear, 'shear', fromMaterial?.shear);
+  const bend = options.bend === false || (options.bend === undefined && fromMaterial === undefined) ? undefined : stickOptionsOf(options.bend, 'bend', fromMaterial?.bend);
   const tearStrain = options.tearStrain === undefined ? undefined : checkTearStrain(options.tearStrain, 'createCloth: tearStrain');
   const pinned = pinnedIndices(options.pin ?? 'none', width, height);
   const count = width * height;
-  const mass = particleMass(options, count, 'createCloth');
+  const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth');
 
   const list: ParticleOptions[] = [];
   for (let j = 0; j < height; j++) {
@@ -123,8 +142,10 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
       list.push({ position, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
     }
   }
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createCloth: collisionGroups');
   const first = world.addParticles(list);
   const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
+  body.collisionGroups = collisionGroups;
   const at = (i: number, j: number) => first + j * width + i;
 
   const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);
@@ -206,9 +227,9 @@ function makeSticks(
   width: number,
   height: number,
   at: (i: number, j: number) => number,
-  structural: number,
-  shear: number | undefined,
-  bend: number | undefined,
+  structural: StickOptions,
+  shear: StickOptions | undefined,
+  bend: StickOptions | undefined,
 ): ClothSticks {
   const squares = (width - 1) * (height - 1);
   const capacity = 2 * width * height + 2 * squares + 2 * width * height;
@@ -224,9 +245,9 @@ function makeSticks(
     allTriangles: new Uint32Array(squares * 6),
     triangleSticks: new Int32Array(squares * 6),
   };
-  const add = (a: number, b: number, kind: ClothStickKind, stiffness: number): number => {
+  const add = (a: number, b: number, kind: ClothStickKind, family: StickOptions): number => {
     const e = s.count++;
-    const id = world.addStick(a, b, { stiffness });
+    const id = world.addStick(a, b, family);
     body.constraints.push(id);
     const row = world.stickRow(id);
     s.a[e] = a;
@@ -278,9 +299,14 @@ function makeSticks(
   return s;
 }
 
-function stiffnessOf(options: ClothStickOptions | undefined, family: ClothStickFamily): number {
-  if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError(`createCloth: ${family} must be { stiffness } or false, got ${String(options)}`);
-  return checkStiffness(options?.stiffness ?? 1, `createCloth: ${family}.stiffness`);
+/** One family's stick options, checked; `materialCompliance` is the fabric's compliance for it, if any. */
+function stickOptionsOf(options: ClothStickOptions | undefined, family: ClothStickFamily, materialCompliance: number | undefined): StickOptions {
+  if (options !== undefined && (options === null || typeof options !== 'object'))
+    throw new TypeError(`createCloth: ${family} must be { stiffness, compliance, damping } or false, got ${String(options)}`);
+  const stiffness = checkStiffness(options?.stiffness ?? 1, `createCloth: ${family}.stiffness`);
+  const compliance = checkCompliance(options?.compliance ?? materialCompliance ?? 0, `createCloth: ${family}.compliance`);
+  const damping = checkDamping(options?.damping ?? 0, `createCloth: ${family}.damping`);
+  return { stiffness, compliance, damping };
 }
 
 function checkTearStrain(value: number, what: string): number {

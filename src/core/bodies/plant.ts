@@ -2,9 +2,10 @@ import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** What {@link createPlant} takes. */
-export interface PlantOptions extends MassOptions {
+export interface PlantOptions extends MassOptions, CollisionGroupOptions {
   /** Centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
   base?: Vec3Like;
   /** Length of the blade along `direction` in m, default 0.5. */
@@ -113,8 +114,10 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
       list.push({ position, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
     }
   }
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createPlant: collisionGroups');
   const first = world.addParticles(list);
   const body = world.addBody(first, count, { kind: 'plant', iterations: options.iterations ?? 1 });
+  body.collisionGroups = collisionGroups;
   const at = (s: number, level: number) => first + 3 * level + s;
 
   // The strip: along the edges and the midrib, across, and both diagonals of each quad.

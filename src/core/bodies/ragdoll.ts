@@ -1,3 +1,4 @@
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 import { addCapsuleEdge } from '../collision/edges.js';
 import { protectFromTunnelling } from '../collision/sweep.js';
 import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
@@ -27,7 +28,7 @@ import {
 } from './ragdollSkeleton.js';
 
 /** What {@link createRagdoll} takes. */
-export interface RagdollOptions {
+export interface RagdollOptions extends CollisionGroupOptions {
   /** The ground point between the feet (the figure stands on it). Default `[0, 0, 0]`. */
   position?: Vec3Like;
   /** Turns the figure about `position`; unturned it faces +z with its left hand at +x. */
@@ -36,7 +37,11 @@ export interface RagdollOptions {
   velocity?: Vec3Like;
   /** Height in m. Default 1.8. */
   height?: number;
-  /** Total mass in kg, spread over the particles like a human's. Default 70. */
+  /**
+   * Total mass in kg, spread over the particles like a human's. Default 70 kg
+   * for a figure 1.75 m tall, scaled with the cube of `height` (the same build
+   * and density at any size): 76 kg at the default 1.8 m, 0.6 kg for a 0.4 m doll.
+   */
   mass?: number;
   /** Default `'standing'`. */
   pose?: RagdollPose;
@@ -211,7 +216,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const rotation = toQuat(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
   const height = positive(options.height ?? 1.8, `${what}: height`);
-  const mass = positive(options.mass ?? 70, `${what}: mass`);
+  const mass = positive(options.mass ?? 70 * (height / 1.75) ** 3, `${what}: mass`);
   const pose = options.pose ?? 'standing';
   if (pose !== 'standing' && pose !== 'T') throw new RangeError(`${what}: pose must be 'standing' or 'T', got ${String(pose)}`);
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
@@ -226,8 +231,10 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     const turned = rotateVector(rotation, [local[0] * height, local[1] * height, local[2] * height]);
     return [position[0] + turned[0], position[1] + turned[1], position[2] + turned[2]];
   };
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createRagdoll: collisionGroups');
   const first = world.addParticles(ragdollParts.map((part) => ({ position: place(part), velocity, mass: partMass(part) * mass, radius: partRadius(part) * height, friction, restitution })));
   const record = world.addBody(first, ragdollParts.length, { kind: 'ragdoll', iterations });
+  record.collisionGroups = collisionGroups;
   const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
   // Rest lengths come from the standing pose, so the T pose has the same skeleton.
   const standing = (a: RagdollPart, b: RagdollPart) => {

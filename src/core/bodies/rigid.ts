@@ -1,11 +1,14 @@
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
+import { addBodyHull } from '../collision/hull.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { quatFromAxisAngle, rotateVector, toQuat, type QuatLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import type { SharedVertices } from './joints.js';
 import { rigidMotion } from './rigidMotion.js';
+import { convexHullVolume, massFromDensity } from './rigidVolume.js';
 import { makeRigidTransform, RigidShape, type RigidTransform } from './rigidTransform.js';
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /**
  * Fewest relaxation passes per substep a rigid body gets by default. With one
@@ -16,7 +19,7 @@ import { makeRigidTransform, RigidShape, type RigidTransform } from './rigidTran
 export const RIGID_MIN_ITERATIONS = 4;
 
 /** Options every rigid-body builder takes. */
-export interface RigidBodyOptions {
+export interface RigidBodyOptions extends CollisionGroupOptions {
   /** Where the body's local origin goes (for a box or tetrahedron, its centre). Default `[0, 0, 0]`. */
   position?: Vec3Like;
   /** Initial orientation, a quaternion `[x, y, z, w]` (normalised here). Default identity. */
@@ -25,8 +28,14 @@ export interface RigidBodyOptions {
   velocity?: Vec3Like;
   /** Initial angular velocity about the centre of mass (rad/s). */
   angularVelocity?: Vec3Like;
-  /** Total mass in kg, split evenly over the vertices; 0 or Infinity makes the body immovable. Default 1. */
+  /**
+   * Total mass in kg, split evenly over the vertices; 0 or Infinity makes the
+   * body immovable. Default 1, or `density` times the body's volume when
+   * `density` is given (the convex hull of a convex body's points).
+   */
   mass?: number;
+  /** kg/m³: with no `mass`, the body weighs this times its volume (`DEFAULT_RIGID_DENSITY`, 500, is a light wood). */
+  density?: number;
   /** Collision radius of each vertex particle (m). Default 0. */
   radius?: number;
   /**
@@ -165,7 +174,7 @@ export function createTetrahedron(world: World, options: TetrahedronOptions = {}
   const base = -height / 4;
   const local = [r, base, 0, -r / 2, base, -a / 2, -r / 2, base, a / 2, 0, (3 * height) / 4, 0];
   const edges = allPairs(4);
-  return buildRigid(world, 'tetrahedron', local, evenMasses(options.mass, 4, what), edges, options, what);
+  return buildRigid(world, 'tetrahedron', local, evenMasses(options.mass ?? densityMass(a ** 3 / (6 * Math.SQRT2), options.density, what), 4, what), edges, options, what);
 }
 
 /**
@@ -188,7 +197,7 @@ export function createBox(world: World, options: BoxOptions = {}): RigidBody {
   for (let i = 0; i < 8; i++) for (let k = 0; k < 3; k++) local.push(((i >> k) & 1 ? 0.5 : -0.5) * s[k]!);
   const edges: [number, number][] = [];
   for (let i = 0; i < 8; i++) for (let k = 0; k < 3; k++) if (!((i >> k) & 1)) edges.push([i, i | (1 << k)]);
-  return buildRigid(world, 'box', local, evenMasses(options.mass, 8, what), edges, options, what);
+  return buildRigid(world, 'box', local, evenMasses(options.mass ?? densityMass(s[0]! * s[1]! * s[2]!, options.density, what), 8, what), edges, options, what);
 }
 
 /**
@@ -217,7 +226,7 @@ export function createConvex(world: World, options: ConvexOptions): RigidBody {
   const n = options.points.length;
   const local = options.points.flatMap((p, i) => toVec3(p, `${what}: points[${i}]`));
   let masses: Masses;
-  if (options.masses === undefined) masses = evenMasses(options.mass, n, what);
+  if (options.masses === undefined) masses = evenMasses(options.mass ?? (options.density === undefined ? undefined : massFromDensity(convexHullVolume(local), options.density, what)), n, what);
   else {
     if (!Array.isArray(options.masses) || options.masses.length !== n) throw new RangeError(`${what}: masses must hold one mass per point (${n}), got ${String(options.masses)}`);
     masses = { perVertex: options.masses.map((m, i) => checkPositive(m, `${what}: masses[${i}]`)), immovable: false };
@@ -235,6 +244,11 @@ export function createConvex(world: World, options: ConvexOptions): RigidBody {
 interface Masses {
   perVertex: number[];
   immovable: boolean;
+}
+
+/** The mass `density` gives a body of `volume`, or undefined (the 1 kg default) without a density. */
+function densityMass(volume: number, density: number | undefined, what: string): number | undefined {
+  return density === undefined ? undefined : massFromDensity(volume, density, what);
 }
 
 function evenMasses(mass: number | undefined, n: number, what: string): Masses {
@@ -284,8 +298,10 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
     });
     ownIndex.push(i);
   }
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, `${what}: collisionGroups`);
   const first = world.addParticles(own);
   const record = world.addBody(first, own.length, { kind, iterations });
+  record.collisionGroups = collisionGroups;
   const vertices: number[] = new Array<number>(n);
   ownIndex.forEach((local, k) => (vertices[local] = first + k));
   for (const [i, id] of shared) {
@@ -302,6 +318,8 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   shape.vertices.set(vertices);
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
   const capsules = (options.collideEdges ?? true) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
+  // Other bodies meet it as the convex hull of its vertices.
+  addBodyHull(world, record, vertices, local);
   // A free body turns as its angular momentum asks, not along Verlet's chords (joined bodies share particles: they keep the chords).
   if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices);
   return new RigidBody(world, record, vertices, sticks, edges, shape, capsules);

@@ -1,10 +1,12 @@
+import { axialCompliance, checkCompliance, checkDamping, ropeMaterial, type RopeMaterial, type RopeName } from '../materials.js';
 import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** What {@link createRope} takes. */
-export interface RopeOptions extends MassOptions {
+export interface RopeOptions extends MassOptions, CollisionGroupOptions {
   /** First end. */
   from: Vec3Like;
   /** Last end. */
@@ -29,6 +31,8 @@ export interface RopeOptions extends MassOptions {
    * perfectly limp rope).
    */
   bendStiffness?: number;
+  /** Compliance in m/N of those bending sticks (XPBD: the same stiffness at any substeps); makes them without `bendStiffness` too. Default 0. */
+  bendCompliance?: number;
   /** Collision radius of each particle, default 0. */
   radius?: number;
   /** Coulomb friction coefficient of each particle (the world's default when omitted). */
@@ -37,6 +41,17 @@ export interface RopeOptions extends MassOptions {
   restitution?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
+  /** Compliance of each segment in m/N (XPBD): a segment stretches compliance·F under a pull F, whatever the solver settings. Default 0 (inextensible), or the `material`'s. */
+  compliance?: number;
+  /** Constraint damping of each segment in N·s/m (acts with a compliance > 0). Default 0. */
+  damping?: number;
+  /**
+   * A rope (a preset name of `ROPES` or a `RopeMaterial`): sets the particle
+   * masses from its linear density (the rope's mass spread evenly) and each
+   * segment's compliance from its axial stiffness E·A (segment length / E·A).
+   * Give no `mass`/`totalMass` with it; an explicit `compliance` wins.
+   */
+  material?: RopeName | RopeMaterial;
 }
 
 /** What {@link createRope} returns. */
@@ -55,7 +70,7 @@ export interface RopeHandle {
   readonly segmentLength: number;
   /** Stick ids of the segments, from the first end. */
   readonly sticks: readonly number[];
-  /** Stick ids of the bending sticks (empty without `bendStiffness`). */
+  /** Stick ids of the bending sticks (empty without `bendStiffness` or `bendCompliance`). */
   readonly bendSticks: readonly number[];
   /** Pin id of the first end, if pinned (move it with `world.setPinTarget`). */
   readonly startPin: number | undefined;
@@ -91,8 +106,13 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const span = Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
   const length = checkNumber(options.length ?? span, 'createRope: length', Number.MIN_VALUE);
   if (length < span * (1 - 1e-12)) throw new RangeError(`createRope: length must be at least the distance from 'from' to 'to' (${span}), got ${length}`);
-  const bendStiffness = options.bendStiffness === undefined ? undefined : checkStiffness(options.bendStiffness, 'createRope: bendStiffness');
-  const mass = particleMass(options, segments + 1, 'createRope');
+  const bendCompliance = options.bendCompliance === undefined ? undefined : checkCompliance(options.bendCompliance, 'createRope: bendCompliance');
+  const bendStiffness = options.bendStiffness === undefined ? (bendCompliance === undefined ? undefined : 1) : checkStiffness(options.bendStiffness, 'createRope: bendStiffness');
+  const material = options.material === undefined ? undefined : ropeMaterial(options.material, 'createRope: material');
+  if (material !== undefined && (options.mass !== undefined || options.totalMass !== undefined)) throw new RangeError('createRope: a material sets the mass; give no mass or totalMass with it');
+  const mass = material !== undefined ? (material.linearDensity * length) / (segments + 1) : particleMass(options, segments + 1, 'createRope');
+  const compliance = checkCompliance(options.compliance ?? (material ? axialCompliance(material.axialStiffness, length / segments) : 0), 'createRope: compliance');
+  const damping = checkDamping(options.damping ?? 0, 'createRope: damping');
 
   const list: ParticleOptions[] = [];
   for (let i = 0; i <= segments; i++) {
@@ -105,15 +125,17 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
       restitution: options.restitution,
     });
   }
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createRope: collisionGroups');
   const first = world.addParticles(list);
   const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });
+  body.collisionGroups = collisionGroups;
   const segmentLength = length / segments;
   const sticks: number[] = [];
-  for (let i = 0; i < segments; i++) sticks.push(world.addStick(first + i, first + i + 1, { length: segmentLength, kind }));
+  for (let i = 0; i < segments; i++) sticks.push(world.addStick(first + i, first + i + 1, { length: segmentLength, kind, compliance, damping }));
   // 'min' bending sticks only push: they straighten a bend without fighting the segments' own limit.
   const bendSticks: number[] = [];
   if (bendStiffness !== undefined) {
-    for (let i = 0; i + 2 <= segments; i++) bendSticks.push(world.addStick(first + i, first + i + 2, { length: 2 * segmentLength, stiffness: bendStiffness, kind: 'min' }));
+    for (let i = 0; i + 2 <= segments; i++) bendSticks.push(world.addStick(first + i, first + i + 2, { length: 2 * segmentLength, stiffness: bendStiffness, compliance: bendCompliance, kind: 'min' }));
   }
   const startPin = options.pinStart ? world.addPin(first) : undefined;
   const endPin = options.pinEnd ? world.addPin(first + segments) : undefined;

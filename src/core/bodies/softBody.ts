@@ -2,7 +2,9 @@ import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
 import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
+import { checkCompliance } from '../materials.js';
 import { boxMesh, checkStiffness, meshEdges, particleMass, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
+import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
 export interface SoftBodyMesh {
@@ -13,7 +15,7 @@ export interface SoftBodyMesh {
 }
 
 /** What {@link createSoftBody} takes. */
-export interface SoftBodyOptions extends MassOptions {
+export interface SoftBodyOptions extends MassOptions, CollisionGroupOptions {
   /** `'box'`, `'sphere'` or a closed mesh (its vertices relative to `center`). Default `'sphere'`. */
   shape?: 'box' | 'sphere' | SoftBodyMesh;
   /** Where the shape's origin goes. Default `[0, 0, 0]`. */
@@ -28,6 +30,13 @@ export interface SoftBodyOptions extends MassOptions {
    * shape comes back. Default 0.1 (a jelly: with the default 10 substeps it repairs 65% of an error per step).
    */
   stiffness?: number;
+  /**
+   * Compliance of those sticks in m/N (XPBD): the shape comes back as springs of
+   * k = 1/compliance, the same at any substeps. Given, `stiffness` defaults to 1.
+   */
+  compliance?: number;
+  /** Compliance of the enclosed volume in m³/Pa (see `VolumeOptions.compliance`). Default 0. */
+  volumeCompliance?: number;
   /** Share in [0, 1] of the volume error repaired per pass (see `VolumeConstraint`). Default 1. */
   pressure?: number;
   /** Target volume as a multiple of the rest volume, default 1. */
@@ -89,7 +98,8 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const vertexCount = mesh.vertices.length / 3;
   const { edges, opposite } = meshEdges(mesh.faces, vertexCount, 'createSoftBody: shape');
   const center = toVec3(options.center ?? [0, 0, 0], 'createSoftBody: center');
-  const stiffness = checkStiffness(options.stiffness ?? 0.1, 'createSoftBody: stiffness');
+  const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
+  const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
   const mass = particleMass(options, vertexCount, 'createSoftBody');
   const pressure = checkNumber(options.pressure ?? 1, 'createSoftBody: pressure', 0, 1);
   const inflation = checkNumber(options.inflation ?? 1, 'createSoftBody: inflation', Number.MIN_VALUE);
@@ -101,8 +111,10 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
     const position: Vec3 = [center[0] + mesh.vertices[v * 3]!, center[1] + mesh.vertices[v * 3 + 1]!, center[2] + mesh.vertices[v * 3 + 2]!];
     list.push({ position, velocity, mass, radius: options.radius, friction: options.friction, restitution: options.restitution });
   }
+  const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createSoftBody: collisionGroups');
   const first = world.addParticles(list);
   const body = world.addBody(first, vertexCount, { kind: 'softBody', iterations: options.iterations });
+  body.collisionGroups = collisionGroups;
   const triangles = new Uint32Array(mesh.faces.length);
   for (let i = 0; i < triangles.length; i++) triangles[i] = first + mesh.faces[i]!;
   const surface: Surface = { triangles, triangleCount: triangles.length / 3 };
@@ -116,11 +128,11 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
       const b = Math.max(pairs[e]!, pairs[e + 1]!);
       if (joined.has(a * vertexCount + b)) continue;
       joined.add(a * vertexCount + b);
-      sticks.push(world.addStick(first + a, first + b, { stiffness }));
+      sticks.push(world.addStick(first + a, first + b, { stiffness, compliance }));
     }
   }
   body.constraints.push(...sticks);
-  const volumeConstraint = new VolumeConstraint(world, triangles, first, vertexCount, { pressure, inflation });
+  const volumeConstraint = new VolumeConstraint(world, triangles, first, vertexCount, { pressure, inflation, compliance: options.volumeCompliance });
   body.constraints.push(world.addConstraint(volumeConstraint));
   return {
     body,

@@ -57,10 +57,10 @@ export class ContactSettings {
  *    speed above what it had without the pushes (or above `maxPushOutSpeed` from
  *    rest): a fast particle squeezed sideways out of a thin box once left faster
  *    than it came.
- * 4. **Friction** (the paper's section 7): the tangential part of the
- *    displacement shrinks by μ × the summed push depth and stops rather than
- *    reverses. With gravity pressing a resting particle g·h² into the floor each
- *    substep, this is a deceleration of μ·g: Coulomb friction.
+ *
+ * Friction is not here: it acts on the position inside the projection
+ * (`pushOut`), where it can take back gravity's share along a slope and is
+ * resolved together with every other contact.
  *
  * Allocates nothing.
  */
@@ -69,8 +69,7 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
   const prev = particles.previous;
   const depth = particles.contactDepth;
   const push = particles.contactPush;
-  const normal = particles.contactNormal;
-  const mu = particles.contactFriction;
+  const spent = particles.frictionPush;
   const restitution = particles.contactRestitution;
   const cap = context.pushOutCap;
   const threshold = context.bounceThreshold;
@@ -79,6 +78,9 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
     if (d === 0) continue;
     depth[i] = 0;
     const p = i * 3;
+    spent[p] = 0;
+    spent[p + 1] = 0;
+    spent[p + 2] = 0;
     const px = push[p]!;
     const py = push[p + 1]!;
     const pz = push[p + 2]!;
@@ -126,23 +128,6 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
         prev[p + 2] = prev[p + 2]! + uz * cut;
       }
     }
-    // Friction, along the latest contact's surface.
-    const ux = pos[p]! - prev[p]!;
-    const uy = pos[p + 1]! - prev[p + 1]!;
-    const uz = pos[p + 2]! - prev[p + 2]!;
-    const nx = normal[p]!;
-    const ny = normal[p + 1]!;
-    const nz = normal[p + 2]!;
-    const vn = ux * nx + uy * ny + uz * nz;
-    const tx = ux - vn * nx;
-    const ty = uy - vn * ny;
-    const tz = uz - vn * nz;
-    const t = Math.sqrt(tx * tx + ty * ty + tz * tz);
-    if (t === 0) continue;
-    const cut = mu[i]! * d >= t ? 1 : (mu[i]! * d) / t;
-    prev[p] = prev[p]! + tx * cut;
-    prev[p + 1] = prev[p + 1]! + ty * cut;
-    prev[p + 2] = prev[p + 2]! + tz * cut;
   }
 }
 
@@ -152,4 +137,7 @@ export function clearContact(particles: ParticleStore, i: number): void {
   particles.contactPush[i * 3] = 0;
   particles.contactPush[i * 3 + 1] = 0;
   particles.contactPush[i * 3 + 2] = 0;
+  particles.frictionPush[i * 3] = 0;
+  particles.frictionPush[i * 3 + 1] = 0;
+  particles.frictionPush[i * 3 + 2] = 0;
 }

@@ -28,6 +28,8 @@ export class FreePoint {
     this.probe.allocate(1);
     this.probe.flags[0] = ParticleFlag.Alive;
     this.probe.inverseMass[0] = 1;
+    // A probe is a query, not a body: friction would pull the answer back toward `from`.
+    this.probe.friction[0] = 0;
   }
 
   /**

@@ -102,6 +102,8 @@ export class EdgeSystem implements Constraint {
   constructor(private readonly registry: Registry) {}
 
   readonly table = new EdgeTable();
+  /** Changes whenever a row is added or removed (the body-contact stage re-lists its features then). */
+  version = 0;
   private rows = new Map<number, number>();
   private torsos: TorsoRecord[] = [];
   private query = makeSegmentQuery();
@@ -121,6 +123,7 @@ export class EdgeSystem implements Constraint {
     const id = this.registry.issue(this);
     const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
     this.rows.set(id, row);
+    this.version++;
     // Leave with the body, before its particle slots can be reused.
     world.bodyOf(a)?.onRemove.push(() => {
       if (this.rows.has(id)) this.remove(id);
@@ -158,6 +161,7 @@ export class EdgeSystem implements Constraint {
     this.registry.release(id);
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
+    this.version++;
   }
 
   /** Anchors the edges inside a body at the end fewer sticks away from its torso. */
@@ -303,6 +307,11 @@ export function edgeSystem(world: World): EdgeSystem {
     world.addConstraint(system);
   }
   return system;
+}
+
+/** The edge system of `world` if it has one (without creating it). */
+export function existingEdgeSystem(world: World): EdgeSystem | undefined {
+  return systems.get(world);
 }
 
 /**

@@ -4,6 +4,7 @@ import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
 import { alive, collides, makeContact, pushOut, setSurface, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
+import { PlaneCollider } from '../colliders/plane.js';
 import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
@@ -66,6 +67,8 @@ export class FaceSystem implements Constraint {
   constructor(private readonly registry: Registry) {}
 
   readonly table = new FaceTable();
+  /** Changes whenever a row is added or removed (the body-contact stage re-lists its features then). */
+  version = 0;
   private rows = new Map<number, number>();
   /** The live triangle ids of each body, removed with it. */
   private facesOf = new Map<BodyRecord, Set<number>>();
@@ -85,6 +88,7 @@ export class FaceSystem implements Constraint {
     if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${a}, ${b}, ${c}`);
     const id = this.registry.issue(this);
     this.rows.set(id, this.table.add(id, a, b, c));
+    this.version++;
     // Leave with the body, before its particle slots can be reused: one clean-up per
     // body (not per triangle), so switching a cloth's solidity on and off keeps nothing.
     const body = world.bodyOf(a);
@@ -113,6 +117,7 @@ export class FaceSystem implements Constraint {
     this.registry.release(id);
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
+    this.version++;
   }
 
   /** Makes `body`'s whole surface solid and keeps it so as the surface changes (a cloth tearing). */
@@ -155,6 +160,11 @@ export class FaceSystem implements Constraint {
     }
     const particles = world.particles;
     const colliders = world.colliders;
+    // Only spheres, capsules, boxes and meshes have features to keep out (a plane has none; other
+    // bodies meet these triangles in bodyContacts.ts): without one, there is nothing to do.
+    let featured = false;
+    for (let k = 0; k < colliders.length; k++) if (!(colliders[k] instanceof PlaneCollider)) featured = true;
+    if (!featured) return;
     const t = this.table;
     for (let row = 0; row < t.count; row++) {
       const a = t.a[row]!;
@@ -306,9 +316,24 @@ export class FaceSystem implements Constraint {
     const a = this.table.a[row]! * 3;
     const b = this.table.b[row]! * 3;
     const c = this.table.c[row]! * 3;
+    // Compares written out: Math.min of six arguments cost most of a pass over a solid 30² cloth.
     for (let k = 0; k < 3; k++) {
-      buf[BOUNDS + k] = Math.min(pos[a + k]!, pos[b + k]!, pos[c + k]!, prev[a + k]!, prev[b + k]!, prev[c + k]!);
-      buf[BOUNDS + 3 + k] = Math.max(pos[a + k]!, pos[b + k]!, pos[c + k]!, prev[a + k]!, prev[b + k]!, prev[c + k]!);
+      const x0 = pos[a + k]!;
+      const x1 = pos[b + k]!;
+      const x2 = pos[c + k]!;
+      const x3 = prev[a + k]!;
+      const x4 = prev[b + k]!;
+      const x5 = prev[c + k]!;
+      const l0 = x0 < x1 ? x0 : x1;
+      const l1 = x2 < x3 ? x2 : x3;
+      const l2 = x4 < x5 ? x4 : x5;
+      const h0 = x0 > x1 ? x0 : x1;
+      const h1 = x2 > x3 ? x2 : x3;
+      const h2 = x4 > x5 ? x4 : x5;
+      const low = l0 < l1 ? l0 : l1;
+      const high = h0 > h1 ? h0 : h1;
+      buf[BOUNDS + k] = low < l2 ? low : l2;
+      buf[BOUNDS + 3 + k] = high > h2 ? high : h2;
     }
   }
 
@@ -337,6 +362,11 @@ export function faceSystem(world: World): FaceSystem {
     world.addConstraint(system);
   }
   return system;
+}
+
+/** The collision triangles of `world` if it has any (without creating the system). */
+export function existingFaceSystem(world: World): FaceSystem | undefined {
+  return systems.get(world);
 }
 
 /**

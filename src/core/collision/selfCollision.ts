@@ -3,8 +3,7 @@ import type { Constraint } from '../constraints/constraint.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
-import { separatePair } from './pairContact.js';
-import { SpatialHash } from './spatialHash.js';
+import { SurfaceSelfContact } from './surfaceSelfContact.js';
 
 /** What {@link enableSelfCollision} takes. */
 export interface SelfCollisionOptions {
@@ -19,81 +18,140 @@ export interface SelfCollision {
 }
 
 /**
- * Self-collision of one body (a cloth folding onto itself): each relaxation
- * pass its particles are hashed with cells one thickness wide, and every pair
- * closer than the thickness is pushed apart, except pairs a stick joins (their
- * distance is the stick's business; the paper keeps limbs apart the same way,
- * with inequality sticks).
+ * Self-collision of one body as a constraint: once per step (a before-step
+ * callback) {@link SurfaceSelfContact} lists the pairs that can touch during
+ * the step; each relaxation pass projects them.
  */
 class SelfCollisionPass implements Constraint {
-  private hash = new SpatialHash();
-  private ids: Int32Array;
-  private scratch: Float64Array;
+  readonly contact: SurfaceSelfContact;
+
+  constructor(
+    private readonly record: BodyRecord,
+    thickness: number,
+    joinedStart: Int32Array,
+    joined: Int32Array,
+  ) {
+    this.contact = new SurfaceSelfContact(record.first, record.count, thickness, joinedStart, joined);
+    this.searched = new Float64Array(record.count * 3);
+    this.next = new Float64Array(record.count);
+  }
+
+  /** Where each particle was at the latest search, xyz (body-relative index). */
+  private readonly searched: Float64Array;
+  /** Per particle, how far it can move relative to the body in the coming step (m). */
+  private readonly next: Float64Array;
+  /** The body's mean position at the latest search. */
+  private readonly searchedCentre = new Float64Array(3);
+  private searchedTriangles = -1;
 
   /**
-   * @param joined for particle first + k, its stick neighbours are
-   *   joined[joinedStart[k] .. joinedStart[k + 1]).
+   * Before each step: searches again for the pairs that can touch (the body's
+   * triangles are read then: tearing changes them), unless the latest search
+   * still covers this step. A search lists pairs within `thickness` plus each
+   * side's allowance, a skin of one thickness plus its next step's move; it
+   * holds until some particle's move since (relative to the body, so a cloth
+   * falling as a whole does not count) plus its next step's move exceeds its
+   * allowance. A cloth at rest is searched once (Verlet lists with a skin).
    */
-  constructor(
-    private readonly first: number,
-    private readonly count: number,
-    thickness: number,
-    private readonly joinedStart: Int32Array,
-    private readonly joined: Int32Array,
-  ) {
-    this.ids = new Int32Array(count);
-    this.scratch = new Float64Array([thickness]);
-    this.hash.cellSize = thickness;
+  prepare(world: World): void {
+    const particles = world.particles;
+    const first = this.record.first;
+    const end = first + this.record.count;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const flags = particles.flags;
+    // The body's mean position and mean move per substep.
+    let cx = 0;
+    let cy = 0;
+    let cz = 0;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    let n = 0;
+    for (let i = first; i < end; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      cx += pos[i * 3]!;
+      cy += pos[i * 3 + 1]!;
+      cz += pos[i * 3 + 2]!;
+      mx += pos[i * 3]! - prev[i * 3]!;
+      my += pos[i * 3 + 1]! - prev[i * 3 + 1]!;
+      mz += pos[i * 3 + 2]! - prev[i * 3 + 2]!;
+      n++;
+    }
+    if (n === 0) return;
+    cx /= n;
+    cy /= n;
+    cz /= n;
+    mx /= n;
+    my /= n;
+    mz /= n;
+    const contact = this.contact;
+    const allowance = contact.motion;
+    const searched = this.searched;
+    const centre = this.searchedCentre;
+    const steps = world.substeps;
+    const thickness = contact.thickness;
+    const surface = this.record.surface;
+    const triangleCount = surface ? surface.triangleCount : 0;
+    // How far each particle can move relative to the body in the next step: its latest
+    // substep's move less the mean, over the step, half as much again for what forces
+    // and constraints add.
+    const next = this.next;
+    for (let i = first; i < end; i++) {
+      const dx = pos[i * 3]! - prev[i * 3]! - mx;
+      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
+      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
+      next[i - first] = Math.min(1.5 * Math.sqrt(dx * dx + dy * dy + dz * dz) * steps, MAX_REACH);
+    }
+    let stale = triangleCount !== this.searchedTriangles;
+    for (let i = first; i < end && !stale; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      const k = i - first;
+      const sx = pos[i * 3]! - searched[k * 3]! - (cx - centre[0]!);
+      const sy = pos[i * 3 + 1]! - searched[k * 3 + 1]! - (cy - centre[1]!);
+      const sz = pos[i * 3 + 2]! - searched[k * 3 + 2]! - (cz - centre[2]!);
+      if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > allowance[k]!) stale = true;
+    }
+    if (!stale) {
+      contact.refreshSides(particles);
+      return;
+    }
+    for (let i = first; i < end; i++) {
+      const k = i - first;
+      allowance[k] = thickness + next[k]!;
+      searched[k * 3] = pos[i * 3]!;
+      searched[k * 3 + 1] = pos[i * 3 + 1]!;
+      searched[k * 3 + 2] = pos[i * 3 + 2]!;
+    }
+    centre[0] = cx;
+    centre[1] = cy;
+    centre[2] = cz;
+    this.searchedTriangles = triangleCount;
+    contact.findCandidates(particles, surface ? surface.triangles : NO_TRIANGLES, triangleCount);
   }
 
   project(world: World): void {
-    const particles = world.particles;
-    const flags = particles.flags;
-    const ids = this.ids;
-    let n = 0;
-    for (let i = this.first; i < this.first + this.count; i++) if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[n++] = i;
-    if (n < 2) return;
     // A sleeping body has no motion to fix.
-    if ((flags[ids[0]!]! & ParticleFlag.Asleep) !== 0) return;
-    const hash = this.hash;
-    const pos = particles.position;
-    hash.build(pos, ids, n);
-    const reach = this.scratch[0]!;
-    const buckets = hash.buckets;
-    const start = hash.cellStart;
-    const entries = hash.entries;
-    for (let k = 0; k < n; k++) {
-      const i = ids[k]!;
-      const found = hash.neighbourBuckets(pos, i);
-      for (let c = 0; c < found; c++) {
-        const b = buckets[c]!;
-        for (let e = start[b]!; e < start[b + 1]!; e++) {
-          const j = entries[e]!;
-          if (j <= i) continue;
-          const dx = pos[j * 3]! - pos[i * 3]!;
-          const dy = pos[j * 3 + 1]! - pos[i * 3 + 1]!;
-          const dz = pos[j * 3 + 2]! - pos[i * 3 + 2]!;
-          if (dx * dx + dy * dy + dz * dz >= reach * reach || this.areJoined(i, j)) continue;
-          separatePair(world, i, j, this.scratch);
-        }
-      }
-    }
-  }
-
-  private areJoined(i: number, j: number): boolean {
-    const k = i - this.first;
-    const other = j - this.first;
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) if (this.joined[e] === other) return true;
-    return false;
+    if ((world.particles.flags[this.record.first]! & ParticleFlag.Asleep) !== 0) return;
+    this.contact.project(world);
   }
 }
 
+/** Most a particle's next move counts for in a search (m): bounds its cost when a cloth is flung. */
+const MAX_REACH = 0.15;
+
+const NO_TRIANGLES = new Int32Array(0);
+
 /**
- * Keeps the particles of one body at least `thickness` apart, except pairs a
- * stick joins directly, so a cloth folded onto itself does not pass through
- * itself. The sticks are read now: add them before enabling. Mass-weighted and
- * with friction, like {@link enableParticleCollisions} (which skips pairs
- * inside one body).
+ * Keeps a body from passing through itself: every particle stays `thickness`
+ * away from each triangle of the body's surface it is not a corner of (a
+ * cloth's, read from `body.surface` every step, so tearing is followed), on the
+ * side it started the step on, and from every particle of the body no stick
+ * joins directly. A fold holds at any thickness, thinner than the spacing too:
+ * a particle cannot fall between the corners of a triangle. Bodies without a
+ * surface (ropes, loose particles) get the particle pairs only. The sticks are
+ * read now: add them before enabling. Corrections are shared by inverse mass,
+ * so momentum is kept. See {@link SurfaceSelfContact}.
  *
  * @example
  * ```ts
@@ -107,13 +165,16 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
   if (!options || typeof options !== 'object') throw new TypeError(`enableSelfCollision: options must be { thickness }, got ${String(options)}`);
   const thickness = checkNumber(options.thickness, 'enableSelfCollision: thickness', Number.MIN_VALUE);
   const { joinedStart, joined } = stickNeighbours(world, record);
-  const id = world.addConstraint(new SelfCollisionPass(record.first, record.count, thickness, joinedStart, joined));
+  const pass = new SelfCollisionPass(record, thickness, joinedStart, joined);
+  const id = world.addConstraint(pass);
+  const search = world.onBeforeStep((w) => pass.prepare(w));
   let on = true;
   const handle = {
     disable() {
       if (!on) return;
       on = false;
       if (world.hasConstraint(id)) world.removeConstraint(id);
+      world.remove(search);
     },
   };
   record.onRemove.push(handle.disable);

@@ -20,9 +20,11 @@ export interface TunnellingOptions {
   torsoParticle?: number;
 }
 
-/** Returned by {@link protectFromTunnelling}. */
+/** Returned by {@link protectFromTunnelling}; undo it with `world.remove(protection)`. */
 export interface TunnellingProtection {
-  /** Stops protecting the body. */
+  /** Stops protecting the body (the same as `world.remove(protection)`); safe to call twice. */
+  remove(): void;
+  /** @deprecated The old name of {@link TunnellingProtection.remove}. */
   disable(): void;
 }
 
@@ -188,7 +190,7 @@ function movable(particles: ParticleStore, i: number): boolean {
  * world.addCollider({ type: 'obb', center: [2, 1, 0], halfExtents: [0.01, 1, 1] }); // a wall 2 cm thick
  * const crate = createBox(world, { size: 0.2, position: [0, 1, 0], velocity: [100, 0, 0] });
  * const guard = protectFromTunnelling(world, crate.body); // any body record or body id
- * // unguarded, the crate would pass through the wall; later: guard.disable();
+ * // unguarded, the crate would pass through the wall; later: world.remove(guard);
  * ```
  */
 export function protectFromTunnelling(world: World, body: BodyRecord | number, options: TunnellingOptions = {}): TunnellingProtection {
@@ -204,15 +206,14 @@ export function protectFromTunnelling(world: World, body: BodyRecord | number, o
   }
   const id = world.addConstraint(new TunnellingGuard(record.first, record.count, torso ?? -1));
   let enabled = true;
-  const protection = {
-    disable() {
-      if (!enabled) return;
-      enabled = false;
-      if (world.hasConstraint(id)) world.removeConstraint(id);
-      if (torso !== undefined) edgeSystem(world).clearTorso(record.first);
-    },
+  const remove = () => {
+    if (!enabled) return;
+    enabled = false;
+    if (world.hasConstraint(id)) world.removeConstraint(id);
+    if (torso !== undefined) edgeSystem(world).clearTorso(record.first);
   };
-  record.onRemove.push(protection.disable);
+  const protection: TunnellingProtection = { remove, disable: remove };
+  record.onRemove.push(remove);
   return protection;
 }
 

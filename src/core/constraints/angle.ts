@@ -47,12 +47,12 @@ export function addAngleConstraint(world: World, a: ParticleId, middle: Particle
   return id;
 }
 
-/** Changes an angle constraint's limits, stiffness or hinge in place (unset options keep their values). */
+/** Changes an angle constraint's limits, stiffness, compliance or hinge in place (unset options keep their values). */
 export function setAngleConstraint(world: World, id: number, options: AngleOptions): void {
   const table = tables.get(world);
   const row = table?.rows.get(id);
   if (table === undefined || row === undefined) throw new RangeError(`setAngleConstraint: no angle constraint with id ${id}`);
-  const current = { min: table.min[row]!, max: table.max[row]!, stiffness: table.stiffness[row]! };
+  const current = { min: table.min[row]!, max: table.max[row]!, stiffness: table.stiffness[row]!, compliance: table.compliance[row]! };
   writeAngleOptions(table, row, checkAngleOptions(world, options, current, 'setAngleConstraint'));
 }
 

@@ -1,3 +1,4 @@
+import { checkCompliance } from '../materials.js';
 import { checkNumber } from '../math.js';
 import type { World } from '../world.js';
 import type { AngleTable } from './angleTable.js';
@@ -8,8 +9,17 @@ export interface AngleOptions {
   min?: number;
   /** Largest angle allowed at the middle particle, in [0, π]. Default π (straight). */
   max?: number;
-  /** Share of the error repaired per relaxation pass, in (0, 1]. Default 1. */
+  /**
+   * Share of the error repaired per relaxation pass, in (0, 1]. Default 1.
+   * @deprecated How soft this looks depends on substeps and iterations; give `compliance`. Accepted until the next version.
+   */
   stiffness?: number;
+  /**
+   * Compliance of the limit in rad/(N·m) (XPBD): past a limit the joint is a
+   * torsion spring of k = 1/compliance N·m/rad, whatever the solver settings.
+   * Default 0 (a hard limit).
+   */
+  compliance?: number;
   /**
    * Makes the joint a one-way hinge, like a knee: the bend from the direction
    * a → middle to the direction middle → b must turn positively (right-hand rule)
@@ -28,18 +38,20 @@ export interface CheckedAngle {
   min: number;
   max: number;
   stiffness: number;
+  compliance: number;
   hinge?: { from: number; to: number; slack: number; lean: number };
 }
 
 /** Checks `o` (unset values from `defaults`); errors name `what`, the function called. */
-export function checkAngleOptions(world: World, o: AngleOptions, defaults: { min: number; max: number; stiffness: number }, what: string): CheckedAngle {
+export function checkAngleOptions(world: World, o: AngleOptions, defaults: { min: number; max: number; stiffness: number; compliance?: number }, what: string): CheckedAngle {
   if (o === null || typeof o !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(o)}`);
   const min = checkNumber(o.min ?? defaults.min, `${what}: min`, 0, Math.PI);
   const max = checkNumber(o.max ?? defaults.max, `${what}: max`, 0, Math.PI);
   if (min > max) throw new RangeError(`${what}: min must not exceed max, got min ${min} and max ${max}`);
   const stiffness = checkNumber(o.stiffness ?? defaults.stiffness, `${what}: stiffness`, 0, 1);
   if (stiffness === 0) throw new RangeError(`${what}: stiffness must be in (0, 1], got 0`);
-  if (o.hinge === undefined) return { min, max, stiffness };
+  const compliance = checkCompliance(o.compliance ?? defaults.compliance ?? 0, `${what}: compliance`);
+  if (o.hinge === undefined) return { min, max, stiffness, compliance };
   const axis = o.hinge?.axis;
   if (!Array.isArray(axis) || axis.length !== 2) throw new TypeError(`${what}: hinge.axis must be two particle ids, got ${String(axis)}`);
   world.checkParticle(axis[0], `${what}: hinge.axis[0]`);
@@ -47,7 +59,7 @@ export function checkAngleOptions(world: World, o: AngleOptions, defaults: { min
   if (axis[0] === axis[1]) throw new RangeError(`${what}: hinge.axis must be two different particles, both are ${axis[0]}`);
   const tolerance = checkNumber(o.hinge.tolerance ?? 0, `${what}: hinge.tolerance`, 0, Math.PI / 2);
   const sideways = checkNumber(o.hinge.sideways ?? Math.PI / 2, `${what}: hinge.sideways`, 0, Math.PI / 2);
-  return { min, max, stiffness, hinge: { from: axis[0], to: axis[1], slack: Math.sin(tolerance), lean: sideways >= Math.PI / 2 ? -1 : Math.sin(sideways) } };
+  return { min, max, stiffness, compliance, hinge: { from: axis[0], to: axis[1], slack: Math.sin(tolerance), lean: sideways >= Math.PI / 2 ? -1 : Math.sin(sideways) } };
 }
 
 /** Writes checked options into row `row` of `table`; options without a hinge leave the row's hinge (or its lack of one) as it was. */
@@ -57,6 +69,7 @@ export function writeAngleOptions(table: AngleTable, row: number, o: CheckedAngl
   table.cosMin[row] = Math.cos(o.min);
   table.cosMax[row] = Math.cos(o.max);
   table.stiffness[row] = o.stiffness;
+  table.compliance[row] = o.compliance;
   if (o.hinge) {
     table.axisFrom[row] = o.hinge.from;
     table.axisTo[row] = o.hinge.to;

@@ -9,19 +9,14 @@ import { ConstraintTable, widen } from './table.js';
 const DEGENERATE = 1e-9;
 
 /**
- * Largest correction per projection of an angle row or its hinge, in radians
- * (0.03 rad at 10 substeps of 1/60 s undoes 18 rad/s, faster than limbs swing
- * into their limits).
- */
-const MAX_CORRECTION = 0.03;
-
-/**
  * Angle constraints between three particles (paper section 6: the angular limits
  * a human body needs), one row each. A violated row moves the three particles
  * along the gradient of the angle θ at the middle one, weighted by inverse mass:
  * Δxᵢ = -s·wᵢ·∇ᵢθ·(θ - limit) / Σ wⱼ|∇ⱼθ|², the course notes' mass-weighted
- * projection, repairing at most 0.03 rad per pass so that limbs tangled by a hard
- * hit come apart over a few substeps instead of being kicked apart. The gradients
+ * projection, the whole violation at once. (It was capped at 0.03 rad per pass, so
+ * that limbs tangled by a hard hit would come apart over several substeps; a fall
+ * on the side then bent a hip 10° past its limit, and uncapped no drop in the
+ * tests exceeds a limit by more than 0.6° nor gains energy.) The gradients
  * sum to zero and θ does not change under rotation, so a correction changes
  * neither momentum nor angular momentum. Rows with a `hinge` also keep to one side
  * of the hinge plane (see {@link AngleOptions.hinge}).
@@ -45,8 +40,14 @@ export class AngleTable extends ConstraintTable implements Constraint {
   cosMin: Float64Array;
   /** cos(max), per row. */
   cosMax: Float64Array;
-  /** Share of a violation repaired per pass, in (0, 1], per row. */
+  /** Share of a violation repaired per pass, in (0, 1], per row (deprecated in favour of {@link compliance}). */
   stiffness: Float64Array;
+  /** Compliance of the limit in rad/(N·m), per row (0: hard); XPBD, as the sticks (constraints/sticks.ts). */
+  compliance: Float64Array;
+  /** Each row's accumulated XPBD multiplier of the current substep (scratch, zeroed when a substep begins). */
+  lambda: Float64Array;
+  /** The stick table's `substepSerial` when {@link lambda} was last zeroed. */
+  private substepSeen = -1;
   /** Particle id at the start of the hinge axis, -1 when the row has no hinge. */
   axisFrom: Int32Array;
   /** Particle id at the end of the hinge axis, -1 when the row has no hinge. */
@@ -62,7 +63,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
    * importing it: under vitest's module runner an imported number is read through
    * a getter, and reading one in this loop allocated (test/core/rigid-heap.test.ts).
    */
-  private readonly hinge = new HingeProjection(MAX_CORRECTION);
+  private readonly hinge = new HingeProjection();
 
   /** @param registry the world's, which issues the table's ids. */
   constructor(
@@ -78,6 +79,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.cosMin = new Float64Array(capacity);
     this.cosMax = new Float64Array(capacity);
     this.stiffness = new Float64Array(capacity);
+    this.compliance = new Float64Array(capacity);
+    this.lambda = new Float64Array(capacity);
     this.axisFrom = new Int32Array(capacity);
     this.axisTo = new Int32Array(capacity);
     this.hingeSlack = new Float64Array(capacity);
@@ -93,6 +96,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.b[row] = b;
     this.axisFrom[row] = -1;
     this.axisTo[row] = -1;
+    this.compliance[row] = 0;
+    this.lambda[row] = 0;
     this.rows.set(id, row);
     return id;
   }
@@ -112,6 +117,12 @@ export class AngleTable extends ConstraintTable implements Constraint {
     const pos = particles.position;
     const w = particles.inverseMass;
     const flags = particles.flags;
+    const sticks = world.sticks;
+    if (this.substepSeen !== sticks.substepSerial) {
+      this.substepSeen = sticks.substepSerial;
+      this.lambda.fill(0, 0, this.count);
+    }
+    const invH2 = sticks.invH2;
     for (let row = 0; row < this.count; row++) {
       const ia = this.a[row]!;
       const im = this.middle[row]!;
@@ -142,10 +153,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
       const sin = Math.sqrt(1 - cos * cos);
       // At θ = 0 or π the direction to open or close the angle is undefined; the next substep's motion breaks the tie.
       if (limit >= 0 && sin > 1e-9) {
-        let error = Math.acos(cos) - limit;
-        // A deep violation (limbs tangled by a hard hit) is undone over several
-        // passes, not at once: a large jump in position would become a large velocity.
-        error = error > MAX_CORRECTION ? MAX_CORRECTION : error < -MAX_CORRECTION ? -MAX_CORRECTION : error;
+        const error = Math.acos(cos) - limit;
+        const alpha = this.compliance[row]!;
         // ∇ₐθ = -(v̂ - cos θ·û) / (sin θ·|u|), ∇_bθ = -(û - cos θ·v̂) / (sin θ·|v|), ∇ₘθ = -∇ₐθ - ∇_bθ.
         const ka = -1 / (sin * lu);
         const kb = -1 / (sin * lv);
@@ -159,7 +168,14 @@ export class AngleTable extends ConstraintTable implements Constraint {
         const gmy = -gay - gby;
         const gmz = -gaz - gbz;
         const denominator = wa / (lu * lu) + wb / (lv * lv) + wm * (gmx * gmx + gmy * gmy + gmz * gmz);
-        const lambda = (-this.stiffness[row]! * error) / denominator;
+        let lambda: number;
+        if (alpha === 0) lambda = (-this.stiffness[row]! * error) / denominator;
+        else {
+          // XPBD: a torsion spring of 1/α past the limit, the same at any substeps (see solveCompliantSticks).
+          const at = alpha * invH2;
+          lambda = (-this.stiffness[row]! * error - at * this.lambda[row]!) / (denominator + at);
+          this.lambda[row] = this.lambda[row]! + lambda;
+        }
         const sa = lambda * wa;
         const sb = lambda * wb;
         const sm = lambda * wm;
@@ -186,6 +202,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.cosMin = widen(this.cosMin, capacity);
     this.cosMax = widen(this.cosMax, capacity);
     this.stiffness = widen(this.stiffness, capacity);
+    this.compliance = widen(this.compliance, capacity);
+    this.lambda = widen(this.lambda, capacity);
     this.axisFrom = widen(this.axisFrom, capacity);
     this.axisTo = widen(this.axisTo, capacity);
     this.hingeSlack = widen(this.hingeSlack, capacity);
@@ -201,6 +219,8 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.cosMin[to] = this.cosMin[from]!;
     this.cosMax[to] = this.cosMax[from]!;
     this.stiffness[to] = this.stiffness[from]!;
+    this.compliance[to] = this.compliance[from]!;
+    this.lambda[to] = this.lambda[from]!;
     this.axisFrom[to] = this.axisFrom[from]!;
     this.axisTo[to] = this.axisTo[from]!;
     this.hingeSlack[to] = this.hingeSlack[from]!;

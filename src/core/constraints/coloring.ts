@@ -1,5 +1,5 @@
 import { ParticleFlag, type ParticleStore } from '../particles.js';
-import { SegmentLoop, StickKindCode, type StickTable } from './sticks.js';
+import { SegmentLoop, stickLoop, type StickTable } from './sticks.js';
 
 /**
  * Segments with fewer sticks keep the order their builder chose. Colouring a
@@ -82,16 +82,19 @@ export function orderSticks(sticks: StickTable, particles: ParticleStore, scratc
   sticks.layoutVersion++;
 }
 
-/** Picks each segment's loop: the fastest one all its sticks qualify for. */
+/** Picks each segment's loop: the fastest one all its sticks qualify for; notes whether any stick is compliant. */
 function chooseLoops(sticks: StickTable): void {
+  let compliant = false;
   for (let k = 0; k < sticks.segmentCount; k++) {
     let loop = SegmentLoop.Rigid;
     for (let row = sticks.segmentStart[k]!; row < sticks.segmentStart[k + 1]!; row++) {
-      if (sticks.kind[row] !== StickKindCode.Equal) loop = SegmentLoop.General;
-      else if (sticks.stiffness[row] !== 1 && loop === SegmentLoop.Rigid) loop = SegmentLoop.Equal;
+      const own = stickLoop(sticks.kind[row]!, sticks.stiffness[row]!, sticks.compliance[row]!, sticks.damping[row]!);
+      if (own < loop) loop = own;
+      if (sticks.compliance[row] !== 0) compliant = true;
     }
     sticks.segmentLoop[k] = loop;
   }
+  sticks.compliant = compliant;
 }
 
 /**
@@ -260,6 +263,11 @@ function permute(sticks: StickTable, scratch: OrderScratch, n: number): void {
   for (let i = 0; i < n; i++) sticks.rest[i] = reals[i]!;
   for (let i = 0; i < n; i++) reals[i] = sticks.stiffness[order[i]!]!;
   for (let i = 0; i < n; i++) sticks.stiffness[i] = reals[i]!;
+  for (let i = 0; i < n; i++) reals[i] = sticks.compliance[order[i]!]!;
+  for (let i = 0; i < n; i++) sticks.compliance[i] = reals[i]!;
+  for (let i = 0; i < n; i++) reals[i] = sticks.damping[order[i]!]!;
+  for (let i = 0; i < n; i++) sticks.damping[i] = reals[i]!;
+  // The multipliers are zeroed at the next substep; they need no moving.
   for (let i = 0; i < n; i++) bytes[i] = sticks.kind[order[i]!]!;
   for (let i = 0; i < n; i++) sticks.kind[i] = bytes[i]!;
   for (let i = 0; i < n; i++) if (order[i] !== i) sticks.onMove(sticks.ids[i]!, i);

@@ -23,9 +23,6 @@ export class HingeProjection {
   /** Scratch: the particles of a hinge, a, middle, b, axis from, axis to. */
   private readonly roles = new Int32Array(5);
 
-  /** @param maxCorrection largest correction per projection (radians): the angle table's cap. */
-  constructor(private readonly maxCorrection: number) {}
-
   /**
    * Projects the hinge of row `row`. With û = unit(middle − a), ĥ = unit(axis),
    * n̂ = unit(ĥ × û) (the way the joint may bend), sin = |ĥ × û| and
@@ -210,8 +207,7 @@ export class HingeProjection {
       denominator += w[ids[r]!]! * (g[o]! * g[o]! + g[o + 1]! * g[o + 1]! + g[o + 2]! * g[o + 2]!);
     }
     if (denominator === 0) return;
-    const depth = c < -this.maxCorrection ? -this.maxCorrection : c;
-    const lambda = (-depth * fade * rows.stiffness[row]!) / denominator;
+    const lambda = (-c * fade * rows.stiffness[row]!) / denominator;
     const pos = world.particles.position;
     for (let r = 0; r < 5; r++) {
       const o = 28 + r * 3;

@@ -11,6 +11,7 @@ export class PinTable extends ConstraintTable {
   particle: Int32Array;
   /** Targets, xyz interleaved. */
   target: Float64Array;
+  protected override readonly savedColumns = ['particle', 'target'] as const;
 
   constructor(capacity = 16) {
     super(capacity);

@@ -1,4 +1,5 @@
 import type { ConstraintId, ParticleId } from '../ids.js';
+import { checkCompliance } from '../materials.js';
 import { checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { Registry } from '../registry.js';
@@ -17,8 +18,13 @@ export interface PlaneConstraintOptions {
   offset?: number;
   /** Default `'on'`. */
   mode?: PlaneMode;
-  /** Share of the distance repaired per relaxation pass, in (0, 1]. Default 1. */
+  /**
+   * Share of the distance repaired per relaxation pass, in (0, 1]. Default 1.
+   * @deprecated How soft this looks depends on substeps and iterations; give `compliance`. Accepted until the next version.
+   */
   stiffness?: number;
+  /** Compliance in m/N (XPBD): each particle is held by a spring of k = 1/compliance, whatever the solver settings. Default 0 (hard). */
+  compliance?: number;
 }
 
 const enum PlaneModeCode {
@@ -46,8 +52,14 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
   offset: Float64Array;
   /** Mode of each row: 0 `'on'`, 1 `'above'`. */
   mode: Uint8Array;
-  /** Share of the distance repaired per pass, in (0, 1], per row. */
+  /** Share of the distance repaired per pass, in (0, 1], per row (deprecated in favour of {@link compliance}). */
   stiffness: Float64Array;
+  /** Compliance in m/N per row (0: hard); XPBD, as the sticks (constraints/sticks.ts). */
+  compliance: Float64Array;
+  /** Each row's accumulated XPBD multiplier of the current substep (scratch). */
+  lambda: Float64Array;
+  /** The stick table's `substepSerial` when {@link lambda} was last zeroed. */
+  private substepSeen = -1;
   /** @param registry the world's, which issues the table's ids. */
   constructor(
     private readonly registry: Registry,
@@ -59,6 +71,8 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     this.offset = new Float64Array(capacity);
     this.mode = new Uint8Array(capacity);
     this.stiffness = new Float64Array(capacity);
+    this.compliance = new Float64Array(capacity);
+    this.lambda = new Float64Array(capacity);
   }
 
   /** A fresh public id from the world's registry; every row of one constraint carries it. */
@@ -81,6 +95,8 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     this.offset[row] = plane.offset;
     this.mode[row] = plane.mode === 'above' ? PlaneModeCode.Above : PlaneModeCode.On;
     this.stiffness[row] = plane.stiffness;
+    this.compliance[row] = plane.compliance;
+    this.lambda[row] = 0;
   }
 
   /** Removes every row of constraint `id`; returns how many there were. */
@@ -104,6 +120,12 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     const w = particles.inverseMass;
     const flags = particles.flags;
     const normal = this.normal;
+    const sticks = world.sticks;
+    if (this.substepSeen !== sticks.substepSerial) {
+      this.substepSeen = sticks.substepSerial;
+      this.lambda.fill(0, 0, this.count);
+    }
+    const invH2 = sticks.invH2;
     for (let row = 0; row < this.count; row++) {
       const i = this.particle[row]!;
       if (w[i] === 0 || (flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) !== ParticleFlag.Alive) continue;
@@ -113,7 +135,16 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
       const nz = normal[row * 3 + 2]!;
       const distance = nx * pos[p]! + ny * pos[p + 1]! + nz * pos[p + 2]! - this.offset[row]!;
       if (distance === 0 || (distance > 0 && this.mode[row] === PlaneModeCode.Above)) continue;
-      const move = -distance * this.stiffness[row]!;
+      const alpha = this.compliance[row]!;
+      let move: number;
+      if (alpha === 0) move = -distance * this.stiffness[row]!;
+      else {
+        // XPBD with C = distance, ∇C = n: Δλ = (−C − α̃λ) / (w + α̃), Δx = w·n·Δλ.
+        const at = alpha * invH2;
+        const step = (-distance * this.stiffness[row]! - at * this.lambda[row]!) / (w[i]! + at);
+        this.lambda[row] = this.lambda[row]! + step;
+        move = w[i]! * step;
+      }
       pos[p] = pos[p]! + nx * move;
       pos[p + 1] = pos[p + 1]! + ny * move;
       pos[p + 2] = pos[p + 2]! + nz * move;
@@ -126,6 +157,8 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     this.offset = widen(this.offset, capacity);
     this.mode = widen(this.mode, capacity);
     this.stiffness = widen(this.stiffness, capacity);
+    this.compliance = widen(this.compliance, capacity);
+    this.lambda = widen(this.lambda, capacity);
   }
 
   protected copyRow(from: number, to: number): void {
@@ -134,6 +167,8 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     this.offset[to] = this.offset[from]!;
     this.mode[to] = this.mode[from]!;
     this.stiffness[to] = this.stiffness[from]!;
+    this.compliance[to] = this.compliance[from]!;
+    this.lambda[to] = this.lambda[from]!;
   }
 }
 
@@ -143,6 +178,7 @@ export interface CheckedPlane {
   offset: number;
   mode: PlaneMode;
   stiffness: number;
+  compliance: number;
 }
 
 const tables = new WeakMap<World, PlaneConstraintTable>();
@@ -191,6 +227,7 @@ export function setPlaneConstraint(world: World, id: number, options: Partial<Pl
     offset: table.offset[first]!,
     mode: table.mode[first] === PlaneModeCode.Above ? 'above' : 'on',
     stiffness: table.stiffness[first]!,
+    compliance: table.compliance[first]!,
   };
   const plane = checkPlane(options, current, 'setPlaneConstraint');
   for (let row = first; row < table.count; row++) if (table.ids[row] === id) table.write(row, plane);
@@ -216,5 +253,6 @@ function checkPlane(o: Partial<PlaneConstraintOptions>, current: CheckedPlane | 
   if (mode !== 'on' && mode !== 'above') throw new RangeError(`${what}: mode must be 'on' or 'above', got ${String(mode)}`);
   const stiffness = checkNumber(o.stiffness ?? current?.stiffness ?? 1, `${what}: stiffness`, 0, 1);
   if (stiffness === 0) throw new RangeError(`${what}: stiffness must be in (0, 1], got 0`);
-  return { normal: normal!, offset, mode, stiffness };
+  const compliance = checkCompliance(o.compliance ?? current?.compliance ?? 0, `${what}: compliance`);
+  return { normal: normal!, offset, mode, stiffness, compliance };
 }

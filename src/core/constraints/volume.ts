@@ -1,3 +1,4 @@
+import { checkCompliance } from '../materials.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -13,6 +14,13 @@ export interface VolumeOptions {
   pressure?: number;
   /** Target volume as a multiple of the rest volume (overpressure: > 1 inflates). Default 1. */
   inflation?: number;
+  /**
+   * Compliance in m³/Pa (XPBD): the volume gives ΔV = compliance·Δp under a
+   * pressure difference Δp, whatever the solver settings. A gas at pressure p
+   * (isothermal) has compliance V/p: 1 litre of air at 101 kPa, about 1e-8.
+   * Default 0 (incompressible, as far as `pressure` repairs it).
+   */
+  compliance?: number;
 }
 
 /**
@@ -39,6 +47,12 @@ export class VolumeConstraint implements Constraint {
   pressure: number;
   /** See {@link VolumeOptions.inflation}. */
   inflation: number;
+  /** See {@link VolumeOptions.compliance}; change it freely. */
+  compliance: number;
+  /** The accumulated XPBD multiplier of the current substep. */
+  private lambda = 0;
+  /** The stick table's `substepSerial` when {@link lambda} was last zeroed. */
+  private substepSeen = -1;
   /** ∇ᵢV per particle of the range, refilled every pass (×6, the ⅙ is folded in later). */
   private readonly gradient: Float64Array;
 
@@ -58,6 +72,7 @@ export class VolumeConstraint implements Constraint {
     this.gradient = new Float64Array(count * 3);
     this.pressure = checkNumber(options.pressure ?? 1, 'VolumeConstraint: pressure', 0, 1);
     this.inflation = checkNumber(options.inflation ?? 1, 'VolumeConstraint: inflation', Number.MIN_VALUE);
+    this.compliance = checkCompliance(options.compliance ?? 0, 'VolumeConstraint: compliance');
     this.restVolume = enclosedVolume(world.particles.position, triangles);
     if (!(this.restVolume > 0)) throw new RangeError(`VolumeConstraint: the surface must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${this.restVolume}`);
   }
@@ -65,6 +80,23 @@ export class VolumeConstraint implements Constraint {
   /** The volume the surface encloses now (m³). */
   volume(world: World): number {
     return enclosedVolume(world.particles.position, this.triangles);
+  }
+
+  /**
+   * The XPBD step for a compliant volume, with C = V − V₀ and ∇V = G/6:
+   * Δλ = (−C − α̃λ) / (Σ w |∇V|² + α̃), Δxᵢ = wᵢ ∇ᵢV Δλ; returns the factor of Gᵢ.
+   * A method of its own so that the rigid path of {@link project} stays as it was.
+   */
+  private compliantScale(world: World, error6: number, denominator: number): number {
+    const sticks = world.sticks;
+    if (this.substepSeen !== sticks.substepSerial) {
+      this.substepSeen = sticks.substepSerial;
+      this.lambda = 0;
+    }
+    const at = this.compliance * sticks.invH2;
+    const step = ((-this.pressure * error6) / 6 - at * this.lambda) / (denominator / 36 + at);
+    this.lambda += step;
+    return step / 6;
   }
 
   /** One projection of the volume constraint (skipped while the body sleeps or `pressure` is 0). */
@@ -122,7 +154,7 @@ export class VolumeConstraint implements Constraint {
     if (denominator === 0) return;
     // With G = 6∇V: Δxᵢ = -p · C · wᵢ ∇ᵢV / Σ w |∇V|² = -p · 6C · wᵢ Gᵢ / Σ w |G|².
     const error6 = six - 6 * this.inflation * this.restVolume;
-    const scale = (-this.pressure * error6) / denominator;
+    const scale = this.compliance === 0 ? (-this.pressure * error6) / denominator : this.compliantScale(world, error6, denominator);
     for (let l = 0; l < this.count; l++) {
       const f = scale * w[first + l]!;
       if (f === 0) continue;

@@ -11,7 +11,7 @@ export type StickKernel = 'wasm' | 'js';
 
 /** What sticks.wat exports (byte offsets into its memory; see there). */
 interface KernelExports {
-  solve(from: number, to: number, soft: number, pos: number, w: number, a: number, b: number, rest: number, stiffness: number): number;
+  solve(from: number, to: number, soft: number, pos: number, w: number, a: number, b: number, rest: number, stiffness: number, compliance: number, lambda: number, params: number): number;
 }
 
 const PAGE = 65536;
@@ -59,10 +59,11 @@ function align(bytes: number): number {
  * The kernel must read and write the positions the rest of the solver uses,
  * without a copy per pass (the copies would eat the gain), so while it is on,
  * the particle store's `position` and `inverseMass` and the stick table's `a`,
- * `b`, `rest` and `stiffness` are views into its `WebAssembly.Memory`.
+ * `b`, `rest`, `stiffness`, `compliance` and `lambda` are views into its
+ * `WebAssembly.Memory` (with 16 bytes of parameters: 1/h² of the substep).
  * {@link adopt} keeps them there: when the store or the table has grown (which
  * replaces their arrays with ordinary ones), or a snapshot was restored, it lays
- * all six out again and replaces every one of them with a new view.
+ * all eight out again and replaces every one of them with a new view.
  *
  * The memory is never grown: `memory.grow()` detaches the old buffer, and the
  * first detached `ArrayBuffer` in a process makes V8 check every typed-array
@@ -86,6 +87,9 @@ export class WasmStickKernel {
   private b = 0;
   private rest = 0;
   private stiffness = 0;
+  private compliance = 0;
+  private lambda = 0;
+  private params = 0;
   // The views last handed out, to notice when one was replaced.
   private positionView: Float64Array | null = null;
   private inverseMassView: Float64Array | null = null;
@@ -93,6 +97,9 @@ export class WasmStickKernel {
   private bView: Int32Array | null = null;
   private restView: Float64Array | null = null;
   private stiffnessView: Float64Array | null = null;
+  private complianceView: Float64Array | null = null;
+  private lambdaView: Float64Array | null = null;
+  private paramsView: Float64Array | null = null;
 
   private constructor(private readonly module: WebAssembly.Module) {}
 
@@ -103,10 +110,10 @@ export class WasmStickKernel {
   }
 
   /**
-   * Makes the six columns views into the kernel's memory, unless they already
+   * Makes the eight columns views into the kernel's memory, unless they already
    * are. Call it after anything that may have replaced one (adding particles or
    * sticks, restoring a snapshot); the solver also calls it before each step. Costs
-   * six comparisons when nothing changed; allocates only when it lays out anew.
+   * eight comparisons when nothing changed; allocates only when it lays out anew.
    * Returns false, leaving every array as it was, when no memory can be had for
    * them (the world then falls back to the TypeScript loops).
    */
@@ -117,7 +124,9 @@ export class WasmStickKernel {
       sticks.a === this.aView &&
       sticks.b === this.bView &&
       sticks.rest === this.restView &&
-      sticks.stiffness === this.stiffnessView
+      sticks.stiffness === this.stiffnessView &&
+      sticks.compliance === this.complianceView &&
+      sticks.lambda === this.lambdaView
     ) {
       return true;
     }
@@ -137,9 +146,13 @@ export class WasmStickKernel {
       b: sticks.b,
       rest: sticks.rest,
       stiffness: sticks.stiffness,
+      compliance: sticks.compliance,
+      lambda: sticks.lambda,
     };
-    const at = { position: 0, inverseMass: 0, a: 0, b: 0, rest: 0, stiffness: 0 };
+    const at = { params: 0, position: 0, inverseMass: 0, a: 0, b: 0, rest: 0, stiffness: 0, compliance: 0, lambda: 0 };
     let size = 0;
+    at.params = size;
+    size += 16;
     at.position = size;
     size += align(old.position.byteLength);
     at.inverseMass = size;
@@ -148,6 +161,10 @@ export class WasmStickKernel {
     size += align(old.rest.byteLength);
     at.stiffness = size;
     size += align(old.stiffness.byteLength);
+    at.compliance = size;
+    size += align(old.compliance.byteLength);
+    at.lambda = size;
+    size += align(old.lambda.byteLength);
     at.a = size;
     size += align(old.a.byteLength);
     at.b = size;
@@ -172,6 +189,8 @@ export class WasmStickKernel {
     floats(base + at.inverseMass, old.inverseMass.length).set(old.inverseMass);
     floats(base + at.rest, old.rest.length).set(old.rest);
     floats(base + at.stiffness, old.stiffness.length).set(old.stiffness);
+    floats(base + at.compliance, old.compliance.length).set(old.compliance);
+    floats(base + at.lambda, old.lambda.length).set(old.lambda);
     ints(base + at.a, old.a.length).set(old.a);
     ints(base + at.b, old.b.length).set(old.b);
     this.size = base + size;
@@ -181,16 +200,22 @@ export class WasmStickKernel {
     this.b = base + at.b;
     this.rest = base + at.rest;
     this.stiffness = base + at.stiffness;
+    this.compliance = base + at.compliance;
+    this.lambda = base + at.lambda;
+    this.params = base + at.params;
+    this.paramsView = floats(this.params, 2);
     particles.position = this.positionView = floats(this.position, old.position.length);
     particles.inverseMass = this.inverseMassView = floats(this.inverseMass, old.inverseMass.length);
     sticks.a = this.aView = ints(this.a, old.a.length);
     sticks.b = this.bView = ints(this.b, old.b.length);
     sticks.rest = this.restView = floats(this.rest, old.rest.length);
     sticks.stiffness = this.stiffnessView = floats(this.stiffness, old.stiffness.length);
+    sticks.compliance = this.complianceView = floats(this.compliance, old.compliance.length);
+    sticks.lambda = this.lambdaView = floats(this.lambda, old.lambda.length);
     return true;
   }
 
-  /** Moves the six columns back into ordinary arrays (switching to the TypeScript loops) and lets the memory go. */
+  /** Moves the eight columns back into ordinary arrays (switching to the TypeScript loops) and lets the memory go. */
   release(particles: ParticleStore, sticks: StickTable): void {
     if (particles.position === this.positionView) particles.position = particles.position.slice();
     if (particles.inverseMass === this.inverseMassView) particles.inverseMass = particles.inverseMass.slice();
@@ -198,19 +223,28 @@ export class WasmStickKernel {
     if (sticks.b === this.bView) sticks.b = sticks.b.slice();
     if (sticks.rest === this.restView) sticks.rest = sticks.rest.slice();
     if (sticks.stiffness === this.stiffnessView) sticks.stiffness = sticks.stiffness.slice();
-    this.positionView = this.inverseMassView = this.restView = this.stiffnessView = null;
+    if (sticks.compliance === this.complianceView) sticks.compliance = sticks.compliance.slice();
+    if (sticks.lambda === this.lambdaView) sticks.lambda = sticks.lambda.slice();
+    this.positionView = this.inverseMassView = this.restView = this.stiffnessView = this.complianceView = this.lambdaView = this.paramsView = null;
     this.aView = this.bView = null;
     this.memory = null;
     this.exports = null;
     this.size = 0;
   }
 
+  /** Hands the kernel the current substep's 1/h² (`sticks.invH2`), which compliant sticks (`soft` 2) scale their compliance by. */
+  setSubstep(sticks: StickTable): void {
+    this.paramsView![0] = sticks.invH2;
+  }
+
   /**
    * One pass over sticks `[from, to)` of an adopted table, all of kind 'equal';
-   * `soft` 0 when all have stiffness 1. Returns the first stick it left for the
-   * general loop (coincident or immovable ends), or `to` (see sticks.wat).
+   * `soft` 0 when all have stiffness 1 and compliance 0, 1 when all have
+   * compliance 0, 2 for XPBD with compliance (after {@link setSubstep}). Returns
+   * the first stick it left for the general loop (coincident or immovable ends),
+   * or `to` (see sticks.wat).
    */
   solve(from: number, to: number, soft: number): number {
-    return this.exports!.solve(from, to, soft, this.position, this.inverseMass, this.a, this.b, this.rest, this.stiffness);
+    return this.exports!.solve(from, to, soft, this.position, this.inverseMass, this.a, this.b, this.rest, this.stiffness, this.compliance, this.lambda, this.params);
   }
 }

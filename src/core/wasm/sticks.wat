@@ -4,8 +4,8 @@
 ;; the benches and Storybook) into sticksWasm.generated.ts; loaded by
 ;; stickKernel.ts, which lays the particle store's positions and inverse masses
 ;; and the stick table's columns out in the imported memory and passes their byte
-;; offsets in. It does what solveRigidSticks / solveEqualSticks in
-;; ../constraints/sticks.ts do, with the same IEEE operations in the same order
+;; offsets in. It does what solveRigidSticks / solveEqualSticks /
+;; solveCompliantSticks in ../constraints/sticks.ts do, with the same IEEE operations in the same order
 ;; (WebAssembly never fuses a multiply into an add), so both paths give the same
 ;; positions bit for bit.
 ;;
@@ -23,18 +23,24 @@
 (module
   (import "env" "memory" (memory 0))
 
-  ;; solve(from, to, soft, pos, w, a, b, rest, stiffness): one Gauss-Seidel pass
-  ;; over sticks [from, to), all of kind 'equal' with the exact square root.
-  ;; soft = 0: every stiffness is 1 (solveRigidSticks); otherwise the error is
-  ;; scaled by the stick's stiffness (solveEqualSticks). pos, w, a, b, rest and
-  ;; stiffness are byte offsets of the columns. Returns the first stick it did not
+  ;; solve(from, to, soft, pos, w, a, b, rest, stiffness, compliance, lambda, params):
+  ;; one Gauss-Seidel pass over sticks [from, to), all of kind 'equal' with the
+  ;; exact square root. soft = 0: every stiffness is 1 and every compliance 0
+  ;; (solveRigidSticks); soft = 1: the error is scaled by the stick's stiffness
+  ;; (solveEqualSticks); soft = 2: XPBD with each stick's compliance alpha, as
+  ;; solveCompliantSticks: with at = alpha / h^2 (1 / h^2 is the f64 at params)
+  ;; and mu the stick's multiplier (lambda column),
+  ;; f = ((d - rest) * stiffness - at * mu) / (d * (wa + wb + at)), mu += f * d.
+  ;; pos, w, a, b, rest, stiffness, compliance, lambda and params are byte offsets. Returns the first stick it did not
   ;; do because its ends coincide (|d| < 1e-9) or both are immovable (|d|·Σw not
   ;; > 0, NaN included): the caller does that one the general way (it needs the
   ;; seeded jitter) and calls again from the next. Returns `to` when done.
   (func (export "solve")
     (param $s i32) (param $to i32) (param $soft i32)
     (param $pos i32) (param $w i32) (param $sa i32) (param $sb i32) (param $rest i32) (param $stiff i32)
+    (param $comp i32) (param $lam i32) (param $params i32)
     (result i32)
+    (local $at v128) (local $mu v128)
     (local $ia0 i32) (local $ib0 i32) (local $ia1 i32) (local $ib1 i32)
     (local $a0 i32) (local $b0 i32) (local $a1 i32) (local $b1 i32)
     (local $pa0 v128) (local $pa1 v128) (local $pb0 v128) (local $pb1 v128)
@@ -94,7 +100,18 @@
           (local.set $e (f64x2.sub (local.get $d) (v128.load (i32.add (local.get $rest) (i32.shl (local.get $s) (i32.const 3))))))
           (if (local.get $soft)
             (then (local.set $e (f64x2.mul (local.get $e) (v128.load (i32.add (local.get $stiff) (i32.shl (local.get $s) (i32.const 3))))))))
-          (local.set $e (f64x2.div (local.get $e) (local.get $den)))
+          (if (i32.eq (local.get $soft) (i32.const 2))
+            (then
+              (local.set $at
+                (f64x2.mul (v128.load (i32.add (local.get $comp) (i32.shl (local.get $s) (i32.const 3)))) (v128.load64_splat (local.get $params))))
+              (local.set $mu (v128.load (i32.add (local.get $lam) (i32.shl (local.get $s) (i32.const 3)))))
+              (local.set $e
+                (f64x2.div
+                  (f64x2.sub (local.get $e) (f64x2.mul (local.get $at) (local.get $mu)))
+                  (f64x2.mul (local.get $d) (f64x2.add (f64x2.add (local.get $wa) (local.get $wb)) (local.get $at)))))
+              (v128.store (i32.add (local.get $lam) (i32.shl (local.get $s) (i32.const 3)))
+                (f64x2.add (local.get $mu) (f64x2.mul (local.get $e) (local.get $d)))))
+            (else (local.set $e (f64x2.div (local.get $e) (local.get $den)))))
           (local.set $fa (f64x2.mul (local.get $e) (local.get $wa)))
           (local.set $fb (f64x2.mul (local.get $e) (local.get $wb)))
           (local.set $xa (f64x2.add (local.get $xa) (f64x2.mul (local.get $dx) (local.get $fa))))
@@ -115,7 +132,8 @@
           (local.set $s (i32.add (local.get $s) (i32.const 2)))
           (br $next))
         ;; Stick s alone: where runs meet, or before an exceptional stick.
-        (if (call $one (local.get $s) (local.get $pos) (local.get $w) (local.get $sa) (local.get $sb) (local.get $rest) (local.get $stiff))
+        (if (call $one (local.get $s) (local.get $soft) (local.get $pos) (local.get $w) (local.get $sa) (local.get $sb) (local.get $rest) (local.get $stiff)
+              (local.get $comp) (local.get $lam) (local.get $params))
           (then (return (local.get $s))))
         (local.set $s (i32.add (local.get $s) (i32.const 1)))
         (br $next)))
@@ -123,9 +141,12 @@
 
   ;; One stick, scalar; returns 1 without writing when it is exceptional. Always
   ;; scales by stiffness: for a rigid stick that is a multiplication by 1, exact.
+  ;; soft = 2: XPBD, as in solve.
   (func $one
-    (param $s i32) (param $pos i32) (param $w i32) (param $sa i32) (param $sb i32) (param $rest i32) (param $stiff i32)
+    (param $s i32) (param $soft i32) (param $pos i32) (param $w i32) (param $sa i32) (param $sb i32) (param $rest i32) (param $stiff i32)
+    (param $comp i32) (param $lam i32) (param $params i32)
     (result i32)
+    (local $at f64) (local $mu f64)
     (local $ia i32) (local $ib i32) (local $a i32) (local $b i32)
     (local $wa f64) (local $wb f64) (local $dx f64) (local $dy f64) (local $dz f64)
     (local $d f64) (local $den f64) (local $e f64) (local $fa f64) (local $fb f64)
@@ -147,11 +168,20 @@
     (if (i32.or (i32.eqz (f64.gt (local.get $den) (f64.const 0))) (f64.lt (local.get $d) (f64.const 1e-9)))
       (then (return (i32.const 1))))
     (local.set $e
-      (f64.div
-        (f64.mul
-          (f64.sub (local.get $d) (f64.load (i32.add (local.get $rest) (i32.shl (local.get $s) (i32.const 3)))))
-          (f64.load (i32.add (local.get $stiff) (i32.shl (local.get $s) (i32.const 3)))))
-        (local.get $den)))
+      (f64.mul
+        (f64.sub (local.get $d) (f64.load (i32.add (local.get $rest) (i32.shl (local.get $s) (i32.const 3)))))
+        (f64.load (i32.add (local.get $stiff) (i32.shl (local.get $s) (i32.const 3))))))
+    (if (i32.eq (local.get $soft) (i32.const 2))
+      (then
+        (local.set $at (f64.mul (f64.load (i32.add (local.get $comp) (i32.shl (local.get $s) (i32.const 3)))) (f64.load (local.get $params))))
+        (local.set $mu (f64.load (i32.add (local.get $lam) (i32.shl (local.get $s) (i32.const 3)))))
+        (local.set $e
+          (f64.div
+            (f64.sub (local.get $e) (f64.mul (local.get $at) (local.get $mu)))
+            (f64.mul (local.get $d) (f64.add (f64.add (local.get $wa) (local.get $wb)) (local.get $at)))))
+        (f64.store (i32.add (local.get $lam) (i32.shl (local.get $s) (i32.const 3)))
+          (f64.add (local.get $mu) (f64.mul (local.get $e) (local.get $d)))))
+      (else (local.set $e (f64.div (local.get $e) (local.get $den)))))
     (local.set $fa (f64.mul (local.get $e) (local.get $wa)))
     (local.set $fb (f64.mul (local.get $e) (local.get $wb)))
     (f64.store (local.get $a) (f64.add (f64.load (local.get $a)) (f64.mul (local.get $dx) (local.get $fa))))

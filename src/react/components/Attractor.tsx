@@ -4,6 +4,7 @@ import { Attractor as CoreAttractor } from '../../core/forces/attractor.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Attractor}. */
 export interface AttractorProps {
@@ -26,7 +27,7 @@ export interface AttractorProps {
  * <Attractor position={[0, 1.5, 0]} strength={12} radius={2} />
  * ```
  */
-export function Attractor({ position, strength, radius = Infinity, ref }: AttractorProps) {
+export const Attractor = guarded('<Attractor>', function Attractor({ position, strength, radius = Infinity, ref }: AttractorProps) {
   // First, so that outside a <World> the error names <Attractor>.
   useSinew('<Attractor>');
   const point = useStableVec3(position, '<Attractor>: position');
@@ -42,4 +43,4 @@ export function Attractor({ position, strength, radius = Infinity, ref }: Attrac
   }, [force, point, strength, radius]);
   useForce(force);
   return null;
-}
+});

@@ -7,6 +7,7 @@ import { toQuat, type QuatLike } from '../../core/quaternion.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link BoxCollider}. */
 export interface BoxColliderProps {
@@ -42,7 +43,7 @@ export interface BoxColliderProps {
  * </BoxCollider>
  * ```
  */
-export function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, restitution = 0, children, ref }: BoxColliderProps) {
+export const BoxCollider = guarded('<BoxCollider>', function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, restitution = 0, children, ref }: BoxColliderProps) {
   const center = useStableVec3(position ?? ORIGIN, '<BoxCollider>: position')!;
   const edges = useStableVec3(typeof size === 'number' ? [size, size, size] : size, '<BoxCollider>: size')!;
   if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);
@@ -67,7 +68,7 @@ export function BoxCollider({ position, size = 1, rotation, quaternion, inside =
       {children}
     </group>
   );
-}
+});
 
 const ORIGIN = [0, 0, 0] as const;
 const IDENTITY = [0, 0, 0, 1] as [number, number, number, number];

@@ -5,6 +5,7 @@ import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link CapsuleCollider}. */
 export interface CapsuleColliderProps {
@@ -38,7 +39,7 @@ export interface CapsuleColliderProps {
  * </CapsuleCollider>
  * ```
  */
-export function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, children, ref }: CapsuleColliderProps) {
+export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, children, ref }: CapsuleColliderProps) {
   const from = useStableVec3(a, '<CapsuleCollider>: a');
   const to = useStableVec3(b, '<CapsuleCollider>: b');
   if (!from) throw new TypeError('<CapsuleCollider>: a is required, got undefined');
@@ -64,4 +65,4 @@ export function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, c
       {children}
     </group>
   );
-}
+});

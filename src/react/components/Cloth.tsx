@@ -4,6 +4,7 @@ import { BodyGeometry } from '../../three/bodyGeometry.js';
 import { useSinew } from '../context.js';
 import { useBodyView } from '../hooks/useBodyView.js';
 import { useClothAs, type ClothApi, type UseClothOptions } from '../hooks/useCloth.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Cloth}: the options of `createCloth` (see {@link useCloth}), plus how to draw it. */
 export interface ClothProps extends UseClothOptions {
@@ -33,7 +34,7 @@ export interface ClothProps extends UseClothOptions {
  * </World>
  * ```
  */
-export function Cloth({ color = '#d0d6e0', children, castShadow, receiveShadow, ref, ...options }: ClothProps) {
+export const Cloth = guarded('<Cloth>', function Cloth({ color = '#d0d6e0', children, castShadow, receiveShadow, ref, ...options }: ClothProps) {
   const api = useClothAs('<Cloth>', options);
   const { world, frame } = useSinew('<Cloth>');
   useImperativeHandle(ref, () => api, [api]);
@@ -44,4 +45,4 @@ export function Cloth({ color = '#d0d6e0', children, castShadow, receiveShadow, 
       {children ?? <meshStandardMaterial color={color} side={DoubleSide} />}
     </mesh>
   );
-}
+});

@@ -5,6 +5,7 @@ import { ColliderWireframes } from '../../three/colliderWireframes.js';
 import { ParticlePoints, StickLines } from '../../three/debugViews.js';
 import { useSinew } from '../context.js';
 import type { FrameInfo } from '../store.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Debug}. */
 export interface DebugProps {
@@ -39,7 +40,7 @@ const PANEL_INTERVAL = 0.25;
  * </World>
  * ```
  */
-export function Debug({ particles = true, sticks = true, colliders = true, stats = true, pointSize = 6, strainScale = 0.05 }: DebugProps) {
+export const Debug = guarded('<Debug>', function Debug({ particles = true, sticks = true, colliders = true, stats = true, pointSize = 6, strainScale = 0.05 }: DebugProps) {
   const { world, frame } = useSinew('<Debug>');
   const [views] = useState(() => ({ points: new ParticlePoints(pointSize), lines: new StickLines(strainScale), wires: new ColliderWireframes() }));
   useEffect(
@@ -75,7 +76,7 @@ export function Debug({ particles = true, sticks = true, colliders = true, stats
       <primitive object={views.wires.object} visible={colliders} />
     </>
   );
-}
+});
 
 /**
  * One line of numbers about the world, as the stats panel shows it.

@@ -7,6 +7,7 @@ import { ParticleDrag } from '../../three/particleDrag.js';
 import { pickParticle } from '../../three/pick.js';
 import { useSinew } from '../context.js';
 import { useLatest } from '../hooks/useLatest.js';
+import { guarded } from '../guarded.js';
 
 /** Camera controls as far as dragging needs them: drei's `OrbitControls` (and most others) have `enabled`. */
 export interface ToggleableControls {
@@ -29,8 +30,11 @@ export interface DragControlsProps {
    */
   grabPinned?: boolean;
   /**
-   * Camera controls to switch off while dragging. Default R3F's default
-   * controls (drei's `<OrbitControls makeDefault />`).
+   * Camera controls to switch off while dragging, besides keeping the press
+   * from every other listener on the canvas (which already stops drei's
+   * `<OrbitControls>`, `makeDefault` or not). Default R3F's default controls
+   * (those with `makeDefault`); give controls that listen elsewhere, e.g. on
+   * the document.
    */
   controls?: ToggleableControls | null;
   /** Element to listen on. Default the element R3F listens on (the canvas's wrapper). */
@@ -45,8 +49,10 @@ export interface DragControlsProps {
  * Press on any simulated thing and drag it: the particle nearest the pointer
  * is pinned to the pointer on a plane through it facing the camera (the Hitman
  * "drag the corpse by the hand"), and released with the pointer's velocity, so
- * a flick throws it. Orbit controls stop while dragging: the listener runs in
- * the capture phase, before theirs, and switches them off first. The pin stays
+ * a flick throws it. Camera controls stop while dragging, whichever they are
+ * and `makeDefault` or not: the listener runs in the capture phase, before
+ * theirs, and keeps a press that grabs something from them (and from R3F's own
+ * pointer events: a drag is not a click). The pin stays
  * on the free side of static colliders (see `PinGlide`): pulled into the floor,
  * a body lies on it, and let go it does not spring out.
  *
@@ -61,7 +67,7 @@ export interface DragControlsProps {
  * </Canvas>
  * ```
  */
-export function DragControls(props: DragControlsProps) {
+export const DragControls = guarded('<DragControls>', function DragControls(props: DragControlsProps) {
   const { world } = useSinew('<DragControls>');
   const get = useThree((state) => state.get);
   const [drag] = useState(() => new ParticleDrag(world));
@@ -108,7 +114,11 @@ export function DragControls(props: DragControlsProps) {
       camera.getWorldDirection(facing);
       drag.grab(id, facing, e.timeStamp / 1000);
       pointer = e.pointerId;
-      // Switched off before the controls' own pointerdown listener runs, so they never start orbiting.
+      // The press is the drag's alone: camera controls listening on this element or the canvas inside it
+      // (drei's <OrbitControls> with or without makeDefault, TrackballControls, CameraControls...) never see
+      // it, so they do not start orbiting. This listener runs first: it captures, on the element they listen on or an ancestor.
+      e.stopImmediatePropagation();
+      // Controls known by reference are switched off as well, for those that listen elsewhere (the document).
       paused = o.controls === undefined ? ((controls as ToggleableControls | null) ?? null) : o.controls;
       if (paused) {
         wasEnabled = paused.enabled;
@@ -145,4 +155,4 @@ export function DragControls(props: DragControlsProps) {
   }, [world, get, drag, latest, domElement, enabled]);
 
   return null;
-}
+});

@@ -2,6 +2,7 @@ import { useLayoutEffect } from 'react';
 import type { Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Gravity}. */
 export interface GravityProps {
@@ -18,10 +19,10 @@ export interface GravityProps {
  * {moonMode && <Gravity value={[0, -1.62, 0]} />}
  * ```
  */
-export function Gravity({ value }: GravityProps) {
+export const Gravity = guarded('<Gravity>', function Gravity({ value }: GravityProps) {
   const { store } = useSinew('<Gravity>');
   const gravity = useStableVec3(value, '<Gravity>: value');
   if (!gravity) throw new TypeError('<Gravity>: value is required, got undefined');
   useLayoutEffect(() => store.getState().overrideGravity(gravity), [store, gravity]);
   return null;
-}
+});

@@ -7,12 +7,13 @@ import { PinGlide } from '../../core/motion/pinGlide.js';
 import { useSinew } from '../context.js';
 import { usePinAs } from '../hooks/usePin.js';
 import { useLatest } from '../hooks/useLatest.js';
-import type { ParticleRef } from '../particleRef.js';
+import type { TypedParticleRef } from '../particleRef.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link IKHandle}. */
-export interface IKHandleProps {
-  /** The particle to pose: a handle, id or name (`"doll.rightHand"`). */
-  particle: ParticleRef;
+export interface IKHandleProps<N extends string = string> {
+  /** The particle to pose: a handle, id or name (`"doll.rightHand"`); a literal name's part is checked at compile time. */
+  particle: TypedParticleRef<N>;
   /** Size of the gizmo. Default 0.25. */
   scale?: number;
   /** Keep the gizmo the same size on screen (then `scale` is in pixels). Default false. */
@@ -43,9 +44,9 @@ export interface IKHandleProps {
  * <IKHandle particle="doll.rightFoot" scale={0.2} />
  * ```
  */
-export function IKHandle({ enabled = true, ...props }: IKHandleProps) {
+export const IKHandle = guarded('<IKHandle>', function IKHandle<N extends string>({ enabled = true, ...props }: IKHandleProps<N>) {
   return enabled ? <ActiveIKHandle {...props} /> : null;
-}
+});
 
 function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);

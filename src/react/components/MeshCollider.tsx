@@ -7,6 +7,7 @@ import type { World } from '../../core/world.js';
 import { useSinew } from '../context.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import type { ColliderHandle } from '../hooks/useCollider.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link MeshCollider}. */
 export interface MeshColliderProps {
@@ -44,7 +45,7 @@ class LiveMeshCollider implements ColliderHandle {
  * </MeshCollider>
  * ```
  */
-export function MeshCollider({ friction = 1, restitution = 0, children, ref }: MeshColliderProps) {
+export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ friction = 1, restitution = 0, children, ref }: MeshColliderProps) {
   const { world, store } = useSinew('<MeshCollider>');
   checkNumber(friction, '<MeshCollider>: friction', 0);
   checkNumber(restitution, '<MeshCollider>: restitution', 0, 1);
@@ -71,4 +72,4 @@ export function MeshCollider({ friction = 1, restitution = 0, children, ref }: M
   });
 
   return <group ref={group}>{children}</group>;
-}
+});

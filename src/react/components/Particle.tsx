@@ -4,6 +4,7 @@ import type { Group } from 'three';
 import { readPosition } from '../../three/positions.js';
 import { useSinew } from '../context.js';
 import { useParticleAs, type ParticleHandle, type UseParticleOptions } from '../hooks/useParticle.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Particle}. */
 export interface ParticleProps extends UseParticleOptions {
@@ -29,7 +30,7 @@ export interface ParticleProps extends UseParticleOptions {
  * </World>
  * ```
  */
-export function Particle({ children, ref, ...options }: ParticleProps) {
+export const Particle = guarded('<Particle>', function Particle({ children, ref, ...options }: ParticleProps) {
   const handle = useParticleAs('<Particle>', options);
   const { world, frame } = useSinew('<Particle>');
   useImperativeHandle(ref, () => handle, [handle]);
@@ -38,4 +39,4 @@ export function Particle({ children, ref, ...options }: ParticleProps) {
     if (group.current && handle.id >= 0) readPosition(world, handle.id, frame, group.current.position);
   });
   return children === undefined ? null : <group ref={group}>{children}</group>;
-}
+});

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { enableParticleCollisions } from '../../core/collision/particleCollisions.js';
 import { checkNumber } from '../../core/math.js';
 import { useSinew } from '../context.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link ParticleCollisions}. */
 export interface ParticleCollisionsProps {
@@ -24,7 +25,7 @@ export interface ParticleCollisionsProps {
  * </World>
  * ```
  */
-export function ParticleCollisions({ cellSize }: ParticleCollisionsProps) {
+export const ParticleCollisions = guarded('<ParticleCollisions>', function ParticleCollisions({ cellSize }: ParticleCollisionsProps) {
   const { world } = useSinew('<ParticleCollisions>');
   if (cellSize !== undefined) checkNumber(cellSize, '<ParticleCollisions>: cellSize', Number.MIN_VALUE);
   useEffect(() => {
@@ -32,4 +33,4 @@ export function ParticleCollisions({ cellSize }: ParticleCollisionsProps) {
     return () => collisions.disable();
   }, [world, cellSize]);
   return null;
-}
+});

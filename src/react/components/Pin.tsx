@@ -1,12 +1,13 @@
 import { useImperativeHandle, type Ref } from 'react';
 import type { Vec3Like } from '../../core/math.js';
 import { usePinAs, type PinHandle } from '../hooks/usePin.js';
-import type { ParticleRef } from '../particleRef.js';
+import type { TypedParticleRef } from '../particleRef.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Pin}. */
-export interface PinProps {
-  /** The particle to hold: a handle, id or name. */
-  particle: ParticleRef;
+export interface PinProps<N extends string = string> {
+  /** The particle to hold: a handle, id or name; a literal name's part is checked at compile time. */
+  particle: TypedParticleRef<N>;
   /** Where to hold it; default where it is at mount. Changes move the pin in place. */
   target?: Vec3Like;
   /** Receives the pin's handle. */
@@ -24,8 +25,8 @@ export interface PinProps {
  * <Pin particle="rope.end" target={[1.5, 1, 0]} />
  * ```
  */
-export function Pin({ particle, target, ref }: PinProps) {
+export const Pin = guarded('<Pin>', function Pin<N extends string>({ particle, target, ref }: PinProps<N>) {
   const handle = usePinAs('<Pin>', particle, target);
   useImperativeHandle(ref, () => handle, [handle]);
   return null;
-}
+});

@@ -4,6 +4,7 @@ import { BodyGeometry } from '../../three/bodyGeometry.js';
 import { useSinew } from '../context.js';
 import { useBodyView } from '../hooks/useBodyView.js';
 import { usePlantAs, type PlantApi, type UsePlantOptions } from '../hooks/usePlant.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Plant}: the options of `createPlant` (see {@link usePlant}), plus how to draw it. */
 export interface PlantProps extends UsePlantOptions {
@@ -28,7 +29,7 @@ export interface PlantProps extends UsePlantOptions {
  * ))}
  * ```
  */
-export function Plant({ color = '#5aa845', children, castShadow, ref, ...options }: PlantProps) {
+export const Plant = guarded('<Plant>', function Plant({ color = '#5aa845', children, castShadow, ref, ...options }: PlantProps) {
   const api = usePlantAs('<Plant>', options);
   const { world, frame } = useSinew('<Plant>');
   useImperativeHandle(ref, () => api, [api]);
@@ -39,4 +40,4 @@ export function Plant({ color = '#5aa845', children, castShadow, ref, ...options
       {children ?? <meshStandardMaterial color={color} side={DoubleSide} />}
     </mesh>
   );
-}
+});

@@ -8,6 +8,7 @@ import { blendFrames, copyFrame, makeFrame, type Frame } from '../../three/frame
 import { writeCapsuleInstances } from '../../three/instances.js';
 import { useSinew } from '../context.js';
 import { useRagdollAs, type RagdollApi, type UseRagdollOptions } from '../hooks/useRagdoll.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Ragdoll}: the options of `createRagdoll` (see {@link useRagdoll}), plus how to draw it. */
 export interface RagdollProps extends UseRagdollOptions {
@@ -48,7 +49,7 @@ const LIMBS = limbSpecs.length;
  * </Ragdoll>
  * ```
  */
-export function Ragdoll({ color = '#e0c0a0', drawCapsules, bones, children, castShadow, ref, ...options }: RagdollProps) {
+export const Ragdoll = guarded('<Ragdoll>', function Ragdoll({ color = '#e0c0a0', drawCapsules, bones, children, castShadow, ref, ...options }: RagdollProps) {
   const api = useRagdollAs('<Ragdoll>', options);
   const { world, frame } = useSinew('<Ragdoll>');
   useImperativeHandle(ref, () => api, [api]);
@@ -126,4 +127,4 @@ export function Ragdoll({ color = '#e0c0a0', drawCapsules, bones, children, cast
       {children !== undefined && <group ref={model}>{children}</group>}
     </>
   );
-}
+});

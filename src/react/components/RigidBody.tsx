@@ -9,6 +9,7 @@ import { writeTransform } from '../../three/matrices.js';
 import { useSinew } from '../context.js';
 import { useBodyView, type BodyView } from '../hooks/useBodyView.js';
 import { useRigidBodyAs, type RigidBodyApi, type UseRigidBodyOptions } from '../hooks/useRigidBody.js';
+import { guarded } from '../guarded.js';
 
 /** `Omit` applied to each member of a union, so each shape keeps its own options. */
 type WithoutRotation<T> = T extends unknown ? Omit<T, 'rotation'> : never;
@@ -49,7 +50,7 @@ export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
  * <RigidBody shape="box" size={[1, 2, 0.1]} position={[0.55, 1, 0]} shared={{ 0: 'post.1', 2: 'post.3' }} />
  * ```
  */
-export function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
+export const RigidBody = guarded('<RigidBody>', function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
   const euler = rotation ? `${rotation[0]},${rotation[1]},${rotation[2]}` : undefined;
   const fromEuler = useMemo(() => {
     if (!euler) return undefined;
@@ -91,7 +92,7 @@ export function RigidBody({ rotation, quaternion, color = '#e0a040', children, c
       )}
     </group>
   );
-}
+});
 
 /** The body's own convex hull in its local frame, built from the core's rest shape; drawn when there are no children. */
 class HullView implements BodyView {

@@ -7,6 +7,7 @@ import { TubeGeometry } from '../../three/tubeGeometry.js';
 import { useSinew } from '../context.js';
 import { useBodyView } from '../hooks/useBodyView.js';
 import { useRopeAs, type RopeApi, type UseRopeOptions } from '../hooks/useRope.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Rope}: the options of `createRope` (see {@link useRope}), plus how to draw it. */
 export interface RopeProps extends UseRopeOptions {
@@ -39,7 +40,7 @@ export interface RopeProps extends UseRopeOptions {
  * <Rope from={[0, 3, 0]} to={[0, 2, 0]} segments={12} pinStart display="beads" thickness={0.04} />
  * ```
  */
-export function Rope({ display = 'tube', thickness, radialSegments = 8, color = '#c8a165', children, castShadow, ref, ...options }: RopeProps) {
+export const Rope = guarded('<Rope>', function Rope({ display = 'tube', thickness, radialSegments = 8, color = '#c8a165', children, castShadow, ref, ...options }: RopeProps) {
   const api = useRopeAs('<Rope>', options);
   useImperativeHandle(ref, () => api, [api]);
   const radius = checkNumber(thickness ?? (options.radius || 0.01), '<Rope>: thickness', Number.MIN_VALUE);
@@ -51,7 +52,7 @@ export function Rope({ display = 'tube', thickness, radialSegments = 8, color = 
   }
   if (display !== 'tube') throw new RangeError(`<Rope>: display must be 'tube' or 'beads', got ${JSON.stringify(display)}`);
   return <Tube {...look} radialSegments={radialSegments} />;
-}
+});
 
 interface LookProps {
   api: RopeApi;

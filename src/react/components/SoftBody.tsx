@@ -4,6 +4,7 @@ import { BodyGeometry } from '../../three/bodyGeometry.js';
 import { useSinew } from '../context.js';
 import { useBodyView } from '../hooks/useBodyView.js';
 import { useSoftBodyAs, type SoftBodyApi, type UseSoftBodyOptions } from '../hooks/useSoftBody.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link SoftBody}: the options of `createSoftBody` (see {@link useSoftBody}), plus how to draw it. */
 export interface SoftBodyProps extends UseSoftBodyOptions {
@@ -28,7 +29,7 @@ export interface SoftBodyProps extends UseSoftBodyOptions {
  * <SoftBody shape="sphere" center={[0, 1.5, 0]} size={0.6} stiffness={0.2} pressure={1} color="limegreen" />
  * ```
  */
-export function SoftBody({ color = '#7bd389', children, castShadow, receiveShadow, ref, ...options }: SoftBodyProps) {
+export const SoftBody = guarded('<SoftBody>', function SoftBody({ color = '#7bd389', children, castShadow, receiveShadow, ref, ...options }: SoftBodyProps) {
   const api = useSoftBodyAs('<SoftBody>', options);
   const { world, frame } = useSinew('<SoftBody>');
   useImperativeHandle(ref, () => api, [api]);
@@ -39,4 +40,4 @@ export function SoftBody({ color = '#7bd389', children, castShadow, receiveShado
       {children ?? <meshStandardMaterial color={color} />}
     </mesh>
   );
-}
+});

@@ -2,6 +2,7 @@ import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link SphereCollider}. */
 export interface SphereColliderProps {
@@ -31,7 +32,7 @@ export interface SphereColliderProps {
  * </SphereCollider>
  * ```
  */
-export function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, children, ref }: SphereColliderProps) {
+export const SphereCollider = guarded('<SphereCollider>', function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, children, ref }: SphereColliderProps) {
   const center = useStableVec3(position ?? ORIGIN, '<SphereCollider>: position')!;
   checkNumber(radius, '<SphereCollider>: radius', 0);
   checkNumber(friction, '<SphereCollider>: friction', 0);
@@ -40,6 +41,6 @@ export function SphereCollider({ position, radius, inside = false, friction = 1,
   const handle = useColliderAs('<SphereCollider>', shape);
   useImperativeHandle(ref, () => handle, [handle]);
   return children === undefined ? null : <group position={center}>{children}</group>;
-}
+});
 
 const ORIGIN = [0, 0, 0] as const;

@@ -1,14 +1,15 @@
 import { useImperativeHandle, type Ref } from 'react';
 import type { StickOptions } from '../../core/world.js';
 import { useStickAs, type StickHandle } from '../hooks/useStick.js';
-import type { ParticleRef } from '../particleRef.js';
+import type { TypedParticleRef } from '../particleRef.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Stick}. */
-export interface StickProps extends StickOptions {
-  /** One end: a particle handle, id or name (`"hand"`, `"rope.end"`). */
-  a: ParticleRef;
+export interface StickProps<A extends string = string, B extends string = string> extends StickOptions {
+  /** One end: a particle handle, id or name (`"hand"`, `"rope.end"`); a literal name's part is checked at compile time. */
+  a: TypedParticleRef<A>;
   /** The other end. */
-  b: ParticleRef;
+  b: TypedParticleRef<B>;
   /** Receives the stick's handle. */
   ref?: Ref<StickHandle>;
 }
@@ -24,8 +25,8 @@ export interface StickProps extends StickOptions {
  * <Stick a="shoulder" b="elbow" stiffness={0.8} />
  * ```
  */
-export function Stick({ a, b, ref, ...options }: StickProps) {
+export const Stick = guarded('<Stick>', function Stick<A extends string, B extends string>({ a, b, ref, ...options }: StickProps<A, B>) {
   const handle = useStickAs('<Stick>', a, b, options);
   useImperativeHandle(ref, () => handle, [handle]);
   return null;
-}
+});

@@ -6,6 +6,7 @@ import { useSinew } from '../context.js';
 import { useLatest } from '../hooks/useLatest.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { subscribeRegistry, type WorldState } from '../store.js';
+import { guarded } from '../guarded.js';
 
 /** Props of {@link Wind}. All change live. */
 export interface WindProps {
@@ -39,7 +40,7 @@ export interface WindProps {
  * <Wind velocity={[0, 0, windSpeed]} gust={0.4} turbulence={0.3} />
  * ```
  */
-export function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5, turbulence = 0, turbulenceScale = 1, seed, bodies, ref }: WindProps) {
+export const Wind = guarded('<Wind>', function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5, turbulence = 0, turbulenceScale = 1, seed, bodies, ref }: WindProps) {
   const { world, store } = useSinew('<Wind>');
   const v = useStableVec3(velocity, '<Wind>: velocity');
   if (!v) throw new TypeError('<Wind>: velocity is required, got undefined');
@@ -97,4 +98,4 @@ export function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5,
     return subscribeRegistry(store, (state) => resolve(state, false));
   }, [world, store, bodiesKey, seed]);
   return null;
-}
+});

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { PropChecks } from '../badProps.js';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
 import { subscribeRegistry, type WorldStore } from '../store.js';
 import { useLatest } from './useLatest.js';
@@ -42,12 +43,15 @@ export function useAttachment(store: WorldStore, who: string, props: readonly st
     const sync = (strict: boolean) => {
       const state = store.getState();
       const next: number[] = [];
+      // At mount every reference is checked before throwing, so the error names each unknown one.
+      const checks = new PropChecks(who);
       for (let i = 0; i < refs.length; i++) {
         const ref = refs[i]!;
-        const id = strict ? requireParticle(state, ref, who, latestProps.current[i] ?? `particle ${i}`) : resolveParticle(state, ref);
-        if (id === undefined) return detach();
-        next.push(id);
+        const id = strict ? checks.run(() => requireParticle(state, ref, who, latestProps.current[i] ?? `particle ${i}`)) : resolveParticle(state, ref);
+        next.push(id!);
+        if (!strict && id === undefined) return detach();
       }
+      checks.throwIfAny();
       if (kept.current?.alive() && next.length === kept.ids.length && next.every((id, i) => id === kept.ids[i])) return;
       detach();
       kept.ids = next;

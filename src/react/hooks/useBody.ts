@@ -2,7 +2,8 @@ import { useLayoutEffect, useState } from 'react';
 import type { BodyRecord } from '../../core/bodies/body.js';
 import type { Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';
-import type { World } from '../../core/world.js';
+import { World } from '../../core/world.js';
+import { combinedError, everyBadOption } from '../badProps.js';
 import { settleRange } from '../../three/positions.js';
 import { useSinew } from '../context.js';
 import type { BodyEntry } from '../store.js';
@@ -62,8 +63,13 @@ export interface BodyRecipe<H extends CoreBody> {
   who: string;
   /** The core builder's name as its errors start (`createRope`), rewritten to `who`. */
   builder: string;
-  /** Builds the body; called again whenever `key` changes. */
-  create(world: World): H;
+  /**
+   * Builds the body; called again whenever `key` changes. Called with other
+   * `options` (in a scratch world) only to find every bad option after a failure.
+   */
+  create(world: World, options?: object): H;
+  /** The builder's options: given, a failed build's error names every bad one (see `everyBadOption`), not only the first. */
+  options?: object;
   /** The structural options, serialised: a change re-creates the body, anything else is updated in place. */
   key: string;
   /** Registers the body under this name, so `"name.3"` or `"name.end"` names its particles. */
@@ -96,7 +102,13 @@ export function useBody<H extends CoreBody, T extends BodyHandle<H> = BodyHandle
     try {
       core = create(world);
     } catch (error) {
-      throw renamed(error, builder, who);
+      const { options } = latest.current;
+      if (!(error instanceof Error) || !options) throw renamed(error, builder, who);
+      const all = everyBadOption(error, builder, options, (probe) => create(new World({ kernel: 'js' }), probe));
+      throw combinedError(
+        who,
+        all.map((e) => renamed(e, builder, who) as Error),
+      );
     }
     settleRange(world, core.first, core.count);
     handle.current = core;

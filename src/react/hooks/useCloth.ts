@@ -7,7 +7,7 @@ import { useLiveParticles } from './useLiveParticles.js';
 
 /** Options of {@link useCloth}; the `<Cloth>` props. Those of `createCloth`, plus a name. */
 export interface UseClothOptions extends ClothOptions {
-  /** Registers the cloth in its `<World>`: `"flag.0"` is its first particle, `"flag.end"` its last. */
+  /** Registers the cloth in its `<World>`: `"flag.0"` is its first particle, `"flag.end"` its last, `"flag.topRight"` a corner (see `clothCorners`). */
   name?: string;
   /**
    * Make its triangles solid to the static colliders (`addSurfaceCollision`), so a
@@ -57,10 +57,10 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   const { world } = useSinew(who);
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const { width, height, spacing, origin, orientation, shear, bend, name } = options;
-  const key = JSON.stringify([width, height, spacing, origin, orientation, shear === false, bend === undefined || bend === false]);
+  const key = JSON.stringify([width, height, spacing, origin, orientation, shear === false, bend === undefined || bend === false, options.material]);
   const api = useBody<ClothHandle, ClothApi>(
     // Pins are managed below, so that changing them moves pins instead of re-building the cloth.
-    { who, builder: 'createCloth', key, name, create: (w) => createCloth(w, { ...options, pin: 'none' }) },
+    { who, builder: 'createCloth', key, name, options, create: (w, o = options) => createCloth(w, { ...(o as ClothOptions), pin: 'none' }), resolve: clothCorner },
     (w) => new ClothApi(w),
   );
   useLiveParticles(api, who, options);
@@ -101,4 +101,16 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   }, [api, who, structural, shearStiffness, bendStiffness, options.tearStrain]);
 
   return api;
+}
+
+/** The corners of a cloth by name (`"flag.topRight"`): row 0 is its top edge, column 0 its left, as `pin` names them. */
+export const clothCorners = ['topLeft', 'topRight', 'bottomLeft', 'bottomRight'] as const;
+
+/** A cloth corner's name (see {@link clothCorners}). */
+export type ClothCorner = (typeof clothCorners)[number];
+
+function clothCorner(cloth: ClothHandle, part: string): number | undefined {
+  const corner = clothCorners.indexOf(part as ClothCorner);
+  if (corner < 0) return undefined;
+  return cloth.particle(corner & 1 ? cloth.width - 1 : 0, corner & 2 ? cloth.height - 1 : 0);
 }

@@ -1,5 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { particleMass } from '../../core/bodies/shapes.js';
+import { checkCollisionGroups } from '../../core/collision/collisionGroups.js';
 import { checkInteger, checkNumber } from '../../core/math.js';
 import type { BodyHandle, CoreBody } from './useBody.js';
 
@@ -17,10 +18,12 @@ export interface LiveParticleOptions {
   restitution?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
+  /** Which other bodies this one collides with (`collisionGroups(memberships, filter)`); default every body. */
+  collisionGroups?: number;
 }
 
 /**
- * Applies mass, radius, friction, restitution and iterations to a body's particles in place
+ * Applies mass, radius, friction, restitution, iterations and collision groups to a body in place
  * whenever they change, so a slider on any of them never resets the simulation.
  * (A re-created body already got the latest values from its builder.) Errors
  * name `who`.
@@ -31,7 +34,7 @@ export interface LiveParticleOptions {
  * ```
  */
 export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options: LiveParticleOptions): void {
-  const { mass, totalMass, radius, friction, restitution, iterations } = options;
+  const { mass, totalMass, radius, friction, restitution, iterations, collisionGroups } = options;
   useLayoutEffect(() => {
     const body = api.current;
     if (!body) return;
@@ -46,5 +49,7 @@ export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options
     if (restitution !== undefined) world.particles.restitution.fill(checkNumber(restitution, `${who}: restitution`, 0, 1), first, first + count);
     // Left alone when not given: builders have their own defaults (a plant relaxes once per substep).
     if (iterations !== undefined) body.body.iterations = checkInteger(iterations, `${who}: iterations`, 1);
-  }, [api, who, mass, totalMass, radius, friction, restitution, iterations]);
+    // Back to every body when the prop goes away.
+    body.body.collisionGroups = checkCollisionGroups(collisionGroups, `${who}: collisionGroups`);
+  }, [api, who, mass, totalMass, radius, friction, restitution, iterations, collisionGroups]);
 }

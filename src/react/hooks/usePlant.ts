@@ -41,7 +41,7 @@ export function usePlantAs(who: string, options: UsePlantOptions = {}): PlantApi
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const { base, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
   const key = JSON.stringify([base, height, segments, width, tipWidth, direction, across, fold]);
-  const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, create: (w) => createPlant(w, options) }, (w) => new PlantApi(w));
+  const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, options, create: (w, o = options) => createPlant(w, o as PlantOptions) }, (w) => new PlantApi(w));
   useLiveParticles(api, who, options);
   useLayoutEffect(() => {
     if (stiffness !== undefined) api.current?.setStiffness(checkStiffness(stiffness, `${who}: stiffness`));

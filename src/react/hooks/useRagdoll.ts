@@ -62,11 +62,12 @@ export function useRagdollAs(who: string, options: UseRagdollOptions = {}): Ragd
       builder: 'createRagdoll',
       key,
       name,
-      create: (w) => createRagdoll(w, options),
+      options,
+      create: (w, o = options) => createRagdoll(w, o as RagdollOptions),
       resolve: (ragdoll, part) => ((ragdollParts as readonly string[]).includes(part) ? ragdoll.part(part as RagdollPart) : undefined),
     },
     (w) => new RagdollApi(w),
   );
-  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations });
+  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations, collisionGroups: options.collisionGroups });
   return api;
 }

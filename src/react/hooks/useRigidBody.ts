@@ -117,6 +117,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
   const key = JSON.stringify([
     shape,
     options.mass,
+    options.density,
     'size' in options ? options.size : undefined,
     'points' in options ? options.points : undefined,
     'masses' in options ? options.masses : undefined,
@@ -162,7 +163,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
     return subscribeRegistry(store, check);
   }, [store, api, hasShared, latestShared]);
   // Mass is structural here: the read-back weights its vertices by it.
-  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations });
+  useLiveParticles(api, who, { friction: options.friction, restitution: options.restitution, iterations: options.iterations, collisionGroups: options.collisionGroups });
   // The radius lives in the capsule edges too.
   const { radius } = options;
   useLayoutEffect(() => {

@@ -51,7 +51,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
   const key = JSON.stringify([from, to, segments, length, kind, bendStiffness === undefined]);
   const api = useBody<RopeHandle, RopeApi>(
     // End pins are managed below, so toggling them does not re-build the rope.
-    { who, builder: 'createRope', key, name, create: (w) => createRope(w, { ...options, pinStart: false, pinEnd: false }) },
+    { who, builder: 'createRope', key, name, options, create: (w, o = options) => createRope(w, { ...(o as RopeOptions), pinStart: false, pinEnd: false }) },
     (w) => new RopeApi(w),
   );
   useLiveParticles(api, who, options);

@@ -49,7 +49,10 @@ export function useSoftBodyAs(who: string, options: UseSoftBodyOptions = {}): So
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const { shape, center, size, resolution, stiffness, pressure, inflation, name } = options;
   const key = JSON.stringify([shape, center, size, resolution]);
-  const api = useBody<SoftBodyHandle, SoftBodyApi>({ who, builder: 'createSoftBody', key, name, create: (w) => createSoftBody(w, options) }, (w) => new SoftBodyApi(w));
+  const api = useBody<SoftBodyHandle, SoftBodyApi>(
+    { who, builder: 'createSoftBody', key, name, options, create: (w, o = options) => createSoftBody(w, o as SoftBodyOptions) },
+    (w) => new SoftBodyApi(w),
+  );
   useLiveParticles(api, who, options);
 
   useLayoutEffect(() => {

@@ -3,6 +3,7 @@ import { checkNumber } from '../../core/math.js';
 import type { StickKind } from '../../core/constraints/sticks.js';
 import type { StickOptions } from '../../core/world.js';
 import type { World } from '../../core/world.js';
+import { PropChecks } from '../badProps.js';
 import { useSinew } from '../context.js';
 import type { ParticleRef } from '../particleRef.js';
 import { useAttachment } from './useAttachment.js';
@@ -64,14 +65,22 @@ export function useStick(a: ParticleRef, b: ParticleRef, options: StickOptions =
 /** @internal {@link useStick} with errors that name `who`, the component using it. */
 export function useStickAs(who: string, a: ParticleRef, b: ParticleRef, options: StickOptions = {}): StickHandle {
   const { world, store } = useSinew(who);
-  const length = options.length === undefined ? undefined : checkNumber(options.length, `${who}: length`, 0);
-  const stiffness = checkNumber(options.stiffness ?? 1, `${who}: stiffness`, 0, 1);
-  if (stiffness === 0) throw new RangeError(`${who}: stiffness must be in (0, 1], got 0`);
+  const checks = new PropChecks(who);
+  const length = options.length === undefined ? undefined : checks.run(() => checkNumber(options.length, `${who}: length`, 0));
+  const stiffness = checks.run(() => {
+    if (checkNumber(options.stiffness ?? 1, `${who}: stiffness`, 0, 1) === 0) throw new RangeError(`${who}: stiffness must be in (0, 1], got 0`);
+    return options.stiffness ?? 1;
+  });
   const kind = options.kind ?? 'equal';
-  if (!KINDS.includes(kind)) throw new RangeError(`${who}: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
+  const compliance = checks.run(() => checkNumber(options.compliance ?? 0, `${who}: compliance`, 0));
+  const damping = checks.run(() => checkNumber(options.damping ?? 0, `${who}: damping`, 0));
+  checks.run(() => {
+    if (!KINDS.includes(kind)) throw new RangeError(`${who}: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
+  });
+  checks.throwIfAny();
 
   const [handle] = useState(() => new LiveStick(world));
-  const latest = useLatest({ length, stiffness, kind });
+  const latest = useLatest({ length, stiffness, kind, compliance, damping });
   const refs = useMemo(() => [a, b], [a, b]);
   useAttachment(store, who, ['a', 'b'], refs, ([ia, ib]) => {
     if (ia === ib) throw new Error(`${who}: a and b must be different particles, both are particle ${ia}`);
@@ -89,8 +98,8 @@ export function useStickAs(who: string, a: ParticleRef, b: ParticleRef, options:
   });
 
   useEffect(() => {
-    if (handle.id >= 0 && world.hasConstraint(handle.id)) world.setStick(handle.id, { length, stiffness, kind });
-  }, [world, handle, length, stiffness, kind]);
+    if (handle.id >= 0 && world.hasConstraint(handle.id)) world.setStick(handle.id, { length, stiffness, kind, compliance, damping });
+  }, [world, handle, length, stiffness, kind, compliance, damping]);
 
   return handle;
 }

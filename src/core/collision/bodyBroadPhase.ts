@@ -1,0 +1,421 @@
+import type { ParticleStore } from '../particles.js';
+import type { World } from '../world.js';
+import { BodyFeatures } from './bodyFeatures.js';
+import { ALL_GROUPS, groupsInteract } from './collisionGroups.js';
+import { existingEdgeSystem, type EdgeTable } from './edges.js';
+
+/** What a candidate pair of features is. */
+export const enum Pair {
+  /** A body's point against another's capsule edge: x a particle, y a segment. */
+  PointSegment = 0,
+  /** Two capsule edges: x and y segments. */
+  SegmentSegment = 1,
+  /** A point against a hull: x a particle, y a hull. */
+  PointHull = 2,
+  /** A capsule edge (its ends and between) against a hull: x a segment, y a hull. */
+  SegmentHull = 3,
+  /** A capsule or hull edge against a solid triangle: x a segment, y a triangle. */
+  SegmentTriangle = 4,
+  /** Two hulls (rigid bodies): x and y hulls (`hullContact.ts`). */
+  HullHull = 5,
+}
+
+/**
+ * The broad phase between bodies, run once per step, at its first substep,
+ * after the Verlet step: every participant ({@link BodyFeatures}) is boxed (its
+ * point and triangle chunks, capsules and hull edges, each grown by how far its
+ * particles will move over the step's substeps at their present speed), the
+ * boxes are sorted along x and swept (sort and sweep: the order barely changes
+ * from step to step, so an insertion sort is near linear), and each overlapping
+ * pair whose groups let them collide lists its candidate feature pairs, walking
+ * only the chunks inside the overlap of the two boxes. The relaxation passes of
+ * every substep then test just these. The cost grows with the bodies and the
+ * features near each other, not with the product of the body counts. Boxes are
+ * also grown by `margin`, for what the passes move. Allocates only when a list
+ * outgrows its arrays.
+ *
+ * @example
+ * ```ts
+ * const broad = bodyContacts(world).broad;
+ * world.step();
+ * broad.count; // candidate feature pairs found for the latest step
+ * ```
+ */
+export class BodyBroadPhase {
+  readonly features = new BodyFeatures();
+  /** How far (m) boxes are grown beyond the features, for the motion the passes add. */
+  margin = 0.02;
+
+  /** Candidates found by the latest {@link BodyBroadPhase.run}. */
+  count = 0;
+  kind: Uint8Array = new Uint8Array(64);
+  x: Int32Array = new Int32Array(64);
+  y: Int32Array = new Int32Array(64);
+
+  /** Per participant: its box (min xyz, max xyz), grown by the margin. */
+  private box: Float64Array = new Float64Array(6 * 8);
+  private asleep: Uint8Array = new Uint8Array(8);
+  private groups: Uint32Array = new Uint32Array(8);
+  private boxed: Uint8Array = new Uint8Array(8);
+  private order: Int32Array = new Int32Array(8);
+  private chunkBox: Float64Array = new Float64Array(6 * 8);
+  private triChunkBox: Float64Array = new Float64Array(6 * 8);
+  private segBox: Float64Array = new Float64Array(6 * 16);
+  /** [0] substeps still to come after this one, [1] how far gravity moves a particle over them (m), [2] scratch: a sweep (m). */
+  private ahead: Float64Array = new Float64Array(3);
+  /** The overlap of the pair being listed, and a probe box. */
+  private overlap: Float64Array = new Float64Array(6);
+  private probe: Float64Array = new Float64Array(6);
+
+  /**
+   * Lists the candidate pairs for the `substeps` substeps to come (the rest of
+   * the step): each box is grown by how far its particles move over them at the
+   * speed they have now, plus what gravity adds, so one broad phase per step
+   * serves all its substeps.
+   */
+  run(world: World, substeps: number): void {
+    const context = world.stepContext;
+    const g = Math.sqrt(context.gx * context.gx + context.gy * context.gy + context.gz * context.gz);
+    const T = context.h * substeps;
+    this.ahead[0] = substeps > 1 ? substeps - 1 : 0;
+    this.ahead[1] = 0.5 * g * T * T;
+    const f = this.features;
+    this.edges = existingEdgeSystem(world)?.table ?? null;
+    if (f.refresh(world)) this.fit();
+    this.count = 0;
+    const n = f.count;
+    if (n < 2) return;
+    const particles = world.particles;
+    this.positions = particles.position;
+    for (let k = 0; k < n; k++) {
+      const record = f.records[k]!;
+      const asleep = world.sleep.isAsleep(record.id) ? 1 : 0;
+      this.groups[k] = record.collisionGroups ?? ALL_GROUPS;
+      // A sleeper has not moved since it was boxed.
+      if (asleep === 0 || this.asleep[k] === 0 || this.boxed[k] === 0) this.bound(particles, world, k);
+      this.asleep[k] = asleep;
+      this.boxed[k] = 1;
+    }
+    this.sweep(world);
+  }
+
+  /** The radius of segment `s`: its capsule edge's, or its hull's. */
+  segmentRadius(s: number): number {
+    const f = this.features;
+    const row = f.segRow[s]!;
+    if (row < 0) return f.hullRadius[f.segHull[s]!]!;
+    const table = this.edges;
+    return table !== null && row < table.count ? table.radius[row]! : 0;
+  }
+
+  /** The world's capsule edge table, looked up once per step. */
+  private edges: EdgeTable | null = null;
+
+  /** Arrays sized for the listed features; every box is stale. */
+  private fit(): void {
+    const f = this.features;
+    const n = f.count;
+    if (this.asleep.length < n) {
+      const size = Math.max(n, this.asleep.length * 2);
+      this.box = new Float64Array(size * 6);
+      this.asleep = new Uint8Array(size);
+      this.groups = new Uint32Array(size);
+      this.boxed = new Uint8Array(size);
+      this.order = new Int32Array(size);
+    }
+    this.boxed.fill(0);
+    this.asleep.fill(0);
+    for (let k = 0; k < n; k++) this.order[k] = k;
+    if (this.chunkBox.length < f.chunkStart.length * 6) this.chunkBox = new Float64Array(f.chunkStart.length * 6);
+    if (this.triChunkBox.length < f.triChunkStart.length * 6) this.triChunkBox = new Float64Array(f.triChunkStart.length * 6);
+    if (this.segBox.length < f.segments * 6) this.segBox = new Float64Array(f.segments * 6);
+  }
+
+  /** Boxes participant `k`: its point chunks, segments, hull and triangle chunks, then the union of them. */
+  private bound(particles: ParticleStore, world: World, k: number): void {
+    const f = this.features;
+    const pos = particles.position;
+    const radius = particles.radius;
+    const m = this.margin;
+    const box = this.box;
+    const o = k * 6;
+    box[o] = box[o + 1] = box[o + 2] = Infinity;
+    box[o + 3] = box[o + 4] = box[o + 5] = -Infinity;
+    const points = f.points;
+    const prev = particles.previous;
+    const ahead = this.ahead[0]!;
+    const fall = this.ahead[1]!;
+    for (let c = f.chunkFrom[k]!; c < f.chunkTo[k]!; c++) {
+      const cb = this.chunkBox;
+      const q = c * 6;
+      cb[q] = cb[q + 1] = cb[q + 2] = Infinity;
+      cb[q + 3] = cb[q + 4] = cb[q + 5] = -Infinity;
+      let moved = 0;
+      for (let e = f.chunkStart[c]!; e < f.chunkEnd[c]!; e++) {
+        const i = points[e]!;
+        const p = i * 3;
+        const r = radius[i]! + m;
+        for (let a = 0; a < 3; a++) {
+          const x = pos[p + a]!;
+          if (x - r < cb[q + a]!) cb[q + a] = x - r;
+          if (x + r > cb[q + 3 + a]!) cb[q + 3 + a] = x + r;
+          const d = x - prev[p + a]!;
+          if (d > moved) moved = d;
+          else if (-d > moved) moved = -d;
+        }
+      }
+      this.ahead[2] = moved * ahead + fall;
+      widenBox(cb, q, this.ahead);
+      grow(box, o, cb, q);
+    }
+    const hull = f.hull[k]!;
+    // How far the segments, the hull and the triangles may move: their fastest particle's substep displacement, over the substeps to come.
+    // (Kept in `ahead[2]`: a double returned from or passed to a call V8 does not inline is boxed.)
+    this.ahead[2] = 0;
+    if (hull >= 0) {
+      let r = 0;
+      const vertices = f.hulls[hull]!.vertices;
+      for (let v = 0; v < vertices.length; v++) {
+        const i = vertices[v]!;
+        if (radius[i]! > r) r = radius[i]!;
+        farther(pos, prev, i * 3, this.ahead);
+      }
+      f.hullRadius[hull] = r;
+    }
+    for (let s = f.segFrom[k]!; s < f.segTo[k]!; s++) {
+      farther(pos, prev, f.segA[s]! * 3, this.ahead);
+      farther(pos, prev, f.segB[s]! * 3, this.ahead);
+    }
+    for (let t = f.triFrom[k]!; t < f.triTo[k]!; t++) farther(pos, prev, f.triA[t]! * 3, this.ahead);
+    this.ahead[2] = this.ahead[2]! * ahead + fall;
+    for (let s = f.segFrom[k]!; s < f.segTo[k]!; s++) {
+      const sb = this.segBox;
+      const q = s * 6;
+      const r = this.segmentRadius(s) + m;
+      const a = f.segA[s]! * 3;
+      const b = f.segB[s]! * 3;
+      for (let ax = 0; ax < 3; ax++) {
+        const xa = pos[a + ax]!;
+        const xb = pos[b + ax]!;
+        sb[q + ax] = (xa < xb ? xa : xb) - r;
+        sb[q + 3 + ax] = (xa > xb ? xa : xb) + r;
+      }
+      widenBox(sb, q, this.ahead);
+      grow(box, o, sb, q);
+    }
+    for (let c = f.triChunkFrom[k]!; c < f.triChunkTo[k]!; c++) {
+      const tb = this.triChunkBox;
+      const q = c * 6;
+      tb[q] = tb[q + 1] = tb[q + 2] = Infinity;
+      tb[q + 3] = tb[q + 4] = tb[q + 5] = -Infinity;
+      for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) {
+        corner(tb, q, pos, f.triA[t]! * 3, m);
+        corner(tb, q, pos, f.triB[t]! * 3, m);
+        corner(tb, q, pos, f.triC[t]! * 3, m);
+      }
+      widenBox(tb, q, this.ahead);
+      grow(box, o, tb, q);
+    }
+  }
+
+  /** Sort and sweep along x over the participants' boxes. */
+  private sweep(world: World): void {
+    const f = this.features;
+    const n = f.count;
+    const order = this.order;
+    const box = this.box;
+    for (let i = 1; i < n; i++) {
+      const k = order[i]!;
+      const x = box[k * 6]!;
+      let j = i - 1;
+      while (j >= 0 && box[order[j]! * 6]! > x) {
+        order[j + 1] = order[j]!;
+        j--;
+      }
+      order[j + 1] = k;
+    }
+    for (let i = 0; i < n; i++) {
+      const p = order[i]!;
+      const po = p * 6;
+      if (box[po]! > box[po + 3]!) continue;
+      for (let j = i + 1; j < n; j++) {
+        const q = order[j]!;
+        const qo = q * 6;
+        if (box[qo]! > box[po + 3]!) break;
+        if (box[qo + 1]! > box[po + 4]! || box[qo + 4]! < box[po + 1]! || box[qo + 2]! > box[po + 5]! || box[qo + 5]! < box[po + 2]!) continue;
+        if (this.asleep[p] === 1 && this.asleep[q] === 1) continue;
+        if (!groupsInteract(this.groups[p]!, this.groups[q]!)) continue;
+        if (f.joined.size > 0 && f.joined.has(BodyFeatures.pairKey(f.records[p]!.id, f.records[q]!.id))) continue;
+        this.pair(world, p, q);
+      }
+    }
+  }
+
+  /** Lists the candidates between participants `p` and `q`. */
+  private pair(world: World, p: number, q: number): void {
+    const f = this.features;
+    const box = this.box;
+    const o = this.overlap;
+    for (let a = 0; a < 3; a++) {
+      const lo = box[p * 6 + a]!;
+      const lo2 = box[q * 6 + a]!;
+      const hi = box[p * 6 + 3 + a]!;
+      const hi2 = box[q * 6 + 3 + a]!;
+      o[a] = lo > lo2 ? lo : lo2;
+      o[3 + a] = hi < hi2 ? hi : hi2;
+    }
+    this.pointsAgainst(world, p, q);
+    this.pointsAgainst(world, q, p);
+    this.segmentsAgainst(p, q);
+    this.segmentsAgainst(q, p);
+    // Capsule against capsule (a hull's edges meet other bodies through the hull).
+    if (f.hull[p]! < 0 && f.hull[q]! < 0) {
+      for (let s = f.segFrom[p]!; s < f.segTo[p]!; s++) {
+        if (!this.meets(this.segBox, s * 6, o, 0)) continue;
+        for (let r = f.segFrom[q]!; r < f.segTo[q]!; r++) if (this.meets(this.segBox, s * 6, this.segBox, r * 6)) this.add(Pair.SegmentSegment, s, r);
+      }
+    }
+    const hp = f.hull[p]!;
+    const hq = f.hull[q]!;
+    if (hp >= 0 && hq >= 0) this.add(Pair.HullHull, hp, hq);
+  }
+
+  /** The points of `p` inside the overlap against the capsules or the hull of `q`. */
+  private pointsAgainst(world: World, p: number, q: number): void {
+    const f = this.features;
+    const hull = f.hull[q]!;
+    if (f.chunkFrom[p] === f.chunkTo[p] || (hull < 0 && f.segFrom[q] === f.segTo[q])) return;
+    const pos = world.particles.position;
+    const radius = world.particles.radius;
+    const flags = world.particles.flags;
+    const o = this.overlap;
+    const probe = this.probe;
+    const m = this.margin;
+    for (let c = f.chunkFrom[p]!; c < f.chunkTo[p]!; c++) {
+      if (!this.meets(this.chunkBox, c * 6, o, 0)) continue;
+      for (let e = f.chunkStart[c]!; e < f.chunkEnd[c]!; e++) {
+        const i = f.points[e]!;
+        const pi = i * 3;
+        const r = radius[i]! + m;
+        for (let a = 0; a < 3; a++) {
+          probe[a] = pos[pi + a]! - r;
+          probe[3 + a] = pos[pi + a]! + r;
+        }
+        if (!this.meets(probe, 0, o, 0) || (flags[i]! & 1) === 0 /* ParticleFlag.Alive */) continue;
+        if (hull >= 0) {
+          this.add(Pair.PointHull, i, hull);
+          continue;
+        }
+        for (let s = f.segFrom[q]!; s < f.segTo[q]!; s++) if (this.meets(probe, 0, this.segBox, s * 6)) this.add(Pair.PointSegment, i, s);
+      }
+    }
+  }
+
+  /** The segments of `p` (capsules or hull edges) inside the overlap against the hull and the solid triangles of `q`. */
+  private segmentsAgainst(p: number, q: number): void {
+    const f = this.features;
+    const hull = f.hull[q]!;
+    const triangles = f.triChunkFrom[q] !== f.triChunkTo[q];
+    if (hull < 0 && !triangles) return;
+    const o = this.overlap;
+    for (let s = f.segFrom[p]!; s < f.segTo[p]!; s++) {
+      const sb = s * 6;
+      if (!this.meets(this.segBox, sb, o, 0)) continue;
+      // A hull's own edges meet another hull in the hull pair.
+      if (hull >= 0 && f.segRow[s]! >= 0) this.add(Pair.SegmentHull, s, hull);
+      // A hull edge of radius 0 has no thickness to keep out of a triangle; the triangle's particles meet the hull instead.
+      if (!triangles || (f.segRow[s]! < 0 && f.hullRadius[f.segHull[s]!] === 0)) continue;
+      for (let c = f.triChunkFrom[q]!; c < f.triChunkTo[q]!; c++) {
+        if (!this.meets(this.segBox, sb, this.triChunkBox, c * 6)) continue;
+        for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) if (this.triangleMeets(t, sb)) this.add(Pair.SegmentTriangle, s, t);
+      }
+    }
+  }
+
+  /** True when triangle `t`'s box meets the segment box at `sb`. */
+  private triangleMeets(t: number, sb: number): boolean {
+    const f = this.features;
+    const s = this.segBox;
+    const probe = this.probe;
+    const pos = this.positions;
+    const a = f.triA[t]! * 3;
+    const b = f.triB[t]! * 3;
+    const c = f.triC[t]! * 3;
+    for (let k = 0; k < 3; k++) {
+      const xa = pos[a + k]!;
+      const xb = pos[b + k]!;
+      const xc = pos[c + k]!;
+      probe[k] = xa < xb ? (xa < xc ? xa : xc) : xb < xc ? xb : xc;
+      probe[3 + k] = xa > xb ? (xa > xc ? xa : xc) : xb > xc ? xb : xc;
+    }
+    return this.meets(probe, 0, s, sb);
+  }
+
+  /** The positions being boxed (set by `run`). */
+  private positions: Float64Array = new Float64Array(0);
+
+  /** True when box `a` at `ao` meets box `b` at `bo`. */
+  private meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
+    return a[ao]! <= b[bo + 3]! && a[ao + 3]! >= b[bo]! && a[ao + 1]! <= b[bo + 4]! && a[ao + 4]! >= b[bo + 1]! && a[ao + 2]! <= b[bo + 5]! && a[ao + 5]! >= b[bo + 2]!;
+  }
+
+  private add(kind: Pair, x: number, y: number): void {
+    if (this.count === this.kind.length) {
+      const size = this.count * 2;
+      this.kind = widen8(this.kind, size);
+      this.x = widen32(this.x, size);
+      this.y = widen32(this.y, size);
+    }
+    this.kind[this.count] = kind;
+    this.x[this.count] = x;
+    this.y[this.count] = y;
+    this.count++;
+  }
+}
+
+/** Grows the box at `o` in `box` to hold the box at `q` in `from`. */
+function grow(box: Float64Array, o: number, from: Float64Array, q: number): void {
+  for (let a = 0; a < 3; a++) {
+    if (from[q + a]! < box[o + a]!) box[o + a] = from[q + a]!;
+    if (from[q + 3 + a]! > box[o + 3 + a]!) box[o + 3 + a] = from[q + 3 + a]!;
+  }
+}
+
+/** Widens the box at `q` by `by[2]` on every side. */
+function widenBox(box: Float64Array, q: number, by: Float64Array): void {
+  const d = by[2]!;
+  for (let a = 0; a < 3; a++) {
+    box[q + a] = box[q + a]! - d;
+    box[q + 3 + a] = box[q + 3 + a]! + d;
+  }
+}
+
+/** Raises `most[2]` to how far the particle at `p` moved along any axis this substep. */
+function farther(pos: Float64Array, prev: Float64Array, p: number, most: Float64Array): void {
+  for (let a = 0; a < 3; a++) {
+    const d = pos[p + a]! - prev[p + a]!;
+    if (d > most[2]!) most[2] = d;
+    else if (-d > most[2]!) most[2] = -d;
+  }
+}
+
+/** Grows the box at `q` to hold the point at `p` grown by `m`. */
+function corner(box: Float64Array, q: number, pos: Float64Array, p: number, m: number): void {
+  for (let a = 0; a < 3; a++) {
+    const x = pos[p + a]!;
+    if (x - m < box[q + a]!) box[q + a] = x - m;
+    if (x + m > box[q + 3 + a]!) box[q + 3 + a] = x + m;
+  }
+}
+
+function widen8(a: Uint8Array, n: number): Uint8Array {
+  const b = new Uint8Array(n);
+  b.set(a);
+  return b;
+}
+
+function widen32(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(n);
+  b.set(a);
+  return b;
+}

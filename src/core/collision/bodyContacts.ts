@@ -1,0 +1,315 @@
+import { widen } from '../constraints/table.js';
+import type { World } from '../world.js';
+import { BodyBroadPhase } from './bodyBroadPhase.js';
+import { hullHull, HullManifold } from './hullContact.js';
+import { makeBodyContact, pointHull, type FaceMemory, pointSegment, segmentHull, segmentSegment, segmentTriangle } from './bodyContactTests.js';
+
+// The contact buffer's layout and the pair kinds (bodyContactTests.ts's BodyContact,
+// bodyBroadPhase.ts's Pair) as plain numbers: a const enum imported from another
+// module is a property load per use under vitest's module runner, and this is the
+// innermost loop of the step.
+const NORMAL = 0;
+const DEPTH = 3;
+const COUNT = 4;
+const COEF = 5;
+const REACH = 11;
+const PREFER = 12;
+const POINT_SEGMENT = 0;
+const SEGMENT_SEGMENT = 1;
+const POINT_HULL = 2;
+const SEGMENT_HULL = 3;
+const SEGMENT_TRIANGLE = 4;
+const HULL_HULL = 5;
+/** ParticleFlag.Alive and .Asleep. */
+const ALIVE = 1;
+const ASLEEP = 4;
+
+/** Scratch doubles of the stage (a double in a field or an argument may be boxed). */
+const enum Limit {
+  /** Most separating displacement per substep a contact may leave the pair with: `maxPushOutSpeed`·h. */
+  Cap = 0,
+  /** Approach per substep beyond which a contact wakes a sleeping body: sleep speed·h + |g|·h². */
+  Wake = 1,
+  Size = 2,
+}
+
+/**
+ * Collisions between bodies, on in every world: cloth and rope particles
+ * against ragdoll and rigid-body capsules and hulls, capsules against capsules
+ * (ragdoll against ragdoll), capsules and hull edges against solid cloth
+ * triangles, and hulls against hulls (box on box). Bodies joined by a stick or a
+ * shared particle do not collide with each other, nor do bodies whose
+ * collision groups rule it out (`collisionGroups`), nor two sleeping bodies.
+ *
+ * It is a stage of every relaxation pass, after the user constraints and before
+ * the static colliders (so the ground has the last word). The first pass of a
+ * step runs the broad phase ({@link BodyBroadPhase}); every pass tests the
+ * candidates and projects each contact found, the paper's section 5 shared by
+ * inverse mass between the particles of both features (equal and opposite, so
+ * momentum is kept). Three rules keep it from adding energy or stalling:
+ *
+ * 1. **Limited push-out.** A contact may leave its pair separating by at most
+ *    `world.contacts.maxPushOutSpeed` per second over the substep, like the
+ *    static contacts' rule: two bodies created inside each other come apart at
+ *    that speed instead of flying apart.
+ * 2. **Friction** on the relative motion of the two contact points: up to μ ×
+ *    the depth removed of their tangential displacement this substep, shared like
+ *    the push, stopping rather than reversing (static below the friction angle).
+ *    μ of a contact is √(μa·μb) of the two sides (Box2D's mixing), so two bodies
+ *    of μ 0.5 grip like either one on a collider of friction 0.5.
+ * 3. **No bounce**: a contact stops the approach (restitution 0 between bodies).
+ *
+ * A sleeping body in contact is held still (infinitely heavy) until something
+ * moves into it faster than the sleep speed (beyond gravity's own press), which
+ * wakes it with its island: a box resting on a sleeping box lets both sleep, a
+ * box dropped on it wakes it.
+ *
+ * @example
+ * ```ts
+ * const contacts = bodyContacts(world);
+ * contacts.enabled = false; // bodies pass through each other again (static colliders still hold)
+ * ```
+ */
+export class BodyContacts {
+  /** Collide bodies with each other. Default true. */
+  enabled = true;
+  /** The broad phase and its candidate pairs. */
+  readonly broad = new BodyBroadPhase();
+  /** Contacts projected in the latest substep, over all its passes. */
+  contacts = 0;
+  private readonly buf = makeBodyContact();
+  private readonly manifold = new HullManifold();
+  /** Which hull face each particle was last pushed out through (see `pointHull`). */
+  private readonly memory: FaceMemory = { key: new Int32Array(0), face: new Int32Array(0), seen: new Int32Array(0), now: 1 };
+  private readonly limits = new Float64Array(Limit.Size);
+  /** The step the broad phase last ran in, and the substeps it still covers. */
+  private step = -1;
+  private left = 0;
+
+  /** Relaxation pass `pass` of a substep: the broad phase on a step's first, then every candidate is tested and projected. */
+  project(world: World, pass: number): void {
+    if (!this.enabled) return;
+    const broad = this.broad;
+    if (pass === 0) {
+      // One broad phase per step, at its first substep (or when a substep count ran out: a restored snapshot).
+      const context = world.stepContext;
+      if (world.stepCount !== this.step || this.left <= 0) {
+        broad.run(world, context.substeps);
+        this.step = world.stepCount;
+        this.left = context.substeps;
+      }
+      this.left--;
+      this.contacts = 0;
+      const memory = this.memory;
+      memory.now++;
+      if (memory.seen.length < world.particles.capacity) {
+        memory.key = widen(memory.key, world.particles.capacity);
+        memory.face = widen(memory.face, world.particles.capacity);
+        memory.seen = widen(memory.seen, world.particles.capacity);
+      }
+      const g2 = context.gx * context.gx + context.gy * context.gy + context.gz * context.gz;
+      this.limits[Limit.Cap] = context.pushOutCap;
+      this.limits[Limit.Wake] = world.sleep.speed * context.h + Math.sqrt(g2) * context.h2;
+    }
+    const features = broad.features;
+    const particles = world.particles;
+    const radius = particles.radius;
+    const w = particles.inverseMass;
+    const { c, ids } = this.buf;
+    for (let k = 0; k < broad.count; k++) {
+      const x = broad.x[k]!;
+      const y = broad.y[k]!;
+      switch (broad.kind[k]) {
+        case POINT_SEGMENT:
+          c[REACH] = radius[x]! + broad.segmentRadius(y);
+          if (pointSegment(particles, x, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
+          break;
+        case SEGMENT_SEGMENT: {
+          const a = features.segA[x]!;
+          const b = features.segB[x]!;
+          c[REACH] = broad.segmentRadius(x) + broad.segmentRadius(y);
+          c[PREFER] = centre(w[a]!, w[b]!);
+          if (segmentSegment(particles, a, b, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
+          break;
+        }
+        case POINT_HULL:
+          c[REACH] = radius[x]! + features.hullRadius[y]!;
+          if (pointHull(particles, x, features.hulls[y]!, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+          break;
+        case SEGMENT_HULL: {
+          const a = features.segA[x]!;
+          const b = features.segB[x]!;
+          const hull = features.hulls[y]!;
+          c[REACH] = broad.segmentRadius(x) + features.hullRadius[y]!;
+          c[PREFER] = centre(w[a]!, w[b]!);
+          // A capsule's ends are points of its radius; a hull's corners are listed on their own.
+          if (features.segRow[x]! >= 0) {
+            if (pointHull(particles, a, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+            if (pointHull(particles, b, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+          }
+          if (segmentHull(particles, a, b, hull, c, ids)) this.resolve(world);
+          break;
+        }
+        case HULL_HULL:
+          this.manifold.margin[0] = features.hullRadius[x]! + features.hullRadius[y]!;
+          hullHull(particles, features.hulls[x]!, features.hulls[y]!, this.manifold);
+          this.resolveManifold(world);
+          break;
+        case SEGMENT_TRIANGLE: {
+          const ta = features.triA[y]!;
+          const tb = features.triB[y]!;
+          const tc = features.triC[y]!;
+          const thickness = Math.max(radius[ta]!, radius[tb]!, radius[tc]!);
+          c[REACH] = broad.segmentRadius(x) + thickness;
+          if (segmentTriangle(particles, features.segA[x]!, features.segB[x]!, ta, tb, tc, c, ids)) this.resolve(world);
+          break;
+        }
+      }
+    }
+  }
+
+  /** Projects each point of the hull pair's manifold, its depth measured from the particles as they are by then. */
+  private resolveManifold(world: World): void {
+    const m = this.manifold;
+    const margin = m.margin[0]!;
+    const pos = world.particles.position;
+    const { c, ids } = this.buf;
+    const nx = m.normal[0]!;
+    const ny = m.normal[1]!;
+    const nz = m.normal[2]!;
+    for (let k = 0; k < m.count; k++) {
+      const n = m.sizes[k]!;
+      let gap = 0;
+      for (let j = 0; j < n; j++) {
+        const i = m.ids[k * 6 + j]!;
+        const coef = m.coefs[k * 6 + j]!;
+        ids[j] = i;
+        c[COEF + j] = coef;
+        gap += coef * (pos[i * 3]! * nx + pos[i * 3 + 1]! * ny + pos[i * 3 + 2]! * nz);
+      }
+      if (gap >= margin) continue;
+      c[NORMAL] = nx;
+      c[NORMAL + 1] = ny;
+      c[NORMAL + 2] = nz;
+      c[DEPTH] = margin - gap;
+      c[COUNT] = n;
+      this.resolve(world);
+    }
+  }
+
+  /**
+   * Projects the contact in the buffer: every particle i moves by
+   * wᵢ·cᵢ·λ along the normal, λ = depth / Σ wⱼ·cⱼ² (so the contact points part
+   * by exactly the depth and Σ m·Δx = 0), then friction takes back part of the
+   * points' relative sliding the same way.
+   */
+  private resolve(world: World): void {
+    const particles = world.particles;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const w = particles.inverseMass;
+    const flags = particles.flags;
+    const c = this.buf.c;
+    const ids = this.buf.ids;
+    const n = c[COUNT]!;
+    const nx = c[NORMAL]!;
+    const ny = c[NORMAL + 1]!;
+    const nz = c[NORMAL + 2]!;
+    // How far the contact points moved apart along the normal this substep (negative: closer).
+    let moved = 0;
+    let sleeper = -1;
+    for (let k = 0; k < n; k++) {
+      const p = ids[k]! * 3;
+      moved += c[COEF + k]! * ((pos[p]! - prev[p]!) * nx + (pos[p + 1]! - prev[p + 1]!) * ny + (pos[p + 2]! - prev[p + 2]!) * nz);
+      if ((flags[ids[k]!]! & ASLEEP) !== 0) sleeper = ids[k]!;
+    }
+    if (sleeper >= 0 && -moved > this.limits[Limit.Wake]!) world.wake(sleeper);
+    let weight = 0;
+    for (let k = 0; k < n; k++) {
+      const coef = c[COEF + k]!;
+      weight += movable(flags[ids[k]!]!) ? w[ids[k]!]! * coef * coef : 0;
+    }
+    if (weight === 0) return;
+    // Rule 1: leave the pair parting by at most the push-out cap this substep.
+    const room = this.limits[Limit.Cap]! - moved;
+    const depth = c[DEPTH]! < room ? c[DEPTH]! : room;
+    if (depth <= 0) return;
+    const lambda = depth / weight;
+    let dx = 0;
+    let dy = 0;
+    let dz = 0;
+    let frictionA = 0;
+    let frictionB = 0;
+    for (let k = 0; k < n; k++) {
+      const i = ids[k]!;
+      const p = i * 3;
+      const coef = c[COEF + k]!;
+      if (movable(flags[i]!)) {
+        const s = w[i]! * coef * lambda;
+        pos[p] = pos[p]! + nx * s;
+        pos[p + 1] = pos[p + 1]! + ny * s;
+        pos[p + 2] = pos[p + 2]! + nz * s;
+      }
+      dx += coef * (pos[p]! - prev[p]!);
+      dy += coef * (pos[p + 1]! - prev[p + 1]!);
+      dz += coef * (pos[p + 2]! - prev[p + 2]!);
+      if (coef > 0) frictionA += coef * particles.friction[i]!;
+      else frictionB -= coef * particles.friction[i]!;
+    }
+    this.contacts++;
+    // Rule 2: friction on the relative tangential displacement of the contact points.
+    const dn = dx * nx + dy * ny + dz * nz;
+    const tx = dx - dn * nx;
+    const ty = dy - dn * ny;
+    const tz = dz - dn * nz;
+    const slide = Math.sqrt(tx * tx + ty * ty + tz * tz);
+    const grip = Math.sqrt(frictionA * frictionB) * depth;
+    if (slide === 0 || grip === 0) return;
+    const cut = (grip >= slide ? 1 : grip / slide) / weight;
+    for (let k = 0; k < n; k++) {
+      const i = ids[k]!;
+      if (!movable(flags[i]!)) continue;
+      const p = i * 3;
+      const s = w[i]! * c[COEF + k]! * cut;
+      pos[p] = pos[p]! - tx * s;
+      pos[p + 1] = pos[p + 1]! - ty * s;
+      pos[p + 2] = pos[p + 2]! - tz * s;
+    }
+  }
+}
+
+/** Alive and awake (an immovable particle has inverse mass 0, so it needs no test here). */
+function movable(flags: number): boolean {
+  return (flags & (ALIVE | ASLEEP)) === ALIVE;
+}
+
+/** Where a segment's mass centre lies, as a parameter from its first end: w_a / (w_a + w_b). */
+function centre(wa: number, wb: number): number {
+  return wa + wb > 0 ? wa / (wa + wb) : 0.5;
+}
+
+const systems = new WeakMap<World, BodyContacts>();
+
+/**
+ * The body-contact stage of `world` ({@link BodyContacts}), created on first use:
+ * turn collisions between bodies off or on with its `enabled`, read how many
+ * contacts the latest substep projected from its `contacts`.
+ *
+ * @example
+ * ```ts
+ * bodyContacts(world).enabled = false;
+ * ```
+ */
+export function bodyContacts(world: World): BodyContacts {
+  let system = systems.get(world);
+  if (!system) {
+    system = new BodyContacts();
+    systems.set(world, system);
+  }
+  return system;
+}
+
+/** The solver's stage: relaxation pass `pass` of the substep (see {@link BodyContacts.project}). */
+export function projectBodyContacts(world: World, pass: number): void {
+  bodyContacts(world).project(world, pass);
+}

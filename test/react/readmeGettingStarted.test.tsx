@@ -1,0 +1,55 @@
+import ReactThreeTestRenderer from '@react-three/test-renderer';
+import { readFileSync } from 'node:fs';
+import type { ReactNode } from 'react';
+import { Mesh, PlaneGeometry, type Object3D } from 'three';
+import { describe, expect, it, vi } from 'vitest';
+import { App } from './readme/GettingStarted.js';
+
+// The README's "Getting started" prints ./readme/GettingStarted.tsx verbatim and
+// the install line of the package's peers; here both are checked and the app runs.
+// The test renderer is a canvas of its own, so the app's <Canvas> passes its
+// children through, and drei's orbit controls (which need a DOM element) are
+// left out; the story "Getting started" runs the app unchanged in Chromium.
+vi.mock('@react-three/fiber', async (original) => ({ ...(await original<object>()), Canvas: ({ children }: { children: ReactNode }) => children }));
+vi.mock('@react-three/drei', () => ({ OrbitControls: () => null }));
+
+const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+const readme = read('../../README.md');
+const section = /\n## Getting started\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
+const pkg = JSON.parse(read('../../package.json')) as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
+
+describe('the README section "Getting started"', () => {
+  it('comes first after the introduction, and prints the app exactly as it runs', () => {
+    expect(/\n## (.*)/.exec(readme)?.[1]).toBe('Getting started');
+    expect(section).toContain('```tsx\n' + read('./readme/GettingStarted.tsx').trim() + '\n```');
+  });
+
+  it('installs every required peer, and lists each with the range package.json asks for', () => {
+    const required = Object.keys(pkg.peerDependencies).filter((name) => !pkg.peerDependenciesMeta[name]?.optional);
+    const install = /```sh\n(npm install [^\n]*)\n```/.exec(section)?.[1] ?? '';
+    expect(install.split(' ').slice(2).sort()).toEqual(['sinew', ...required].sort());
+    const rows = [...section.matchAll(/^\| (`[^|]+`) \| ([^|]+) \|/gm)];
+    const listed = Object.fromEntries(rows.flatMap(([, names, range]) => [...names!.matchAll(/`([^`]+)`/g)].map((m) => [m[1]!, range!.trim()])));
+    expect(listed).toEqual(Object.fromEntries(required.map((name) => [name, pkg.peerDependencies[name]])));
+  });
+
+  it('runs: a floor, a curtain hanging from its top corners and a rope swinging down', async () => {
+    const renderer = await ReactThreeTestRenderer.create(<App />);
+    await renderer.advanceFrames(60, 1 / 60);
+    const scene = renderer.scene.instance as unknown as Object3D;
+    scene.updateMatrixWorld(true);
+    const meshes: Mesh[] = [];
+    scene.traverse((o) => void (o instanceof Mesh && meshes.push(o)));
+
+    const floor = meshes.filter((m) => m.geometry instanceof PlaneGeometry);
+    expect(floor).toHaveLength(1);
+    const curtain = meshes.find((m) => m.geometry.getAttribute('position')?.count === 20 * 20)!;
+    const p = curtain.geometry.getAttribute('position');
+    // Top corners pinned where they were put; the middle of the bottom edge sags below the 0.95 m it started at, above the floor.
+    expect([p.getX(0), p.getY(0), p.getX(19), p.getY(19)].map((v) => Number(v.toFixed(4)))).toEqual([-1, 1.8, -0.05, 1.8]);
+    expect(p.getY(19 * 20 + 10)).toBeLessThan(0.95);
+    expect(p.getY(19 * 20 + 10)).toBeGreaterThan(0);
+    expect(meshes.length).toBe(3); // floor, curtain, rope
+    await renderer.unmount();
+  });
+});
