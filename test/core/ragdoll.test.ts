@@ -19,8 +19,8 @@ function worstLimitViolation(world: World, ragdoll: Ragdoll): number {
   const p = (name: (typeof ragdollParts)[number]) => world.getPosition(ragdoll.part(name));
   const toLeft = sub(p('leftHip'), p('rightHip'));
   for (const [a, m, b, axis, tolerance] of [
-    ['leftHip', 'leftKnee', 'leftFoot', toLeft, 2],
-    ['rightHip', 'rightKnee', 'rightFoot', toLeft, 2],
+    ['leftHip', 'leftKnee', 'leftFoot', toLeft, 4],
+    ['rightHip', 'rightKnee', 'rightFoot', toLeft, 4],
     ['chest', 'leftHip', 'leftKnee', toLeft.map((x) => -x), 25],
     ['chest', 'rightHip', 'rightKnee', toLeft.map((x) => -x), 25],
   ] as const) {
@@ -155,9 +155,9 @@ describe('ragdoll', () => {
         worstDuringFall = Math.max(worstDuringFall, worstLimitViolation(world, ragdoll));
         const frames = ragdoll.updateFrames();
         for (const side of ['left', 'right'] as const) {
-          // Never more than the 2° of hyperextension the knee allows (+1°)...
+          // Never more than the 4° of hyperextension the knee allows (+1°)...
           const knee = kneeForward(world, ragdoll, side);
-          expect(knee.forward).toBeGreaterThan(-0.45 * Math.sin(3 * degrees));
+          expect(knee.forward).toBeGreaterThan(-0.45 * Math.sin(5 * degrees));
           // ...and bent further than its 25° of sideways play, it sticks out to the
           // front, and so do the fronts of the thigh's and shin's frames.
           if (knee.bend < 40) continue;
