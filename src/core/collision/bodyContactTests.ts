@@ -1,6 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { closestPointTriangle, closestSegmentSegment } from './closestPoints.js';
-import type { HullShape } from './hull.js';
+import { writeHullPlanes, type HullShape } from './hull.js';
 
 /*
  * The narrow phase between bodies: each test looks at two features of two
@@ -555,42 +555,12 @@ function onFace(particles: ParticleStore, hull: HullShape, plane: number, x: num
   return true;
 }
 
-/** Writes the unit normal and offset of every plane of `hull` from its particles' positions; false if one is degenerate. */
+/** Loads every plane of `hull` into `planes` (now and at the substep's start, `PLANE` numbers each); false if one is degenerate. */
 function loadPlanes(particles: ParticleStore, hull: HullShape): boolean {
   const count = hull.planeTriangle.length;
   if (planes.length < count * PLANE) {
     planes = new Float64Array(count * PLANE);
     ends = new Float64Array(count * 2);
   }
-  const pos = particles.position;
-  const prev = particles.previous;
-  const triangles = hull.triangles;
-  for (let f = 0; f < count; f++) {
-    const t = hull.planeTriangle[f]! * 3;
-    const A = triangles[t]! * 3;
-    const B = triangles[t + 1]! * 3;
-    const C = triangles[t + 2]! * 3;
-    const ex = pos[B]! - pos[A]!;
-    const ey = pos[B + 1]! - pos[A + 1]!;
-    const ez = pos[B + 2]! - pos[A + 2]!;
-    const fx = pos[C]! - pos[A]!;
-    const fy = pos[C + 1]! - pos[A + 1]!;
-    const fz = pos[C + 2]! - pos[A + 2]!;
-    let nx = ey * fz - ez * fy;
-    let ny = ez * fx - ex * fz;
-    let nz = ex * fy - ey * fx;
-    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (l === 0) return false;
-    nx /= l;
-    ny /= l;
-    nz /= l;
-    const o = f * PLANE;
-    planes[o] = nx;
-    planes[o + 1] = ny;
-    planes[o + 2] = nz;
-    planes[o + 3] = nx * pos[A]! + ny * pos[A + 1]! + nz * pos[A + 2]!;
-    // Where the plane was when the substep began (its turn within a substep is small: the normal is today's).
-    planes[o + 4] = nx * prev[A]! + ny * prev[A + 1]! + nz * prev[A + 2]!;
-  }
-  return true;
+  return writeHullPlanes(particles, hull, planes, PLANE);
 }

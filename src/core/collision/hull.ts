@@ -1,4 +1,5 @@
 import type { BodyRecord } from '../bodies/body.js';
+import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 
 /**
@@ -27,6 +28,47 @@ export interface HullShape {
   readonly edgeClass: Int32Array;
   /** Number of direction classes. */
   readonly classes: number;
+}
+
+/**
+ * Writes each plane of `hull` as the particles now place it into `out`,
+ * `stride` numbers per plane: the unit normal xyz and its offset (n · x); with a
+ * stride of 5, also the offset the plane had at the previous positions (the same
+ * normal: a hull turns little within a substep). False if a plane's triangle has
+ * collapsed (no normal). `out` must hold `stride` numbers per plane.
+ */
+export function writeHullPlanes(particles: ParticleStore, hull: HullShape, out: Float64Array, stride: number): boolean {
+  const pos = particles.position;
+  const prev = particles.previous;
+  const triangles = hull.triangles;
+  const count = hull.planeTriangle.length;
+  for (let f = 0; f < count; f++) {
+    const t = hull.planeTriangle[f]! * 3;
+    const A = triangles[t]! * 3;
+    const B = triangles[t + 1]! * 3;
+    const C = triangles[t + 2]! * 3;
+    const ex = pos[B]! - pos[A]!;
+    const ey = pos[B + 1]! - pos[A + 1]!;
+    const ez = pos[B + 2]! - pos[A + 2]!;
+    const fx = pos[C]! - pos[A]!;
+    const fy = pos[C + 1]! - pos[A + 1]!;
+    const fz = pos[C + 2]! - pos[A + 2]!;
+    let nx = ey * fz - ez * fy;
+    let ny = ez * fx - ex * fz;
+    let nz = ex * fy - ey * fx;
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (l === 0) return false;
+    nx /= l;
+    ny /= l;
+    nz /= l;
+    const o = f * stride;
+    out[o] = nx;
+    out[o + 1] = ny;
+    out[o + 2] = nz;
+    out[o + 3] = nx * pos[A]! + ny * pos[A + 1]! + nz * pos[A + 2]!;
+    if (stride >= 5) out[o + 4] = nx * prev[A]! + ny * prev[A + 1]! + nz * prev[A + 2]!;
+  }
+  return true;
 }
 
 const hulls = new WeakMap<BodyRecord, HullShape>();

@@ -1,6 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { closestPointTriangle, closestSegmentSegment } from './closestPoints.js';
-import type { HullShape } from './hull.js';
+import { writeHullPlanes, type HullShape } from './hull.js';
 
 /*
  * Two convex hulls (rigid bodies) against each other, the way box stacks in
@@ -371,31 +371,5 @@ function planesOf(particles: ParticleStore, hull: HullShape, which: number): boo
     if (which === 0) planesA = new Float64Array(count * 4);
     else planesB = new Float64Array(count * 4);
   }
-  const out = which === 0 ? planesA : planesB;
-  const pos = particles.position;
-  for (let f = 0; f < count; f++) {
-    const t = hull.planeTriangle[f]! * 3;
-    const A = hull.triangles[t]! * 3;
-    const B = hull.triangles[t + 1]! * 3;
-    const C = hull.triangles[t + 2]! * 3;
-    const ex = pos[B]! - pos[A]!;
-    const ey = pos[B + 1]! - pos[A + 1]!;
-    const ez = pos[B + 2]! - pos[A + 2]!;
-    const fx = pos[C]! - pos[A]!;
-    const fy = pos[C + 1]! - pos[A + 1]!;
-    const fz = pos[C + 2]! - pos[A + 2]!;
-    let nx = ey * fz - ez * fy;
-    let ny = ez * fx - ex * fz;
-    let nz = ex * fy - ey * fx;
-    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
-    if (l === 0) return false;
-    nx /= l;
-    ny /= l;
-    nz /= l;
-    out[f * 4] = nx;
-    out[f * 4 + 1] = ny;
-    out[f * 4 + 2] = nz;
-    out[f * 4 + 3] = nx * pos[A]! + ny * pos[A + 1]! + nz * pos[A + 2]!;
-  }
-  return true;
+  return writeHullPlanes(particles, hull, which === 0 ? planesA : planesB, 4);
 }
