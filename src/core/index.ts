@@ -44,9 +44,9 @@ export { RigidBody, createTetrahedron, createBox, createConvex, RIGID_MIN_ITERAT
 export { DEFAULT_RIGID_DENSITY, convexHullVolume } from './bodies/rigidVolume.js';
 export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
 // Cloth, ropes, plants, soft bodies and wind.
-export { createCloth, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
+export { createCloth, DEFAULT_CLOTH_AREAL_DENSITY, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
 export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTearing.js';
-export { createRope, type RopeOptions, type RopeHandle } from './bodies/rope.js';
+export { createRope, DEFAULT_ROPE_LINEAR_DENSITY, type RopeOptions, type RopeHandle } from './bodies/rope.js';
 export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';
 export { createSoftBody, type SoftBodyOptions, type SoftBodyHandle, type SoftBodyMesh } from './bodies/softBody.js';
 export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';

@@ -1,8 +1,22 @@
-import { convexHullVolume, createBox, createConvex, createRagdoll, createTetrahedron, DEFAULT_RIGID_DENSITY, World } from '../../src/core/index.js';
+import {
+  convexHullVolume,
+  createBox,
+  createCloth,
+  createConvex,
+  createRagdoll,
+  createRope,
+  createTetrahedron,
+  DEFAULT_CLOTH_AREAL_DENSITY,
+  DEFAULT_RIGID_DENSITY,
+  DEFAULT_ROPE_LINEAR_DENSITY,
+  World,
+} from '../../src/core/index.js';
 
-// Masses that follow from a body's size: a ragdoll weighs what a person of its
-// height does by default; a rigid body given a density weighs its volume times
-// that density (without one it still weighs 1 kg; the default is to follow).
+// Masses that follow from a body's size by default: a ragdoll weighs what a
+// person of its height does, a rigid body its volume times a light wood's
+// density, a cloth its area times a light cotton's, a rope its length times a
+// climbing rope's. (Until 2026-11 every particle weighed 1 kg: a 24 × 16 flag
+// 384 kg, which no wind lifts.)
 
 function totalMass(world: World, ids: readonly number[]): number {
   return ids.reduce((sum, id) => sum + world.getMass(id), 0);
@@ -20,11 +34,12 @@ describe('default masses', () => {
     expect(createRagdoll(world, { mass: 50 }).mass).toBe(50);
   });
 
-  it('a rigid body given a density weighs its volume times it', () => {
+  it('a rigid body weighs its volume times its density, a light wood by default', () => {
     const world = new World();
     expect(DEFAULT_RIGID_DENSITY).toBe(500); // a light wood
     expect(totalMass(world, createBox(world, { size: [0.5, 0.2, 0.1], density: DEFAULT_RIGID_DENSITY }).vertices)).toBeCloseTo(500 * 0.01, 12);
-    expect(totalMass(world, createBox(world, { size: [0.5, 0.2, 0.1] }).vertices)).toBeCloseTo(1, 12); // neither mass nor density: 1 kg
+    expect(totalMass(world, createBox(world, { size: [0.5, 0.2, 0.1] }).vertices)).toBeCloseTo(500 * 0.01, 12); // neither mass nor density: the default
+    expect(totalMass(world, createBox(world).vertices)).toBeCloseTo(500, 12); // a 1 m cube of wood
     expect(totalMass(world, createBox(world, { size: 0.5, density: 1000 }).vertices)).toBeCloseTo(125, 12);
     // A regular tetrahedron of edge a holds a³ / (6√2).
     expect(totalMass(world, createTetrahedron(world, { size: 0.3, density: 500 }).vertices)).toBeCloseTo((500 * 0.3 ** 3) / (6 * Math.SQRT2), 12);
@@ -60,5 +75,26 @@ describe('default masses', () => {
         ],
       }).count, // 1 kg: no density asked for
     ).toBe(3);
+  });
+
+  it('a cloth weighs its area times a light cotton, a rope its length times a climbing rope, unless told otherwise', () => {
+    const world = new World();
+    expect(DEFAULT_CLOTH_AREAL_DENSITY).toBe(0.15);
+    expect(DEFAULT_ROPE_LINEAR_DENSITY).toBe(0.1);
+    // The README's flag: 24 × 16 particles 0.08 m apart, each the 8 cm square of cotton around it: 0.37 kg (it weighed 384 kg).
+    const flag = createCloth(world, { width: 24, height: 16, spacing: 0.08 });
+    const flagIds = Array.from({ length: flag.count }, (_, i) => flag.first + i);
+    expect(totalMass(world, flagIds)).toBeCloseTo(0.15 * 24 * 16 * 0.08 ** 2, 12);
+    expect(world.getMass(flag.first)).toBeCloseTo(world.getMass(flag.first + 100), 15); // spread evenly
+    const rope = createRope(world, { from: [0, 0, 0], to: [2, 0, 0], segments: 10, length: 2.5 });
+    expect(
+      totalMass(
+        world,
+        Array.from({ length: rope.count }, (_, i) => rope.first + i),
+      ),
+    ).toBeCloseTo(0.25, 12); // its length, not its span
+    // What you ask for wins.
+    expect(world.getMass(createCloth(world, { width: 2, height: 2, mass: 3 }).first)).toBe(3);
+    expect(world.getMass(createRope(world, { from: [0, 0, 0], to: [1, 0, 0], segments: 3, totalMass: 2 }).first)).toBe(0.5);
   });
 });

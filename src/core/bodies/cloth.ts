@@ -8,6 +8,14 @@ import type { StickOptions } from '../worldOptions.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
+/**
+ * Areal density (kg/m²) of a cloth given no mass or material: a light woven
+ * cotton (shirting is sold at 100–200 g/m²). Each particle weighs the square
+ * of cloth around it (density × spacing², as a `material` sets it): the
+ * README's 24 × 16 flag at 0.08 m weighs 0.37 kg.
+ */
+export const DEFAULT_CLOTH_AREAL_DENSITY = 0.15;
+
 /** Which particles of a cloth are pinned: a named set, or grid indices `j * width + i`. */
 export type ClothPin = 'none' | 'top' | 'top-corners' | 'corners' | 'left' | readonly number[];
 
@@ -133,7 +141,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const tearStrain = options.tearStrain === undefined ? undefined : checkTearStrain(options.tearStrain, 'createCloth: tearStrain');
   const pinned = pinnedIndices(options.pin ?? 'none', width, height);
   const count = width * height;
-  const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth');
+  const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
 
   const list: ParticleOptions[] = [];
   for (let j = 0; j < height; j++) {

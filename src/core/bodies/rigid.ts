@@ -30,8 +30,8 @@ export interface RigidBodyOptions extends CollisionGroupOptions {
   angularVelocity?: Vec3Like;
   /**
    * Total mass in kg, split evenly over the vertices; 0 or Infinity makes the
-   * body immovable. Default 1, or `density` times the body's volume when
-   * `density` is given (the convex hull of a convex body's points).
+   * body immovable. Default: `density` times the body's volume (the convex hull
+   * of a convex body's points); 1 kg for a flat body.
    */
   mass?: number;
   /** kg/m³: with no `mass`, the body weighs this times its volume (`DEFAULT_RIGID_DENSITY`, 500, is a light wood). */
@@ -226,7 +226,7 @@ export function createConvex(world: World, options: ConvexOptions): RigidBody {
   const n = options.points.length;
   const local = options.points.flatMap((p, i) => toVec3(p, `${what}: points[${i}]`));
   let masses: Masses;
-  if (options.masses === undefined) masses = evenMasses(options.mass ?? (options.density === undefined ? undefined : massFromDensity(convexHullVolume(local), options.density, what)), n, what);
+  if (options.masses === undefined) masses = evenMasses(options.mass ?? densityMass(convexHullVolume(local), options.density, what), n, what);
   else {
     if (!Array.isArray(options.masses) || options.masses.length !== n) throw new RangeError(`${what}: masses must hold one mass per point (${n}), got ${String(options.masses)}`);
     masses = { perVertex: options.masses.map((m, i) => checkPositive(m, `${what}: masses[${i}]`)), immovable: false };
@@ -246,9 +246,12 @@ interface Masses {
   immovable: boolean;
 }
 
-/** The mass `density` gives a body of `volume`, or undefined (the 1 kg default) without a density. */
-function densityMass(volume: number, density: number | undefined, what: string): number | undefined {
-  return density === undefined ? undefined : massFromDensity(volume, density, what);
+/**
+ * The mass `density` (default `DEFAULT_RIGID_DENSITY`, 500 kg/m³) gives a body of
+ * `volume`. A flat body without a density spans no volume: it weighs 1 kg.
+ */
+function densityMass(volume: number, density: number | undefined, what: string): number {
+  return density === undefined && !(volume > 0) ? 1 : massFromDensity(volume, density, what);
 }
 
 function evenMasses(mass: number | undefined, n: number, what: string): Masses {

@@ -3,7 +3,7 @@ import { checkNumber } from '../math.js';
 /**
  * A light wood's density (kg/m³), for `density` when a rigid body should weigh
  * what a solid of its size does: a 0.5 m crate 62.5 kg, a 10 cm block 0.5 kg.
- * (Not yet the default: bodies without `mass` or `density` weigh 1 kg.)
+ * The default of every rigid builder given no `mass`.
  */
 export const DEFAULT_RIGID_DENSITY = 500;
 

@@ -179,19 +179,23 @@ export function meshEdges(faces: Uint32Array, vertexCount: number, what: string)
 
 /** Mass options shared by the builders: per particle, or for the whole body. */
 export interface MassOptions {
-  /** Mass of each particle in kg, default 1. */
+  /** Mass of each particle in kg. Default: the builder's (a cloth from an areal density, a rope from a linear density; 1 kg per particle elsewhere). */
   mass?: number;
   /** Mass of the whole body in kg, spread evenly over its particles; give this or `mass`. */
   totalMass?: number;
 }
 
-/** The mass of each of `count` particles from {@link MassOptions}; `what` names the builder. */
-export function particleMass(options: MassOptions, count: number, what: string): number {
+/**
+ * The mass of each of `count` particles from {@link MassOptions}; `what` names
+ * the builder. Without `mass` or `totalMass` each particle weighs
+ * `defaultMass` kg (the builder's plausible default: from a density).
+ */
+export function particleMass(options: MassOptions, count: number, what: string, defaultMass = 1): number {
   if (options.mass !== undefined && options.totalMass !== undefined) {
     throw new RangeError(`${what}: give mass (per particle) or totalMass, not both; got mass ${options.mass} and totalMass ${options.totalMass}`);
   }
   if (options.totalMass !== undefined) return checkNumber(options.totalMass, `${what}: totalMass`, Number.MIN_VALUE) / count;
-  return checkNumber(options.mass ?? 1, `${what}: mass`, Number.MIN_VALUE);
+  return checkNumber(options.mass ?? defaultMass, `${what}: mass`, Number.MIN_VALUE);
 }
 
 /** Checks a stick stiffness, which must lie in (0, 1]; `what` names the argument. */
