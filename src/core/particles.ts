@@ -73,6 +73,12 @@ export class ParticleStore {
   frictionPush: Float64Array;
   /** Times each slot was freed: an id plus its generation names one particle, even after the slot is reused. */
   generation: Uint32Array;
+  /**
+   * How far (m) a collider may push a particle out along its normal in one
+   * substep beyond taking back the particle's own approach (see `pushOut`):
+   * `maxPushOutSpeed` × the substep, set by the step; unlimited outside it.
+   */
+  pushOutRoom = Infinity;
 
   private freeSlots: number[] = [];
 

@@ -34,6 +34,7 @@ export function stepWorld(world: World): void {
   // Built once, read by the stages. With every particle asleep it has no substeps: user constraints would only touch sleepers.
   const context = world.stepContext;
   context.prepare(world);
+  particles.pushOutRoom = context.pushOutCap;
   for (let s = 0; s < context.substeps; s++) {
     // Forces are evaluated every substep: a position-dependent force (a spring,
     // buoyancy) held over all substeps would pump energy into the motion.

@@ -72,7 +72,7 @@ export interface WorldOptions {
    * Most speed (m/s) that pushing a particle out of a collider may give it along
    * the contact normal, beyond its own motion. A deep penetration (a particle
    * released from a pin under the floor) is then resolved at this speed instead
-   * of becoming a launch. Default 3; change it later through
+   * of becoming a launch. Default 3; `Infinity` turns it off; change it later through
    * `world.contacts.maxPushOutSpeed` (see `ContactSettings`).
    */
   maxPushOutSpeed?: number;

@@ -126,9 +126,11 @@ describe("the wall cheat: a limb with its ends on both sides of a wall goes to t
     return Array.from({ length: links + 1 }, (_, k) => world.getPosition(first + k));
   }
 
-  it('plain projection pushes the limb out through the nearer face: to the far side, dragging the torso across', () => {
-    // The torso end is the shallower one (5 cm against 50 cm), so the least push is +x.
-    for (const [x] of arm(1, 'none')) expect(x).toBeGreaterThan(0.02);
+  it('plain projection does not bring the limb back to the torso side', () => {
+    // The torso end is the shallower one (5 cm against 50 cm), so the least push is +x: all at once it
+    // pushed the limb through to the far side, dragging the torso across; at the push-out speed limit
+    // the torso end is held on the wall's face (x = 0), the limb still through it.
+    for (const [x] of arm(1, 'none')) expect(x).toBeGreaterThan(-0.02 + 1e-3);
   });
 
   it('anchored at the torso end, the limb is projected back to the torso side', () => {

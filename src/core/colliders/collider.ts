@@ -18,22 +18,32 @@ export interface Collider {
 
 /**
  * A contact handed to {@link pushOut}: `[nx, ny, nz, depth, friction,
- * restitution, mx, my, mz]`, the unit normal out of the obstacle, the
- * penetration depth, the surface's μ and restitution, and how far the obstacle's
+ * restitution, mx, my, mz, gradual]`, the unit normal out of the obstacle, the
+ * penetration depth, the surface's μ and restitution, how far the obstacle's
  * surface at the contact moved during this substep (zero for a static collider;
- * friction holds the particle to that motion, not to the world). A six-number
- * contact from older code is read as a static one. Colliders keep one and refill
+ * friction holds the particle to that motion, not to the world), and 1 when the
+ * penetration the particle brought into the substep comes out at most
+ * `particles.pushOutRoom` per substep (a particle against a collider), 0 when
+ * all at once (a feature's share of a push split between particles: capsule
+ * edges, faces, the wall cheat). A six-number contact from older code is read
+ * as a static, all-at-once one. Colliders keep one and refill
  * it: passing doubles to a call V8 does not inline boxes them, an allocation per
  * contact that the step loop must not make.
  */
 export type Contact = Float64Array;
 
 /** Length of a {@link Contact}. */
-export const CONTACT_SIZE = 9;
+export const CONTACT_SIZE = 10;
 
-/** A fresh {@link Contact} for a collider to reuse (obstacle motion zero: a static surface). */
-export function makeContact(): Contact {
-  return new Float64Array(CONTACT_SIZE);
+/**
+ * A fresh {@link Contact} for a collider to reuse (obstacle motion zero: a
+ * static surface). `gradual` false for pushes that share one feature's
+ * penetration between particles (see {@link Contact}).
+ */
+export function makeContact(gradual = true): Contact {
+  const contact = new Float64Array(CONTACT_SIZE);
+  contact[9] = gradual ? 1 : 0;
+  return contact;
 }
 
 /** Writes the surface properties of `collider` (friction, restitution) into `contact`. */
@@ -65,9 +75,21 @@ export function pushOut(particles: ParticleStore, i: number, contact: Contact): 
   const nx = contact[0]!;
   const ny = contact[1]!;
   const nz = contact[2]!;
-  const depth = contact[3]!;
   const p = i * 3;
   const pos = particles.position;
+  const prev = particles.previous;
+  // Penetration the particle brought with it into this substep (spawned, teleported or
+  // held inside) comes out at most `pushOutRoom` per substep; what it moved in by this
+  // substep, relative to the surface, is taken back whole. All of it at once would be a
+  // velocity of depth / h for the particle, and through its sticks for the whole body:
+  // a box made 10 cm inside the floor was thrown 48 m up, a ragdoll 0.5 m inside 350 m.
+  let depth = contact[3]!;
+  if (contact.length >= CONTACT_SIZE && contact[9] === 1) {
+    const approach = (pos[p]! - prev[p]! - contact[6]!) * nx + (pos[p + 1]! - prev[p + 1]! - contact[7]!) * ny + (pos[p + 2]! - prev[p + 2]! - contact[8]!) * nz;
+    const room = particles.pushOutRoom - approach;
+    if (depth > room) depth = room;
+  }
+  if (depth <= 0) return;
   pos[p] = pos[p]! + nx * depth;
   pos[p + 1] = pos[p + 1]! + ny * depth;
   pos[p + 2] = pos[p + 2]! + nz * depth;

@@ -17,13 +17,16 @@ export class ContactSettings {
    * velocity, Jolt its penetration recovery, for the same reason). A particle
    * found deep inside (released from a pin under the floor, or left there by a
    * teleport) comes out at this speed instead of turning the whole depth into
-   * velocity in one substep. Default 3; >= 0.
+   * velocity in one substep. Penetration a particle brings into a substep is
+   * taken out at this speed in the projection itself, so a body made inside a
+   * collider climbs out rather than being thrown by its sticks. Default 3;
+   * >= 0; `Infinity` turns the limit off (the paper's projection: all at once).
    */
   get maxPushOutSpeed(): number {
     return this.pushOutSpeed;
   }
   set maxPushOutSpeed(speed: number) {
-    this.pushOutSpeed = checkNumber(speed, 'World: maxPushOutSpeed', 0);
+    this.pushOutSpeed = speed === Infinity ? speed : checkNumber(speed, 'World: maxPushOutSpeed', 0);
   }
 
   /** Approach speeds (m/s) below this do not bounce, so that resting contacts settle. Default 0.5; >= 0. */

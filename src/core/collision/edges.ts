@@ -108,7 +108,7 @@ export class EdgeSystem implements Constraint {
   private torsos: TorsoRecord[] = [];
   private query = makeSegmentQuery();
   private cast = makeLineCast();
-  private contact = makeContact();
+  private contact = makeContact(false);
 
   add(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions): number {
     world.checkParticle(a, 'addCapsuleEdge: a');
@@ -253,6 +253,9 @@ export class EdgeSystem implements Constraint {
    * c2 = t) must move by Δ; with λ = 1/(c1² + c2²), x1 += c1·λ·Δ and x2 += c2·λ·Δ.
    * Weighted by inverse mass w: xi += wi·ci·Δ / (w1·c1² + w2·c2²), which moves p
    * by exactly Δ. Each end's share goes through pushOut, so friction acts on it.
+   * As for a particle (see `pushOut`), the penetration the point brought into the
+   * substep comes out at most `particles.pushOutRoom` per substep: what the
+   * point moved in by this substep is taken back whole.
    */
   private share(particles: ParticleStore, a: number, b: number, c: Collider): void {
     const q = this.query;
@@ -262,11 +265,24 @@ export class EdgeSystem implements Constraint {
     const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;
     const denominator = wa * c1 * c1 + wb * c2 * c2;
     if (denominator === 0) return;
-    const k = q[11]! / denominator;
+    const nx = q[8]!;
+    const ny = q[9]!;
+    const nz = q[10]!;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const pa = a * 3;
+    const pb = b * 3;
+    const approach =
+      c1 * ((pos[pa]! - prev[pa]!) * nx + (pos[pa + 1]! - prev[pa + 1]!) * ny + (pos[pa + 2]! - prev[pa + 2]!) * nz) +
+      c2 * ((pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz);
+    const room = particles.pushOutRoom - approach;
+    const depth = q[11]! < room ? q[11]! : room;
+    if (depth <= 0) return;
+    const k = depth / denominator;
     const contact = this.contact;
-    contact[0] = q[8]!;
-    contact[1] = q[9]!;
-    contact[2] = q[10]!;
+    contact[0] = nx;
+    contact[1] = ny;
+    contact[2] = nz;
     setSurface(contact, c);
     const da = wa * c1 * k;
     const db = wb * c2 * k;

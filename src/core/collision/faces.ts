@@ -79,7 +79,7 @@ export class FaceSystem implements Constraint {
   /** Scratch, laid out as faceFeatures.ts describes. */
   private buf = new Float64Array(30);
   private segment = new Float64Array(SegSeg.Size);
-  private contact = makeContact();
+  private contact = makeContact(false);
 
   add(world: World, a: number, b: number, c: number): number {
     world.checkParticle(a, 'addCollisionTriangle: a');

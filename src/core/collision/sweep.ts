@@ -50,7 +50,7 @@ class TunnellingGuard implements Constraint {
   /** The start midpoint the last sweep saw, after its fix: an equal one means the same substep. */
   private seen = new Float64Array([NaN, NaN, NaN]);
   private cast = makeLineCast();
-  private contact = makeContact();
+  private contact = makeContact(false);
 
   constructor(
     private readonly first: number,

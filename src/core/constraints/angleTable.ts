@@ -16,7 +16,8 @@ const DEGENERATE = 1e-9;
  * projection, the whole violation at once. (It was capped at 0.03 rad per pass, so
  * that limbs tangled by a hard hit would come apart over several substeps; a fall
  * on the side then bent a hip 10° past its limit, and uncapped no drop in the
- * tests exceeds a limit by more than 0.6° nor gains energy.) The gradients
+ * tests exceeds a limit by more than 0.6° nor gains energy. The hinges keep
+ * their cap: see `hinge.ts`.) The gradients
  * sum to zero and θ does not change under rotation, so a correction changes
  * neither momentum nor angular momentum. Rows with a `hinge` also keep to one side
  * of the hinge plane (see {@link AngleOptions.hinge}).

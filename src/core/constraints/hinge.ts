@@ -13,6 +13,15 @@ export interface HingeRows {
 }
 
 /**
+ * Largest correction per hinge projection (radians). The angle rows repair their
+ * whole violation, but a hinge folded far the wrong way (a ragdoll made half
+ * inside the floor, its shins folded back above it by the wall cheat) repaired at
+ * once threw the body 80 m up; at 0.03 rad per pass it unfolds over a few
+ * substeps, and no impact in the tests bends a knee past its limit for long.
+ */
+const MAX_CORRECTION = 0.03;
+
+/**
  * The one-way hinge of an angle row (see {@link AngleOptions.hinge}), projected
  * with scratch arrays of its own so that a pass allocates nothing. An
  * {@link AngleTable} holds one and hands it the rows that have a hinge.
@@ -207,7 +216,8 @@ export class HingeProjection {
       denominator += w[ids[r]!]! * (g[o]! * g[o]! + g[o + 1]! * g[o + 1]! + g[o + 2]! * g[o + 2]!);
     }
     if (denominator === 0) return;
-    const lambda = (-c * fade * rows.stiffness[row]!) / denominator;
+    const depth = c < -MAX_CORRECTION ? -MAX_CORRECTION : c;
+    const lambda = (-depth * fade * rows.stiffness[row]!) / denominator;
     const pos = world.particles.position;
     for (let r = 0; r < 5; r++) {
       const o = 28 + r * 3;
