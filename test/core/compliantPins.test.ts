@@ -184,6 +184,25 @@ describe('compliant pins in the world', () => {
     expect(world.pins.compliant).toBe(false);
   });
 
+  it('a rope asleep on a compliant pin stays where it fell asleep, and wakes when the target moves', () => {
+    const world = new World({ substeps: 10, sleep: true, damping: 2 });
+    const rope = createRope(world, { from: [0, 0, 0], to: [0, -0.5, 0], segments: 5, pinStart: true, pinCompliance: 1e-2 });
+    // A loose particle falling far away keeps the substeps running while the rope sleeps.
+    world.addParticle({ position: [100, 0, 0] });
+    for (let i = 0; i < 600 && !world.sleep.isAsleep(rope.body.id); i++) world.step();
+    expect(world.sleep.isAsleep(rope.body.id)).toBe(true);
+    const asleep = world.getPosition(rope.first);
+    // 6 particles of 1 kg: 0.59 m below the target.
+    expect(asleep[1]).toBeCloseTo(-1e-2 * 6 * g, 1);
+    for (let i = 0; i < 120; i++) world.step();
+    expect(world.getPosition(rope.first)).toEqual(asleep);
+    world.setPinTarget(rope.startPin!, [0, 1, 0]);
+    world.step();
+    expect(world.sleep.isAsleep(rope.body.id)).toBe(false);
+    for (let i = 0; i < 120; i++) world.step();
+    expect(world.getPosition(rope.first)[1]).toBeGreaterThan(asleep[1] + 0.5);
+  });
+
   it('rejects bad values, naming them', () => {
     const world = new World();
     const a = world.addParticle({ position: [0, 0, 0] });

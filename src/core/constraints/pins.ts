@@ -1,4 +1,4 @@
-import type { ParticleStore } from '../particles.js';
+import { ParticleFlag, type ParticleStore } from '../particles.js';
 import { ConstraintTable, widen, type TableSnapshot } from './table.js';
 
 /**
@@ -163,12 +163,13 @@ export function solvePins(pins: PinTable, particles: ParticleStore): void {
  * with α̃ = α/h², γ = α·c/h, w the particle's inverse mass and x₀ where it was
  * when the substep began (`particles.previous` after integration). The target is
  * taken as still: the dashpot damps the particle's own velocity. A particle
- * that is also rigidly pinned (w = 0) is not moved by the spring.
+ * that is also rigidly pinned (w = 0), or asleep, is not moved by the spring.
  */
 function solveCompliantPins(pins: PinTable, particles: ParticleStore): void {
   const pos = particles.position;
   const prev = particles.previous;
   const w = particles.inverseMass;
+  const flags = particles.flags;
   const target = pins.target;
   const particle = pins.particle;
   const compliance = pins.compliance;
@@ -188,7 +189,8 @@ function solveCompliantPins(pins: PinTable, particles: ParticleStore): void {
       continue;
     }
     const wi = w[i]!;
-    if (wi === 0) continue;
+    // A sleeping particle is not integrated, so no gravity holds it down this substep: the spring alone would lift it.
+    if (wi === 0 || (flags[i]! & ParticleFlag.Asleep) !== 0) continue;
     const at = alpha * invH2;
     const gamma = alpha * damping[row]! * invH;
     const den = (1 + gamma) * wi + at;
