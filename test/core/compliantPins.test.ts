@@ -82,6 +82,27 @@ describe('a compliant pin is a zero-length spring of k = 1/α at any solver sett
   });
 });
 
+describe('a curtain on compliant pins', () => {
+  for (const [substeps, iterations] of [
+    [5, 1],
+    [20, 4],
+  ] as const) {
+    it(`its top row sags α times the weight of a column within 2% (${substeps} substeps × ${iterations} iterations)`, () => {
+      // 20 × 20 particles of 1 kg pinned along the top by pins of 1e-4 m/N: each carries its column, 20 kg, so 19.6 mm.
+      const world = new World({ substeps, iterations, damping: 0 });
+      const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, origin: [0, 2, 0], pin: 'top', pinCompliance: 1e-4 });
+      const p = world.particles.position;
+      let sum = 0;
+      for (let i = 0; i < 600; i++) {
+        world.step();
+        // Averaged over seconds 8 to 10: it bounces about the hanging shape until then.
+        if (i >= 480) for (let x = 0; x < 20; x++) sum += 2 - p[(cloth.first + x) * 3 + 1]!;
+      }
+      expect(Math.abs(sum / (120 * 20) / (1e-4 * 20 * g) - 1)).toBeLessThan(0.02);
+    });
+  }
+});
+
 describe('energy of a compliant pin: with damping 0 nothing gains energy', () => {
   /** Kinetic (by the substep's velocity) + gravitational + elastic ½·|x − t|²/α, positions at the substep midpoint as in energyAudit.ts. */
   function energy(world: World, bob: number, m: number, alpha: number): number {
