@@ -56,6 +56,7 @@ export type {
   WorldStats,
   ParticleOptions,
   StickOptions,
+  PinOptions,
   StickKind,
   StickKernel,
   ColliderShape,

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export type { BodyRecord, BodyOptions, Surface } from './bodies/body.js';
-export { World, type WorldOptions, type ParticleOptions, type StickOptions, type ColliderShape, type Removable } from './world.js';
+export { World, type WorldOptions, type ParticleOptions, type StickOptions, type PinOptions, type ColliderShape, type Removable } from './world.js';
 export type { ParticleId, ConstraintId, ColliderId, ForceId, CallbackId, BodyId, RemovableId } from './ids.js';
 export { WORLD_DEFAULTS } from './worldOptions.js';
 export type { WorldStats } from './stats.js';

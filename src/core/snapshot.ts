@@ -39,8 +39,8 @@ export interface WorldSnapshot extends SnapshotScalars {
    * zero every substep, so they need no copy.
    */
   sticks: { count: number; ids: Int32Array; a: Int32Array; b: Int32Array; rest: Float64Array; stiffness: Float64Array; compliance?: Float64Array; damping?: Float64Array; kind: Uint8Array };
-  /** Copy of the pin table. */
-  pins: { count: number; ids: Int32Array; particle: Int32Array; target: Float64Array };
+  /** Copy of the pin table; `compliance` and `damping` are absent from older snapshots (restored as 0: rigid pins). */
+  pins: { count: number; ids: Int32Array; particle: Int32Array; target: Float64Array; compliance?: Float64Array; damping?: Float64Array };
   /** Simulated seconds. */
   time: number;
   /** Steps taken. */

@@ -1,7 +1,7 @@
 import { respondToContacts } from './colliders/contactResponse.js';
 import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
-import { solvePins } from './constraints/pins.js';
+import { solvePins, startPinSubstep } from './constraints/pins.js';
 import { resetMultipliers, solveSegment } from './constraints/sticks.js';
 import { copyValues } from './particles.js';
 import type { StepContext } from './stepContext.js';
@@ -43,6 +43,7 @@ export function stepWorld(world: World): void {
     for (let r = 0; r < sleep.rangeCount; r++) integrate(world, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterIntegrate(world, context);
     resetMultipliers(world.sticks, context);
+    startPinSubstep(world.pins, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }

@@ -15,18 +15,18 @@ import { StepContext, type SubstepStage } from './stepContext.js';
 import { StepLists } from './stepLists.js';
 import { advanceWorld, runStep } from './stepping.js';
 import { addBody, addParticles, removeBody, removeParticle } from './worldBodies.js';
-import { addCollider, addPin, addStick, removeCollider, removeConstraint, setPinTarget, setStick } from './worldConstraints.js';
+import { addCollider, addPin, addStick, removeCollider, removeConstraint, setPin, setPinTarget, setStick } from './worldConstraints.js';
 import { applyForce, applyImpulse, getInterpolatedPosition, getMass, getPosition, getVelocity, setMass, setPosition, setVelocity } from './particleAccess.js';
 import { restoreWorld, snapshotWorld, type WorldSnapshot } from './snapshot.js';
 import type { BodyId, CallbackId, ColliderId, ConstraintId, ForceId, ParticleId } from './ids.js';
 import { addForce, addStepCallback, removeFromWorld, type Removable } from './worldRemove.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
-import { WORLD_DEFAULTS, type ParticleOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
+import { WORLD_DEFAULTS, type ParticleOptions, type PinOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
 import { WorldSettings } from './worldSettings.js';
 
 export type { ColliderShape } from './colliderFactory.js';
-export type { ParticleOptions, StickOptions, WorldOptions } from './worldOptions.js';
+export type { ParticleOptions, PinOptions, StickOptions, WorldOptions } from './worldOptions.js';
 export type { Removable } from './worldRemove.js';
 
 /**
@@ -201,10 +201,23 @@ export class World extends WorldSettings {
 
   /**
    * Pins particle `id` at `target` (default: where it is) and returns the pin's
-   * id (undo with `remove`). While pinned the particle is immovable to sticks.
+   * id (undo with `remove`). While rigidly pinned (the default) the particle is
+   * immovable to sticks; with `options.compliance` (m/N) it keeps its mass and
+   * hangs on a zero-length spring of k = 1/compliance to the target, whatever
+   * the substeps and iterations (see README "Materials").
+   *
+   * @example
+   * ```ts
+   * world.addPin(corner, undefined, { compliance: 1e-3 }); // sags 1 mm per newton of load
+   * ```
    */
-  addPin(id: ParticleId, target?: Vec3Like): ConstraintId {
-    return addPin(this, id, target);
+  addPin(id: ParticleId, target?: Vec3Like, options?: PinOptions): ConstraintId {
+    return addPin(this, id, target, options);
+  }
+
+  /** Changes a pin's compliance (m/N) or damping (N·s/m) in place; a rigid pin turned compliant frees its particle's mass, and back. */
+  setPin(pin: ConstraintId, options: PinOptions): void {
+    setPin(this, pin, options);
   }
 
   /** Moves pin `pin` to `target`; the particle follows inside the next relaxation passes. */

@@ -5,7 +5,7 @@ import { checkNumber, checkOptions, toVec3, type Vec3Like } from './math.js';
 import { ParticleFlag } from './particles.js';
 import type { ColliderId, ConstraintId, ParticleId } from './ids.js';
 import type { World } from './world.js';
-import type { StickOptions } from './worldOptions.js';
+import type { PinOptions, StickOptions } from './worldOptions.js';
 
 // Adding and removing constraints and colliders: the bodies of World's methods of
 // the same names, which stay there as the public API. Ids come from the world's
@@ -51,21 +51,49 @@ export function setStick(world: World, id: number, options: StickOptions): void 
 
 /**
  * Pins particle `id` at `target` (default: where it is) and returns the pin's
- * constraint id. While pinned the particle is immovable to sticks.
+ * constraint id. While rigidly pinned (compliance 0, the default) the particle
+ * is immovable to sticks; with a compliance it keeps its mass and hangs on a
+ * zero-length spring to the target.
  */
-export function addPin(world: World, id: ParticleId, target?: Vec3Like): ConstraintId {
+export function addPin(world: World, id: ParticleId, target?: Vec3Like, options: PinOptions = {}): ConstraintId {
   world.checkParticle(id, 'addPin: particle');
   const t = target === undefined ? world.getPosition(id) : toVec3(target, 'addPin: target');
-  const particles = world.particles;
-  if ((particles.flags[id]! & ParticleFlag.Pinned) === 0) {
-    particles.freeInverseMass[id] = particles.inverseMass[id]!;
-    particles.inverseMass[id] = 0;
-    particles.flags[id]! |= ParticleFlag.Pinned;
-  }
+  checkOptions(options, 'addPin: options');
+  const compliance = checkCompliance(options.compliance ?? 0, 'addPin: compliance');
+  const damping = checkDamping(options.damping ?? 0, 'addPin: damping');
+  if (compliance === 0) holdPinned(world, id);
   world.wake(id);
   const pin = world.registry.issue();
-  world.pinRows.set(pin, world.pins.add(pin, id, t[0], t[1], t[2]));
+  world.pinRows.set(pin, world.pins.add(pin, id, t[0], t[1], t[2], compliance, damping));
   return pin;
+}
+
+/**
+ * Changes pin `pin`'s compliance (m/N) or damping (N·s/m) in place. Turning a
+ * rigid pin compliant gives the particle its mass back (unless another rigid pin
+ * holds it); turning it rigid makes the particle immovable again.
+ */
+export function setPin(world: World, pin: number, options: PinOptions): void {
+  const row = world.pinRows.get(pin);
+  if (row === undefined) throw new RangeError(`setPin: no pin with id ${pin}`);
+  if (checkOptions(options, 'setPin: options') === undefined) throw new TypeError('setPin: options must be an options object, got undefined');
+  const pins = world.pins;
+  const compliance = checkCompliance(options.compliance ?? pins.compliance[row]!, 'setPin: compliance');
+  const damping = checkDamping(options.damping ?? pins.damping[row]!, 'setPin: damping');
+  const particle = pins.particle[row]!;
+  pins.setCompliance(row, compliance, damping);
+  if (compliance === 0) holdPinned(world, particle);
+  else unpinIfFree(world, particle);
+  world.wake(particle);
+}
+
+/** Makes `particle` immovable while a rigid pin holds it, keeping its own inverse mass for the release. */
+function holdPinned(world: World, particle: number): void {
+  const particles = world.particles;
+  if ((particles.flags[particle]! & ParticleFlag.Pinned) !== 0) return;
+  particles.freeInverseMass[particle] = particles.inverseMass[particle]!;
+  particles.inverseMass[particle] = 0;
+  particles.flags[particle]! |= ParticleFlag.Pinned;
 }
 
 /** Moves pin `pin` to `target`; the particle follows inside the next relaxation passes. */
@@ -157,11 +185,12 @@ export function detachRange(world: World, first: number, end: number): void {
   }
 }
 
-/** Gives `particle` its own mass back once no pin holds it any more. */
+/** Gives `particle` its own mass back once no rigid pin holds it any more (a compliant pin leaves it its mass). */
 export function unpinIfFree(world: World, particle: number): void {
   const pins = world.pins;
-  for (let row = 0; row < pins.count; row++) if (pins.particle[row] === particle) return;
+  for (let row = 0; row < pins.count; row++) if (pins.particle[row] === particle && pins.isRigid(row)) return;
   const particles = world.particles;
+  if ((particles.flags[particle]! & ParticleFlag.Pinned) === 0) return;
   particles.inverseMass[particle] = particles.freeInverseMass[particle]!;
   particles.flags[particle]! &= ~ParticleFlag.Pinned;
 }

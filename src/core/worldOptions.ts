@@ -119,6 +119,20 @@ export interface StickOptions {
   kind?: StickKind;
 }
 
+/** What {@link World.addPin} and {@link World.setPin} take. */
+export interface PinOptions {
+  /**
+   * Compliance in m/N, making the pin a zero-length spring of k = 1/compliance
+   * between the particle and the target: under a force F the particle stays
+   * F·compliance from the target, whatever the solver settings, and it keeps
+   * its mass (sticks no longer see it as immovable). Default 0: the particle is
+   * held exactly at the target and is immovable while pinned.
+   */
+  compliance?: number;
+  /** Constraint damping in N·s/m, a dashpot beside the spring that damps the particle's velocity (the target is taken as still; needs a compliance > 0 to act). Default 0. */
+  damping?: number;
+}
+
 /**
  * The one definition of the world settings' defaults: `new World()` uses them,
  * and the React layer derives its `<World>` defaults from them (changing only

@@ -64,6 +64,8 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
   bend?: ClothStickOptions | false;
   /** Pinned particles, held where they start; default `'none'`. `'top'` is row 0, `'left'` column 0. */
   pin?: ClothPin;
+  /** Compliance in m/N of the `pin`s: each is a zero-length spring of k = 1/pinCompliance to where its particle starts (see `world.addPin`). Default 0: held rigidly. */
+  pinCompliance?: number;
   /** A structural or shear stick breaks when its length exceeds rest · (1 + tearStrain). Default: never. */
   tearStrain?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
@@ -140,6 +142,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const bend = options.bend === false || (options.bend === undefined && fromMaterial === undefined) ? undefined : stickOptionsOf(options.bend, 'bend', fromMaterial?.bend);
   const tearStrain = options.tearStrain === undefined ? undefined : checkTearStrain(options.tearStrain, 'createCloth: tearStrain');
   const pinned = pinnedIndices(options.pin ?? 'none', width, height);
+  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createCloth: pinCompliance') };
   const count = width * height;
   const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
 
@@ -160,7 +163,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const surface: Surface = { triangles: sticks.allTriangles.slice(), triangleCount: sticks.allTriangles.length / 3 };
   body.surface = surface;
   const pins: number[] = [];
-  for (const index of pinned) pins.push(world.addPin(first + index));
+  for (const index of pinned) pins.push(world.addPin(first + index, undefined, pinOptions));
   body.constraints.push(...pins);
 
   const tearing = new ClothTearing(world, body, sticks, surface, Infinity);

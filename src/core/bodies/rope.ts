@@ -31,10 +31,15 @@ export interface RopeOptions extends MassOptions, CollisionGroupOptions {
   pinStart?: boolean;
   /** Pin the last particle where it starts. Default false. */
   pinEnd?: boolean;
+  /** Compliance in m/N of the end pins (`pinStart`, `pinEnd`): a zero-length spring of k = 1/pinCompliance to where the end starts (see `world.addPin`). Default 0: held rigidly. */
+  pinCompliance?: number;
   /**
    * Stiffness in (0, 1] of bending sticks between particles two apart, which push
    * them back to the straight distance whenever the rope bends. Default: none (a
    * perfectly limp rope).
+   * @deprecated Per pass: how stiff the rope looks depends on substeps and
+   * iterations; give `bendCompliance` instead (`complianceForStiffness` converts
+   * at the settings it was tuned for). Accepted until the next version.
    */
   bendStiffness?: number;
   /** Compliance in m/N of those bending sticks (XPBD: the same stiffness at any substeps); makes them without `bendStiffness` too. Default 0. */
@@ -119,6 +124,7 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const mass = material !== undefined ? (material.linearDensity * length) / (segments + 1) : particleMass(options, segments + 1, 'createRope', (DEFAULT_ROPE_LINEAR_DENSITY * length) / (segments + 1));
   const compliance = checkCompliance(options.compliance ?? (material ? axialCompliance(material.axialStiffness, length / segments) : 0), 'createRope: compliance');
   const damping = checkDamping(options.damping ?? 0, 'createRope: damping');
+  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createRope: pinCompliance') };
 
   const list: ParticleOptions[] = [];
   for (let i = 0; i <= segments; i++) {
@@ -143,8 +149,8 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   if (bendStiffness !== undefined) {
     for (let i = 0; i + 2 <= segments; i++) bendSticks.push(world.addStick(first + i, first + i + 2, { length: 2 * segmentLength, stiffness: bendStiffness, compliance: bendCompliance, kind: 'min' }));
   }
-  const startPin = options.pinStart ? world.addPin(first) : undefined;
-  const endPin = options.pinEnd ? world.addPin(first + segments) : undefined;
+  const startPin = options.pinStart ? world.addPin(first, undefined, pinOptions) : undefined;
+  const endPin = options.pinEnd ? world.addPin(first + segments, undefined, pinOptions) : undefined;
   body.constraints.push(...sticks, ...bendSticks);
   if (startPin !== undefined) body.constraints.push(startPin);
   if (endPin !== undefined) body.constraints.push(endPin);

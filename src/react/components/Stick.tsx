@@ -16,13 +16,14 @@ export interface StickProps<A extends string = string, B extends string = string
 
 /**
  * A distance constraint between two particles. Draws nothing (`<Debug>` shows
- * it, coloured by strain). `length`, `stiffness` and `kind` change in place.
+ * it, coloured by strain). `length`, `compliance`, `damping`, `kind` (and the
+ * deprecated per-pass `stiffness`) change in place.
  *
  * @example
  * ```tsx
  * <Particle name="shoulder" position={[0, 1.5, 0]} mass={0} />
  * <Particle name="elbow" position={[0.3, 1.5, 0]} />
- * <Stick a="shoulder" b="elbow" stiffness={0.8} />
+ * <Stick a="shoulder" b="elbow" compliance={1e-4} damping={0.5} />
  * ```
  */
 export const Stick = guarded('<Stick>', function Stick<A extends string, B extends string>({ a, b, ref, ...options }: StickProps<A, B>) {

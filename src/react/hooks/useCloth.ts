@@ -1,5 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
+import { checkCompliance } from '../../core/materials.js';
 import { addSurfaceCollision, removeSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
@@ -36,7 +37,7 @@ export class ClothApi extends BodyHandle<ClothHandle> {
  * A cloth (paper section 4): a grid of particles joined by structural, shear and
  * bend sticks. `width`, `height`, `spacing`, `origin`, `orientation` and which
  * stick families exist build the cloth (changing them builds a new one); the
- * stiffnesses, `pin`, `tearStrain`, `solid`, mass, radius, friction and
+ * stiffnesses, `pin`, `pinCompliance`, `tearStrain`, `solid`, mass, radius, friction and
  * iterations change in place.
  *
  * @example
@@ -66,14 +67,17 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   useLiveParticles(api, who, options);
 
   const pinKey = JSON.stringify(options.pin ?? 'none');
+  const pinCompliance = options.pinCompliance;
   useLayoutEffect(() => {
     const cloth = api.current;
     if (!cloth) return undefined;
-    const pins = pinnedIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index));
+    // Checked here too (createCloth checks it when it builds): a change re-makes only the pins, not the cloth.
+    const compliance = checkCompliance(pinCompliance ?? 0, `${who}: pinCompliance`);
+    const pins = pinnedIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index, undefined, { compliance }));
     return () => {
       for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
     };
-  }, [world, api, pinKey, key, who]);
+  }, [world, api, pinKey, pinCompliance, key, who]);
 
   const solid = options.solid ?? false;
   useLayoutEffect(() => {

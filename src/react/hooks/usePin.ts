@@ -1,6 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Vec3, Vec3Like } from '../../core/math.js';
-import type { World } from '../../core/world.js';
+import { checkCompliance, checkDamping } from '../../core/materials.js';
+import { toVec3, type Vec3, type Vec3Like } from '../../core/math.js';
+import type { PinOptions, World } from '../../core/world.js';
+import { PropChecks } from '../badProps.js';
 import { useSinew } from '../context.js';
 import type { ParticleRef } from '../particleRef.js';
 import { useAttachment } from './useAttachment.js';
@@ -40,29 +42,39 @@ class LivePin implements PinHandle {
 /**
  * Pins a particle (handle, id or name) at `target`, or where it is when no
  * target is given: the paper's inverse kinematics. Changing `target` moves the
- * pin in place; unmounting releases the particle.
+ * pin in place; unmounting releases the particle. With `options.compliance`
+ * (m/N) the pin is a spring of k = 1/compliance instead (see `world.addPin`);
+ * `compliance` and `damping` change in place.
  *
  * @example
  * ```tsx
  * function Puppeteer({ hand }: { hand: [number, number, number] }) {
  *   usePin('doll.rightHand', hand); // the hand follows the prop
+ *   usePin('doll.leftHand', [0, 2, 0], { compliance: 0.01, damping: 2 }); // held by a soft spring
  *   return null;
  * }
  * ```
  */
-export function usePin(particle: ParticleRef, target?: Vec3Like): PinHandle {
-  return usePinAs('usePin()', particle, target);
+export function usePin(particle: ParticleRef, target?: Vec3Like, options: PinOptions = {}): PinHandle {
+  return usePinAs('usePin()', particle, target, options);
 }
 
 /** @internal {@link usePin} with errors that name `who`, the component using it. */
-export function usePinAs(who: string, particle: ParticleRef, target?: Vec3Like): PinHandle {
+export function usePinAs(who: string, particle: ParticleRef, target?: Vec3Like, options: PinOptions = {}): PinHandle {
   const { world, store } = useSinew(who);
+  const checks = new PropChecks(who);
+  // Every bad prop in one error; the target is checked again (without throwing now) by useStableVec3.
+  checks.run(() => target === undefined || toVec3(target, `${who}: target`));
+  const compliance = checks.run(() => checkCompliance(options.compliance ?? 0, `${who}: compliance`));
+  const damping = checks.run(() => checkDamping(options.damping ?? 0, `${who}: damping`));
+  checks.throwIfAny();
   const stableTarget = useStableVec3(target, `${who}: target`);
   const [handle] = useState(() => new LivePin(world));
-  const latest = useLatest(stableTarget);
+  const latest = useLatest({ target: stableTarget, compliance, damping });
   const refs = useMemo(() => [particle], [particle]);
   useAttachment(store, who, ['particle'], refs, ([id]) => {
-    const pin = world.addPin(id!, latest.current);
+    const { target: at, compliance: alpha, damping: c } = latest.current;
+    const pin = world.addPin(id!, at, { compliance: alpha, damping: c });
     handle.id = pin;
     handle.particle = id!;
     return {
@@ -77,6 +89,10 @@ export function usePinAs(who: string, particle: ParticleRef, target?: Vec3Like):
   useEffect(() => {
     if (stableTarget && handle.id >= 0 && world.hasConstraint(handle.id)) world.setPinTarget(handle.id, stableTarget);
   }, [world, handle, stableTarget]);
+
+  useEffect(() => {
+    if (handle.id >= 0 && world.hasConstraint(handle.id)) world.setPin(handle.id, { compliance, damping });
+  }, [world, handle, compliance, damping]);
 
   return handle;
 }

@@ -1,5 +1,6 @@
 import { useLayoutEffect } from 'react';
 import { createRope, type RopeHandle, type RopeOptions } from '../../core/bodies/rope.js';
+import { checkCompliance } from '../../core/materials.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -27,7 +28,7 @@ export class RopeApi extends BodyHandle<RopeHandle> {
 /**
  * A rope or chain of `segments` sticks from `from` to `to`. The geometry
  * (`from`, `to`, `segments`, `length`, `kind`, whether it has bending sticks)
- * builds the rope; `pinStart`, `pinEnd`, `bendStiffness`, mass, radius,
+ * builds the rope; `pinStart`, `pinEnd`, `pinCompliance`, `bendStiffness`, mass, radius,
  * friction and iterations change in place.
  *
  * @example
@@ -49,6 +50,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const { from, to, segments, length, kind, bendStiffness, pinStart = false, pinEnd = false, name } = options;
   const key = JSON.stringify([from, to, segments, length, kind, bendStiffness === undefined]);
+  const pinCompliance = options.pinCompliance;
   const api = useBody<RopeHandle, RopeApi>(
     // End pins are managed below, so toggling them does not re-build the rope.
     { who, builder: 'createRope', key, name, options, create: (w, o = options) => createRope(w, { ...(o as RopeOptions), pinStart: false, pinEnd: false }) },
@@ -59,13 +61,15 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
   useLayoutEffect(() => {
     const rope = api.current;
     if (!rope) return undefined;
+    // Checked here too (createRope checks it when it builds): a change re-makes only the pins, not the rope.
+    const compliance = checkCompliance(pinCompliance ?? 0, `${who}: pinCompliance`);
     const pins: number[] = [];
-    if (pinStart) pins.push(world.addPin(rope.first));
-    if (pinEnd) pins.push(world.addPin(rope.last));
+    if (pinStart) pins.push(world.addPin(rope.first, undefined, { compliance }));
+    if (pinEnd) pins.push(world.addPin(rope.last, undefined, { compliance }));
     return () => {
       for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
     };
-  }, [world, api, key, pinStart, pinEnd]);
+  }, [world, api, key, who, pinStart, pinEnd, pinCompliance]);
 
   useLayoutEffect(() => {
     if (bendStiffness !== undefined && api.current && api.current.bendSticks.length > 0) {

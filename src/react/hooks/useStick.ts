@@ -47,12 +47,13 @@ const KINDS: readonly StickKind[] = ['equal', 'min', 'max'];
 
 /**
  * A distance constraint (the paper's stick) between two particles, given by
- * handle, id or name. Length, stiffness and kind change in place.
+ * handle, id or name. Length, compliance, damping and kind (and the deprecated
+ * per-pass stiffness) change in place.
  *
  * @example
  * ```tsx
  * function Arm() {
- *   useStick('shoulder', 'elbow', { stiffness: 1 });
+ *   useStick('shoulder', 'elbow', { compliance: 1e-4 }); // a spring of 10 kN/m
  *   useStick('elbow', 'hand', { kind: 'max' }); // a rope: only pulls
  *   return null;
  * }
