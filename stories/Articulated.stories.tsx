@@ -184,7 +184,7 @@ function Chain({ links, linkLength, iterations }: ChainArgs) {
           shape="convex"
           points={points}
           position={[ANCHOR[0] + (k + 0.5) * pitch, ANCHOR[1], ANCHOR[2] + k * 0.02]}
-          quaternion={SIDEWAYS}
+          rotation={SIDEWAYS}
           mass={1}
           iterations={iterations}
           shared={{ 8: k === 0 ? 'anchor' : `link${k - 1}.9` }}

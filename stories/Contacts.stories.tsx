@@ -73,7 +73,7 @@ function HammockScene() {
             width={HAMMOCK.size}
             height={HAMMOCK.size}
             spacing={HAMMOCK.spacing}
-            origin={CORNER}
+            position={CORNER}
             orientation="horizontal"
             pin="corners"
             totalMass={5}

@@ -24,7 +24,7 @@ function buildChain({ links, substeps, iterations, damping }: ChainArgs) {
   world.addPin(first);
   for (let i = 0; i < links; i++) world.addStick(first + i, first + i + 1);
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  world.addCollider({ type: 'sphere', center: [0.2, 0.6, 0], radius: 0.35 });
+  world.addCollider({ type: 'sphere', position: [0.2, 0.6, 0], radius: 0.35 });
   return { world, first, count: links + 1 };
 }
 

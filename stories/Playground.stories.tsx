@@ -72,7 +72,7 @@ function Playground({ windSpeed, debug, substeps, iterations, timeScale }: Playg
             <meshStandardMaterial color="#6c5b4b" />
           </mesh>
         </BoxCollider>
-        <SoftBody name="jelly" shape="sphere" center={[1.5, 1.6, 0.9]} size={0.6} radius={0.02} color="#51cf66" castShadow />
+        <SoftBody name="jelly" shape="sphere" position={[1.5, 1.6, 0.9]} size={0.6} radius={0.02} color="#51cf66" castShadow />
 
         {/* Boxes tumbling down. */}
         <RigidBody shape="box" size={0.35} position={[-0.25, 1.2, 0.4]} rotation={[0.4, 0.2, 0.3]} radius={0.01} color="#ffa94d" castShadow />

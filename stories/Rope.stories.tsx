@@ -175,7 +175,7 @@ function BridgeScene({ segments, boxMass, dropHeight }: BridgeArgs) {
           width={columns}
           height={rows}
           spacing={spacing}
-          origin={[-restLength / 2, deckY, -halfWidth]}
+          position={[-restLength / 2, deckY, -halfWidth]}
           orientation="horizontal"
           radius={radius}
           totalMass={8}

@@ -64,7 +64,7 @@ function JellyScene({ stiffness, pressure, count }: JellyArgs) {
             shape={j.shape}
             size={j.size}
             resolution={j.resolution}
-            center={j.center}
+            position={j.center}
             radius={RADIUS}
             totalMass={1}
             friction={0.6}

@@ -38,13 +38,28 @@ export { PinGlide } from './motion/pinGlide.js';
 export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';
 // Rigid bodies, joints, ragdolls, angle and plane constraints.
-export { type Quat, type QuatLike, toQuat, quatFromAxisAngle, quatMultiply, quatConjugate, rotateVector, quatFromBasis, keepHemisphere } from './quaternion.js';
+export {
+  type Quat,
+  type QuatLike,
+  type RotationLike,
+  type EulerLike,
+  type EulerOrder,
+  toQuat,
+  toRotation,
+  quatFromEuler,
+  quatFromAxisAngle,
+  quatMultiply,
+  quatConjugate,
+  rotateVector,
+  quatFromBasis,
+  keepHemisphere,
+} from './quaternion.js';
 export { RigidShape, InternalDamping, makeRigidTransform, type RigidTransform } from './bodies/rigidTransform.js';
 export { RigidBody, createTetrahedron, createBox, createConvex, RIGID_MIN_ITERATIONS, type RigidBodyOptions, type TetrahedronOptions, type BoxOptions, type ConvexOptions } from './bodies/rigid.js';
 export { DEFAULT_RIGID_DENSITY, convexHullVolume } from './bodies/rigidVolume.js';
 export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
 // Cloth, ropes, plants, soft bodies and wind.
-export { createCloth, DEFAULT_CLOTH_AREAL_DENSITY, type ClothOptions, type ClothHandle, type ClothPin, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
+export { createCloth, clothPinNames, DEFAULT_CLOTH_AREAL_DENSITY, type ClothOptions, type ClothHandle, type ClothPin, type ClothPinName, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
 export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTearing.js';
 export { createRope, DEFAULT_ROPE_LINEAR_DENSITY, type RopeOptions, type RopeHandle } from './bodies/rope.js';
 export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';

@@ -29,6 +29,91 @@ export function toQuat(q: QuatLike | undefined, what: string): Quat {
   return [out[0] / length, out[1] / length, out[2] / length, out[3] / length];
 }
 
+/** The order in which Euler angles apply, as three.js names them: `'XYZ'` (its default) turns about x, then y, then z of the turned frame. */
+export type EulerOrder = 'XYZ' | 'YXZ' | 'ZXY' | 'ZYX' | 'YZX' | 'XZY';
+
+/** Euler angles in radians: `[x, y, z]` in three.js's default `'XYZ'` order, or `{x, y, z, order?}` (a three.js `Euler` qualifies). */
+export type EulerLike = readonly [number, number, number] | { readonly x: number; readonly y: number; readonly z: number; readonly order?: EulerOrder };
+
+/**
+ * A rotation as every sinew builder, component and hook takes it: a quaternion
+ * (`[x, y, z, w]`, `{x, y, z, w}`, a three.js `Quaternion`) or Euler angles in
+ * radians (`[x, y, z]` in `'XYZ'` order, `{x, y, z, order?}`, a three.js `Euler`).
+ * Three numbers are Euler angles and four a quaternion, so the length decides.
+ */
+export type RotationLike = QuatLike | EulerLike;
+
+const EULER_ORDERS: readonly string[] = ['XYZ', 'YXZ', 'ZXY', 'ZYX', 'YZX', 'XZY'];
+
+/**
+ * The unit quaternion of Euler angles `x`, `y`, `z` (radians) applied in `order`,
+ * the same as three.js's `Quaternion.setFromEuler`: for `'XYZ'` it is
+ * q = qx·qy·qz, the rotation about z, then y, then x in world axes.
+ */
+export function quatFromEuler(x: number, y: number, z: number, order: EulerOrder = 'XYZ', out: Quat = [0, 0, 0, 1]): Quat {
+  const turns: Record<string, Quat> = {
+    X: quatFromAxisAngle([1, 0, 0], x),
+    Y: quatFromAxisAngle([0, 1, 0], y),
+    Z: quatFromAxisAngle([0, 0, 1], z),
+  };
+  const q: Quat = [0, 0, 0, 1];
+  for (const axis of order) quatMultiply(q, turns[axis]!, q);
+  out[0] = q[0];
+  out[1] = q[1];
+  out[2] = q[2];
+  out[3] = q[3];
+  return out;
+}
+
+/**
+ * Checks a {@link RotationLike} and returns its unit quaternion as a fresh
+ * tuple: four numbers (or an object with `w`) are a quaternion, normalised as
+ * {@link toQuat} does; three numbers (or `{x, y, z, order?}`) are Euler angles in
+ * radians. `what` names the argument in the error, which shows the value.
+ *
+ * @example
+ * ```ts
+ * toRotation([0, Math.PI / 2, 0], 'createBox: rotation'); // a quarter turn about y
+ * toRotation([0, 0.7071, 0, 0.7071], 'createBox: rotation'); // the same
+ * ```
+ */
+export function toRotation(r: RotationLike | undefined, what: string): Quat {
+  const expected = `${what} must be a quaternion [x, y, z, w] or Euler angles [x, y, z] in radians (or a three.js Quaternion or Euler)`;
+  if (r === null || typeof r !== 'object') throw new TypeError(`${expected}, got ${String(r)}`);
+  if (Array.isArray(r)) {
+    if (r.length === 4) return toQuat(r as unknown as QuatLike, what);
+    if (r.length !== 3) throw new TypeError(`${expected}, got ${describe(r)} (${r.length} components)`);
+    return eulerQuat(r[0], r[1], r[2], 'XYZ', r, what);
+  }
+  const o = r as { x?: unknown; y?: unknown; z?: unknown; w?: unknown; order?: unknown };
+  if (o.w !== undefined) return toQuat(r as QuatLike, what);
+  if (o.x === undefined && o.y === undefined && o.z === undefined) throw new TypeError(`${expected}, got ${describe(r)}`);
+  const order = o.order ?? 'XYZ';
+  if (typeof order !== 'string' || !EULER_ORDERS.includes(order)) throw new RangeError(`${what}: Euler order must be one of ${EULER_ORDERS.join(', ')}, got ${describe(order)}`);
+  return eulerQuat(o.x, o.y, o.z, order as EulerOrder, r, what);
+}
+
+function eulerQuat(x: unknown, y: unknown, z: unknown, order: EulerOrder, value: unknown, what: string): Quat {
+  if (![x, y, z].every((c) => typeof c === 'number' && Number.isFinite(c))) throw new RangeError(`${what} must be finite Euler angles in radians, got ${describe(value)}`);
+  return quatFromEuler(x as number, y as number, z as number, order);
+}
+
+/** A value as an error message shows it: JSON where it has one (a three.js object's public fields), else `String`. */
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((c) => (typeof c === 'string' ? `'${c}'` : String(c))).join(', ')}]`;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    // three.js keeps x, y, z, w behind getters, which JSON.stringify does not see.
+    const fields = ['x', 'y', 'z', 'w', 'order'].filter((k) => o[k] !== undefined).map((k) => `${k}: ${typeof o[k] === 'string' ? `'${String(o[k])}'` : String(o[k])}`);
+    if (fields.length > 0) return `{ ${fields.join(', ')} }`;
+  }
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** The rotation by `angle` radians about `axis` (normalised here; a zero axis gives the identity). */
 export function quatFromAxisAngle(axis: Readonly<Vec3>, angle: number, out: Quat = [0, 0, 0, 1]): Quat {
   const length = Math.hypot(axis[0], axis[1], axis[2]);

@@ -55,7 +55,7 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
  * <Canvas>
  *   <World gravity={[0, -9.81, 0]} substeps={10} timeScale={0.5}>
  *     <Ground />
- *     <Cloth width={20} height={20} spacing={0.05} origin={[0, 2, 0]} pin="top" />
+ *     <Cloth width={20} height={20} spacing={0.05} position={[0, 2, 0]} pin="top" />
  *   </World>
  * </Canvas>
  * ```

@@ -17,7 +17,7 @@ export const ComponentErrorContext = createContext<ComponentErrorSink | null>(nu
  * particle name) leaves the rest of the scene running: the component renders
  * nothing, React unmounts what it had added (its effects clean up), and the
  * error goes to the nearest `<World onError>`, or to `console.error`. New
- * props, or the same props with an array in them changed (`origin={[…]}`), try
+ * props, or the same props with an array in them changed (`position={[…]}`), try
  * again, so fixing the prop brings the component back.
  *
  * @internal Every component in `src/react/components` is exported through this.

@@ -1,5 +1,5 @@
 import type { CallbackId } from '../ids.js';
-import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
@@ -16,8 +16,22 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
  */
 export const DEFAULT_CLOTH_AREAL_DENSITY = 0.15;
 
-/** Which particles of a cloth are pinned: a named set, or grid indices `j * width + i`. */
-export type ClothPin = 'none' | 'top' | 'top-corners' | 'corners' | 'left' | readonly number[];
+/**
+ * A named set of cloth particles, in grid terms: row 0 is the `'top'` edge and
+ * column 0 the `'left'` one (a horizontal cloth's top edge is its -z edge, its
+ * left edge its -x edge). The four edges, the four corners, `'top-corners'`
+ * (both ends of row 0) and `'corners'` (all four).
+ */
+export type ClothPinName = 'top' | 'bottom' | 'left' | 'right' | 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right' | 'top-corners' | 'corners';
+
+/** Every {@link ClothPinName}, for checks and menus. */
+export const clothPinNames: readonly ClothPinName[] = ['top', 'bottom', 'left', 'right', 'top-left', 'top-right', 'bottom-left', 'bottom-right', 'top-corners', 'corners'];
+
+/**
+ * Which particles of a cloth are pinned: `'none'`, a {@link ClothPinName}, or a
+ * list mixing names and grid indices `j * width + i` (`['top-left', 'bottom-right']`).
+ */
+export type ClothPin = 'none' | ClothPinName | readonly (number | ClothPinName)[];
 
 /** Options of one family of cloth sticks. */
 export interface ClothStickOptions {
@@ -43,7 +57,17 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
   height: number;
   /** Distance between neighbouring particles in m, default 0.1. */
   spacing?: number;
-  /** Position of particle (0, 0), the top-left corner. Default `[0, 0, 0]`. */
+  /**
+   * Where the cloth is: the position of particle (0, 0), the corner where row 0
+   * (`'top'`) and column 0 (`'left'`) meet: the top-left corner of a vertical
+   * cloth, the -x -z corner of a horizontal one. The cloth extends from there
+   * along +x and down -y (vertical) or along +z (horizontal). Default `[0, 0, 0]`.
+   */
+  position?: Vec3Like;
+  /**
+   * The same point as `position`.
+   * @deprecated Renamed `position` (the same point, particle (0, 0)); `origin` is accepted until the next version. Give one, not both.
+   */
   origin?: Vec3Like;
   /**
    * `'vertical'` (default): rows run along +x and go down along -y, hanging like a
@@ -62,7 +86,7 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
   shear?: ClothStickOptions | false;
   /** Sticks between particles two apart along rows and columns (resist folding); default none. */
   bend?: ClothStickOptions | false;
-  /** Pinned particles, held where they start; default `'none'`. `'top'` is row 0, `'left'` column 0. */
+  /** Pinned particles, held where they start; default `'none'`. `'top'` is row 0, `'left'` column 0 (see {@link ClothPinName}). */
   pin?: ClothPin;
   /** Compliance in m/N of the `pin`s: each is a zero-length spring of k = 1/pinCompliance to where its particle starts (see `world.addPin`). Default 0: held rigidly. */
   pinCompliance?: number;
@@ -122,7 +146,7 @@ export interface ClothHandle {
  * @example
  * ```ts
  * const world = new World();
- * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, origin: [0, 2, 0], pin: 'left', tearStrain: 0.5 });
+ * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, position: [0, 2, 0], pin: 'left', tearStrain: 0.5 }); // top-left corner at [0, 2, 0]
  * for (let i = 0; i < 60; i++) world.step(); // one second
  * flag.surface.triangleCount; // 2 · 19 · 11 until it tears
  * ```
@@ -132,7 +156,8 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const width = checkInteger(options.width, 'createCloth: width', 2);
   const height = checkInteger(options.height, 'createCloth: height', 2);
   const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
-  const origin = toVec3(options.origin ?? [0, 0, 0], 'createCloth: origin');
+  const placed = renamedOption(options, 'position', 'origin', 'createCloth');
+  const origin = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createCloth: ${placed.name}`);
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);
@@ -328,24 +353,55 @@ function checkTearStrain(value: number, what: string): number {
 
 /** Grid indices (`j * width + i`) named by a {@link ClothPin}, checked; errors name `who`. */
 export function pinnedIndices(pin: ClothPin, width: number, height: number, who = 'createCloth'): number[] {
+  if (pin === 'none') return [];
+  if (typeof pin === 'string') {
+    const named = namedIndices(pin, width, height);
+    if (named) return named;
+  } else if (Array.isArray(pin)) {
+    const out = new Set<number>();
+    for (const entry of pin as readonly unknown[]) {
+      const named = typeof entry === 'string' ? namedIndices(entry, width, height) : undefined;
+      if (named) {
+        for (const index of named) out.add(index);
+        continue;
+      }
+      if (typeof entry === 'string') throw new RangeError(`${who}: pin names must be ${clothPinNames.map((n) => `'${n}'`).join(', ')}, got ${JSON.stringify(entry)}`);
+      if (!Number.isInteger(entry) || (entry as number) < 0 || (entry as number) >= width * height) {
+        throw new RangeError(`${who}: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(entry)}`);
+      }
+      out.add(entry as number);
+    }
+    return [...out];
+  }
+  throw new RangeError(`${who}: pin must be 'none', ${clothPinNames.map((n) => `'${n}'`).join(', ')} or an array of those names and grid indices, got ${JSON.stringify(pin)}`);
+}
+
+/** The grid indices of a {@link ClothPinName}, or undefined for any other string. */
+function namedIndices(name: string, width: number, height: number): number[] | undefined {
   const last = (height - 1) * width;
-  switch (pin) {
-    case 'none':
-      return [];
+  const row = (j: number) => Array.from({ length: width }, (_, i) => j * width + i);
+  const column = (i: number) => Array.from({ length: height }, (_, j) => j * width + i);
+  switch (name as ClothPinName) {
     case 'top':
-      return Array.from({ length: width }, (_, i) => i);
+      return row(0);
+    case 'bottom':
+      return row(height - 1);
+    case 'left':
+      return column(0);
+    case 'right':
+      return column(width - 1);
+    case 'top-left':
+      return [0];
+    case 'top-right':
+      return [width - 1];
+    case 'bottom-left':
+      return [last];
+    case 'bottom-right':
+      return [last + width - 1];
     case 'top-corners':
       return [0, width - 1];
     case 'corners':
       return [0, width - 1, last, last + width - 1];
-    case 'left':
-      return Array.from({ length: height }, (_, j) => j * width);
   }
-  if (!Array.isArray(pin)) throw new RangeError(`${who}: pin must be 'none', 'top', 'top-corners', 'corners', 'left' or an array of grid indices, got ${JSON.stringify(pin)}`);
-  for (const index of pin) {
-    if (!Number.isInteger(index) || index < 0 || index >= width * height) {
-      throw new RangeError(`${who}: pin indices must be integers in [0, ${width * height - 1}] (j * width + i), got ${String(index)}`);
-    }
-  }
-  return [...new Set(pin)];
+  return undefined;
 }

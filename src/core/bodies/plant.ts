@@ -1,4 +1,4 @@
-import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
@@ -6,7 +6,12 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 
 /** What {@link createPlant} takes. */
 export interface PlantOptions extends MassOptions, CollisionGroupOptions {
-  /** Centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
+  /** Where the plant is: the centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
+  position?: Vec3Like;
+  /**
+   * The same point as `position`.
+   * @deprecated Renamed `position` (the same point, the foot's centre); `base` is accepted until the next version. Give one, not both.
+   */
   base?: Vec3Like;
   /** Length of the blade along `direction` in m, default 0.5. */
   height?: number;
@@ -81,13 +86,14 @@ export interface PlantHandle {
  * @example
  * ```ts
  * const world = new World();
- * const grass = createPlant(world, { base: [0, 0, 0], height: 0.6, segments: 6, width: 0.05, tipWidth: 0.01 });
+ * const grass = createPlant(world, { position: [0, 0, 0], height: 0.6, segments: 6, width: 0.05, tipWidth: 0.01 });
  * for (let i = 0; i < 60; i++) world.step(); // one second: the blade stands, its tip near [0, 0.6, 0]
  * ```
  */
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createPlant: options must be an object, got ${String(options)}`);
-  const base = toVec3(options.base ?? [0, 0, 0], 'createPlant: base');
+  const placed = renamedOption(options, 'position', 'base', 'createPlant');
+  const base = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createPlant: ${placed.name}`);
   const height = checkNumber(options.height ?? 0.5, 'createPlant: height', Number.MIN_VALUE);
   const segments = checkInteger(options.segments ?? 6, 'createPlant: segments', 2);
   const width = checkNumber(options.width ?? 0.1, 'createPlant: width', Number.MIN_VALUE);

@@ -4,7 +4,7 @@ import { protectFromTunnelling } from '../collision/sweep.js';
 import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { hit } from '../motion/hit.js';
-import { rotateVector, toQuat, type QuatLike } from '../quaternion.js';
+import { rotateVector, toRotation, type RotationLike } from '../quaternion.js';
 import type { World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import type { Jointable } from './joints.js';
@@ -29,10 +29,14 @@ import {
 
 /** What {@link createRagdoll} takes. */
 export interface RagdollOptions extends CollisionGroupOptions {
-  /** The ground point between the feet (the figure stands on it). Default `[0, 0, 0]`. */
+  /** Where the figure is: the ground point midway between its feet, which it stands on (the feet's collision spheres touch it). Default `[0, 0, 0]`. */
   position?: Vec3Like;
-  /** Turns the figure about `position`; unturned it faces +z with its left hand at +x. */
-  rotation?: QuatLike;
+  /**
+   * Turns the figure about `position`; unturned it faces +z with its left hand
+   * at +x. A quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians
+   * (see `RotationLike`).
+   */
+  rotation?: RotationLike;
   /** Initial velocity of every particle (m/s). */
   velocity?: Vec3Like;
   /** Height in m. Default 1.8. */
@@ -213,7 +217,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const what = 'createRagdoll';
   if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
   const position = toVec3(options.position ?? [0, 0, 0], `${what}: position`);
-  const rotation = toQuat(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
+  const rotation = toRotation(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
   const height = positive(options.height ?? 1.8, `${what}: height`);
   const mass = positive(options.mass ?? 70 * (height / 1.75) ** 3, `${what}: mass`);

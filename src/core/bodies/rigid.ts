@@ -1,7 +1,7 @@
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { addBodyHull } from '../collision/hull.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
-import { quatFromAxisAngle, rotateVector, toQuat, type QuatLike } from '../quaternion.js';
+import { quatFromAxisAngle, rotateVector, toRotation, type RotationLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import type { SharedVertices } from './joints.js';
@@ -20,10 +20,18 @@ export const RIGID_MIN_ITERATIONS = 4;
 
 /** Options every rigid-body builder takes. */
 export interface RigidBodyOptions extends CollisionGroupOptions {
-  /** Where the body's local origin goes (for a box or tetrahedron, its centre). Default `[0, 0, 0]`. */
+  /**
+   * Where the body is: the point its local origin goes to. For a box or a
+   * tetrahedron that is its centre (of mass, with even masses); for a convex
+   * point set, wherever its `points` put [0, 0, 0]. Default `[0, 0, 0]`.
+   */
   position?: Vec3Like;
-  /** Initial orientation, a quaternion `[x, y, z, w]` (normalised here). Default identity. */
-  rotation?: QuatLike;
+  /**
+   * Initial orientation about `position`: a quaternion `[x, y, z, w]` (normalised
+   * here) or Euler angles `[x, y, z]` in radians, three.js's default 'XYZ' order
+   * (see `RotationLike`). Default none.
+   */
+  rotation?: RotationLike;
   /** Initial velocity of the centre of mass (m/s). */
   velocity?: Vec3Like;
   /** Initial angular velocity about the centre of mass (rad/s). */
@@ -270,7 +278,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   const immovable = masses.immovable;
   const n = weights.length;
   const position = toVec3(options.position ?? [0, 0, 0], `${what}: position`);
-  const rotation = toQuat(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
+  const rotation = toRotation(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
   const spin = toVec3(options.angularVelocity ?? [0, 0, 0], `${what}: angularVelocity`);
   const radius = checkNumber(options.radius ?? 0, `${what}: radius`, 0);

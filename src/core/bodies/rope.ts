@@ -13,9 +13,13 @@ export const DEFAULT_ROPE_LINEAR_DENSITY = 0.1;
 
 /** What {@link createRope} takes. */
 export interface RopeOptions extends MassOptions, CollisionGroupOptions {
-  /** First end. */
+  /**
+   * Where the first end (particle 0, `"name.start"`) starts. A rope has no single
+   * `position`: its two ends are its shape and its placement at once, the way a
+   * capsule collider's `a` and `b` are.
+   */
   from: Vec3Like;
-  /** Last end. */
+  /** Where the last end (`"name.end"`) starts; see `from`. */
   to: Vec3Like;
   /** Number of segments (sticks), an integer >= 1; the rope has `segments + 1` particles. */
   segments: number;

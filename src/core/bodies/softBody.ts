@@ -1,5 +1,5 @@
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
-import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, component, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkCompliance } from '../materials.js';
@@ -8,7 +8,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
 export interface SoftBodyMesh {
-  /** Vertex positions (m) relative to `center`: `[x, y, z]` points or flat xyz. */
+  /** Vertex positions (m) relative to the body's `position`: `[x, y, z]` points or flat xyz. */
   vertices: readonly Vec3Like[] | ArrayLike<number>;
   /** Counter-clockwise seen from outside; every edge shared by exactly two faces. */
   faces: readonly (readonly [number, number, number])[] | ArrayLike<number>;
@@ -16,9 +16,14 @@ export interface SoftBodyMesh {
 
 /** What {@link createSoftBody} takes. */
 export interface SoftBodyOptions extends MassOptions, CollisionGroupOptions {
-  /** `'box'`, `'sphere'` or a closed mesh (its vertices relative to `center`). Default `'sphere'`. */
+  /** `'box'`, `'sphere'` or a closed mesh (its vertices relative to `position`). Default `'sphere'`. */
   shape?: 'box' | 'sphere' | SoftBodyMesh;
-  /** Where the shape's origin goes. Default `[0, 0, 0]`. */
+  /** Where the body is: the centre of the box or sphere, or where a mesh's [0, 0, 0] goes. Default `[0, 0, 0]`. */
+  position?: Vec3Like;
+  /**
+   * The same point as `position`.
+   * @deprecated Renamed `position` (the same point); `center` is accepted until the next version. Give one, not both.
+   */
   center?: Vec3Like;
   /** Edge lengths of the box (a number for a cube), or the sphere's diameter. Default 1. */
   size?: number | Vec3Like;
@@ -87,7 +92,7 @@ export interface SoftBodyHandle {
  * ```ts
  * const world = new World();
  * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
- * const jelly = createSoftBody(world, { shape: 'box', center: [0, 1, 0], size: 0.5, stiffness: 0.2 });
+ * const jelly = createSoftBody(world, { shape: 'box', position: [0, 1, 0], size: 0.5, stiffness: 0.2 }); // centred at [0, 1, 0]
  * for (let i = 0; i < 60; i++) world.step(); // one second: it has landed on the plane
  * jelly.volume() / jelly.restVolume; // close to 1
  * ```
@@ -97,7 +102,8 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const mesh = softBodyMesh(options);
   const vertexCount = mesh.vertices.length / 3;
   const { edges, opposite } = meshEdges(mesh.faces, vertexCount, 'createSoftBody: shape');
-  const center = toVec3(options.center ?? [0, 0, 0], 'createSoftBody: center');
+  const placed = renamedOption(options, 'position', 'center', 'createSoftBody');
+  const center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createSoftBody: ${placed.name}`);
   const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
   const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
   const mass = particleMass(options, vertexCount, 'createSoftBody');

@@ -1,18 +1,28 @@
-import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
-import { toQuat, type QuatLike } from '../quaternion.js';
+import { toRotation, type RotationLike } from '../quaternion.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
-/** A box of half extents `halfExtents` around `center`, turned by `quaternion`. */
+/** A box of half extents `halfExtents` around `position`, turned by `rotation`. */
 export interface ObbShape {
   /** Shape name. */
   type: 'obb';
-  /** Centre of the box. */
-  center: Vec3Like;
+  /** Where the box is: its centre. Default `[0, 0, 0]`. */
+  position?: Vec3Like;
+  /**
+   * The same point as `position`.
+   * @deprecated Renamed `position` (the same point, the centre), as in `<BoxCollider>`; `center` is accepted until the next version. Give one, not both.
+   */
+  center?: Vec3Like;
   /** Half the edge lengths along the local axes (m), each >= 0. */
   halfExtents: Vec3Like;
-  /** Rotation `[x, y, z, w]` (three.js order), default none. */
-  quaternion?: QuatLike;
+  /** Orientation about `position`: a quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians (see `RotationLike`). Default none. */
+  rotation?: RotationLike;
+  /**
+   * The same as `rotation`.
+   * @deprecated Renamed `rotation`, which takes a quaternion or Euler angles, as every builder does; `quaternion` is accepted until the next version. Give one, not both.
+   */
+  quaternion?: RotationLike;
   /** Surface friction coefficient, default 1. */
   friction?: number;
   /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
@@ -28,7 +38,7 @@ export interface ObbShape {
  *
  * @example
  * ```ts
- * world.addCollider({ type: 'obb', center: [0, 1, 0], halfExtents: [1, 0.05, 1], quaternion: [0, 0, 0.1305, 0.9914] }); // a tilted board
+ * world.addCollider({ type: 'obb', position: [0, 1, 0], halfExtents: [1, 0.05, 1], rotation: [0, 0, 0.2618] }); // a board tilted 15° about z
  * ```
  */
 export class ObbCollider implements Collider {
@@ -47,20 +57,22 @@ export class ObbCollider implements Collider {
   private contact = makeContact();
 
   constructor(shape: ObbShape) {
-    this.center = toVec3(shape.center, 'obb collider: center');
+    const placed = renamedOption(shape, 'position', 'center', 'obb collider');
+    this.center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `obb collider: ${placed.name}`);
     this.halfExtents = toVec3(shape.halfExtents, 'obb collider: halfExtents');
     for (let k = 0; k < 3; k++) {
       if (this.halfExtents[k]! < 0) throw new RangeError(`obb collider: halfExtents must be >= 0, got [${this.halfExtents.join(', ')}]`);
     }
-    this.setRotation(shape.quaternion ?? [0, 0, 0, 1], 'obb collider: quaternion');
+    const turned = renamedOption(shape, 'rotation', 'quaternion', 'obb collider');
+    this.setRotation((turned.value as RotationLike | undefined) ?? [0, 0, 0, 1], `obb collider: ${turned.name}`);
     this.friction = checkNumber(shape.friction ?? 1, 'obb collider: friction', 0);
     this.restitution = checkNumber(shape.restitution ?? 0, 'obb collider: restitution', 0, 1);
   }
 
-  /** Moves and turns the box (e.g. to follow an animated object). */
-  setPose(center: Vec3Like, quaternion: QuatLike = [0, 0, 0, 1]): void {
-    const c = toVec3(center, 'obb collider setPose: center');
-    this.setRotation(quaternion, 'obb collider setPose: quaternion');
+  /** Moves the box's centre to `position` and turns it to `rotation` (a quaternion or Euler angles, see `RotationLike`), e.g. to follow an animated object. */
+  setPose(position: Vec3Like, rotation: RotationLike = [0, 0, 0, 1]): void {
+    const c = toVec3(position, 'obb collider setPose: position');
+    this.setRotation(rotation, 'obb collider setPose: rotation');
     for (let k = 0; k < 3; k++) this.center[k] = c[k]!;
   }
 
@@ -129,8 +141,8 @@ export class ObbCollider implements Collider {
     }
   }
 
-  private setRotation(quaternion: QuatLike, what: string): void {
-    const [x, y, z, w] = toQuat(quaternion, what);
+  private setRotation(rotation: RotationLike, what: string): void {
+    const [x, y, z, w] = toRotation(rotation, what);
     const ax = this.axes;
     // Columns of the rotation matrix: the images of the local x, y and z axes.
     ax[0] = 1 - 2 * (y * y + z * z);

@@ -187,7 +187,7 @@ function movable(particles: ParticleStore, i: number): boolean {
  *
  * @example
  * ```ts
- * world.addCollider({ type: 'obb', center: [2, 1, 0], halfExtents: [0.01, 1, 1] }); // a wall 2 cm thick
+ * world.addCollider({ type: 'obb', position: [2, 1, 0], halfExtents: [0.01, 1, 1] }); // a wall 2 cm thick
  * const crate = createBox(world, { size: 0.2, position: [0, 1, 0], velocity: [100, 0, 0] });
  * const guard = protectFromTunnelling(world, crate.body); // any body record or body id
  * // unguarded, the crate would pass through the wall; later: world.remove(guard);

@@ -1,9 +1,8 @@
 import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
-import { Euler, Quaternion } from 'three';
 import { BoxCollider as CoreBoxCollider } from '../../core/colliders/box.js';
 import { ObbCollider } from '../../core/colliders/obb.js';
-import { checkNumber, toVec3, type Vec3Like } from '../../core/math.js';
-import { toQuat, type QuatLike } from '../../core/quaternion.js';
+import { checkNumber, renamedOption, type Vec3Like } from '../../core/math.js';
+import { toRotation, type RotationLike } from '../../core/quaternion.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
@@ -11,14 +10,17 @@ import { guarded } from '../guarded.js';
 
 /** Props of {@link BoxCollider}. */
 export interface BoxColliderProps {
-  /** Centre. Default the origin. */
+  /** Where the box is: its centre. Default the origin. */
   position?: Vec3Like;
   /** Edge lengths (m); a number makes a cube. Default 1. */
   size?: Vec3Like | number;
-  /** Orientation as Euler angles (radians, XYZ order). */
-  rotation?: readonly [number, number, number];
-  /** Orientation as a quaternion `[x, y, z, w]`; wins over `rotation`. */
-  quaternion?: QuatLike;
+  /** Orientation about the centre: Euler angles `[x, y, z]` in radians (three.js's 'XYZ' order), a quaternion `[x, y, z, w]`, or a three.js `Euler` or `Quaternion`. */
+  rotation?: RotationLike;
+  /**
+   * The same as `rotation`.
+   * @deprecated Give `rotation`, which takes a quaternion as well as Euler angles; `quaternion` is accepted until the next version. Give one, not both.
+   */
+  quaternion?: RotationLike;
   /** Keep particles inside the box (a container; the paper's cube world). Only for an unrotated box. */
   inside?: boolean;
   /** Surface friction μ. Default 1. */
@@ -49,14 +51,15 @@ export const BoxCollider = guarded('<BoxCollider>', function BoxCollider({ posit
   if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);
   checkNumber(friction, '<BoxCollider>: friction', 0);
   checkNumber(restitution, '<BoxCollider>: restitution', 0, 1);
-  const turn = quaternion ? toQuat(quaternion, '<BoxCollider>: quaternion') : rotation ? eulerQuaternion(toVec3(rotation, '<BoxCollider>: rotation')) : undefined;
+  const turned = renamedOption({ rotation, quaternion }, 'rotation', 'quaternion', '<BoxCollider>');
+  const turn = turned.value === undefined ? undefined : toRotation(turned.value as RotationLike, `<BoxCollider>: ${turned.name}`);
   const turnKey = turn?.join(',');
   if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation/quaternion or inside');
 
   const collider = useMemo(() => {
     const q = turnKey?.split(',').map(Number) as [number, number, number, number] | undefined;
     const half: [number, number, number] = [edges[0] / 2, edges[1] / 2, edges[2] / 2];
-    if (q) return buildCollider('<BoxCollider>', () => new ObbCollider({ type: 'obb', center, halfExtents: half, quaternion: q, friction, restitution }));
+    if (q) return buildCollider('<BoxCollider>', () => new ObbCollider({ type: 'obb', position: center, halfExtents: half, rotation: q, friction, restitution }));
     const min: [number, number, number] = [center[0] - half[0], center[1] - half[1], center[2] - half[2]];
     const max: [number, number, number] = [center[0] + half[0], center[1] + half[1], center[2] + half[2]];
     return buildCollider('<BoxCollider>', () => new CoreBoxCollider({ type: 'box', min, max, inside, friction, restitution }));
@@ -72,8 +75,3 @@ export const BoxCollider = guarded('<BoxCollider>', function BoxCollider({ posit
 
 const ORIGIN = [0, 0, 0] as const;
 const IDENTITY = [0, 0, 0, 1] as [number, number, number, number];
-
-function eulerQuaternion([x, y, z]: readonly [number, number, number]): [number, number, number, number] {
-  const q = new Quaternion().setFromEuler(new Euler(x, y, z));
-  return [q.x, q.y, q.z, q.w];
-}

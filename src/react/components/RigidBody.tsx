@@ -1,9 +1,10 @@
 import { useFrame } from '@react-three/fiber';
 import { useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
-import { Euler, Quaternion, Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
+import { Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import type { RigidBody as CoreRigidBody } from '../../core/bodies/rigid.js';
-import type { QuatLike } from '../../core/quaternion.js';
+import { renamedOption } from '../../core/math.js';
+import type { RotationLike } from '../../core/quaternion.js';
 import { FrameTrack } from '../../three/frameTrack.js';
 import { writeTransform } from '../../three/matrices.js';
 import { useSinew } from '../context.js';
@@ -11,19 +12,19 @@ import { useBodyView, type BodyView } from '../hooks/useBodyView.js';
 import { useRigidBodyAs, type RigidBodyApi, type UseRigidBodyOptions } from '../hooks/useRigidBody.js';
 import { guarded } from '../guarded.js';
 
-/** `Omit` applied to each member of a union, so each shape keeps its own options. */
-type WithoutRotation<T> = T extends unknown ? Omit<T, 'rotation'> : never;
-
 /**
  * Props of {@link RigidBody}: a shape and its builder's options (see
- * {@link useRigidBody}), with three.js-style orientation: `rotation` is an
- * Euler `[x, y, z]` in radians, or give `quaternion` `[x, y, z, w]`.
+ * {@link useRigidBody}). `position` is where the body's local origin goes (a
+ * box's or tetrahedron's centre); `rotation` takes Euler angles `[x, y, z]` in
+ * radians (three.js's 'XYZ' order), a quaternion `[x, y, z, w]`, or a three.js
+ * `Euler` or `Quaternion`.
  */
-export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
-  /** Initial orientation as Euler angles (radians, XYZ order). */
-  rotation?: readonly [number, number, number];
-  /** Initial orientation as a quaternion; wins over `rotation`. */
-  quaternion?: QuatLike;
+export type RigidBodyProps = UseRigidBodyOptions & {
+  /**
+   * Initial orientation, the same as `rotation`.
+   * @deprecated Give `rotation`, which takes a quaternion as well as Euler angles; `quaternion` is accepted until the next version. Give one, not both.
+   */
+  quaternion?: RotationLike;
   /** Colour of the default mesh (drawn when there are no children). */
   color?: string;
   /** Meshes that follow the body; their origin is the body's local origin (a box's centre). */
@@ -51,14 +52,9 @@ export type RigidBodyProps = WithoutRotation<UseRigidBodyOptions> & {
  * ```
  */
 export const RigidBody = guarded('<RigidBody>', function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
-  const euler = rotation ? `${rotation[0]},${rotation[1]},${rotation[2]}` : undefined;
-  const fromEuler = useMemo(() => {
-    if (!euler) return undefined;
-    const [x, y, z] = euler.split(',').map(Number) as [number, number, number];
-    const q = new Quaternion().setFromEuler(new Euler(x, y, z));
-    return [q.x, q.y, q.z, q.w] as const;
-  }, [euler]);
-  const options = { ...rest, rotation: quaternion ?? fromEuler } as UseRigidBodyOptions;
+  // The builder reads every rotation form itself (and names a bad one), so the props only pick the word.
+  const turn = renamedOption({ rotation, quaternion }, 'rotation', 'quaternion', '<RigidBody>').value as RotationLike | undefined;
+  const options = { ...rest, rotation: turn } as UseRigidBodyOptions;
   const api = useRigidBodyAs('<RigidBody>', options);
   const { world, frame } = useSinew('<RigidBody>');
   useImperativeHandle(ref, () => api, [api]);

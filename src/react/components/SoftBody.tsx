@@ -26,7 +26,7 @@ export interface SoftBodyProps extends UseSoftBodyOptions {
  *
  * @example
  * ```tsx
- * <SoftBody shape="sphere" center={[0, 1.5, 0]} size={0.6} stiffness={0.2} pressure={1} color="limegreen" />
+ * <SoftBody shape="sphere" position={[0, 1.5, 0]} size={0.6} stiffness={0.2} pressure={1} color="limegreen" />
  * ```
  */
 export const SoftBody = guarded('<SoftBody>', function SoftBody({ color = '#7bd389', children, castShadow, receiveShadow, ref, ...options }: SoftBodyProps) {

@@ -6,7 +6,7 @@ import { guarded } from '../guarded.js';
 
 /** Props of {@link SphereCollider}. */
 export interface SphereColliderProps {
-  /** Centre. Default the origin. */
+  /** Where the ball is: its centre. Default the origin. */
   position?: Vec3Like;
   /** Radius (m), >= 0. */
   radius: number;

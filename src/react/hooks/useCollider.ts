@@ -29,7 +29,7 @@ class LiveCollider implements ColliderHandle {
  * @example
  * ```tsx
  * function Ball({ r }: { r: number }) {
- *   const shape = useMemo(() => ({ type: 'sphere', center: [0, 1, 0], radius: r }) as const, [r]);
+ *   const shape = useMemo(() => ({ type: 'sphere', position: [0, 1, 0], radius: r }) as const, [r]);
  *   useCollider(shape);
  *   return <mesh position={[0, 1, 0]}><sphereGeometry args={[r]} /></mesh>;
  * }

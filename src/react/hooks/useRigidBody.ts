@@ -36,7 +36,9 @@ interface Common {
 
 /**
  * Options of {@link useRigidBody}: a `shape` and that builder's options
- * (`rotation` is a quaternion `[x, y, z, w]`, as in the core). `'box'` is
+ * (`position` is where the local origin goes, a box's centre; `rotation` a
+ * quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians, as in the
+ * core and `<RigidBody>`; a three.js `Quaternion` or `Euler` works too). `'box'` is
  * `createBox`, `'tetrahedron'` the paper's tetrahedron, `'convex'` any point set.
  */
 export type UseRigidBodyOptions =

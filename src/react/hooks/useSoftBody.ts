@@ -27,14 +27,14 @@ export class SoftBodyApi extends BodyHandle<SoftBodyHandle> {
 
 /**
  * A soft body: a closed surface of particles held by soft sticks and a pressure
- * constraint that keeps its volume. `shape`, `center`, `size` and `resolution`
+ * constraint that keeps its volume. `shape`, `position`, `size` and `resolution`
  * build it; `stiffness`, `pressure`, `inflation`, mass, radius, friction and
  * iterations change in place.
  *
  * @example
  * ```tsx
  * function Jelly({ squish }: { squish: number }) {
- *   const jelly = useSoftBody({ shape: 'box', center: [0, 1, 0], size: 0.5, stiffness: squish });
+ *   const jelly = useSoftBody({ shape: 'box', position: [0, 1, 0], size: 0.5, stiffness: squish });
  *   useAfterStep(() => console.log(jelly.volume()));
  *   return null;
  * }
@@ -47,8 +47,8 @@ export function useSoftBody(options: UseSoftBodyOptions = {}): SoftBodyApi {
 /** @internal {@link useSoftBody} with errors that name `who`, the component using it. */
 export function useSoftBodyAs(who: string, options: UseSoftBodyOptions = {}): SoftBodyApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { shape, center, size, resolution, stiffness, pressure, inflation, name } = options;
-  const key = JSON.stringify([shape, center, size, resolution]);
+  const { shape, position, center, size, resolution, stiffness, pressure, inflation, name } = options;
+  const key = JSON.stringify([shape, position, center, size, resolution]);
   const api = useBody<SoftBodyHandle, SoftBodyApi>(
     { who, builder: 'createSoftBody', key, name, options, create: (w, o = options) => createSoftBody(w, o as SoftBodyOptions) },
     (w) => new SoftBodyApi(w),

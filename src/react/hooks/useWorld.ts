@@ -10,7 +10,7 @@ import { useSinew } from '../context.js';
  * function Lamp() {
  *   const world = useWorld();
  *   useEffect(() => {
- *     const id = world.addCollider({ type: 'sphere', center: [0, 1, 0], radius: 0.3 });
+ *     const id = world.addCollider({ type: 'sphere', position: [0, 1, 0], radius: 0.3 });
  *     return () => world.remove(id);
  *   }, [world]);
  *   return null;
