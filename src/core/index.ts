@@ -59,7 +59,17 @@ export { RigidBody, createTetrahedron, createBox, createConvex, RIGID_MIN_ITERAT
 export { DEFAULT_RIGID_DENSITY, convexHullVolume } from './bodies/rigidVolume.js';
 export { ballJoint, hinge, stickJoint, type SharedVertices, type Jointable, type JointEnd } from './bodies/joints.js';
 // Cloth, ropes, plants, soft bodies and wind.
-export { createCloth, clothPinNames, DEFAULT_CLOTH_AREAL_DENSITY, type ClothOptions, type ClothHandle, type ClothPin, type ClothPinName, type ClothStickOptions, type ClothStickFamily } from './bodies/cloth.js';
+export {
+  createCloth,
+  clothPinNames,
+  DEFAULT_CLOTH_AREAL_DENSITY,
+  type ClothOptions,
+  type ClothHandle,
+  type ClothPin,
+  type ClothPinName,
+  type ClothStickOptions,
+  type ClothStickFamily,
+} from './bodies/cloth.js';
 export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTearing.js';
 export { createRope, DEFAULT_ROPE_LINEAR_DENSITY, type RopeOptions, type RopeHandle } from './bodies/rope.js';
 export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';
