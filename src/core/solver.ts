@@ -47,7 +47,9 @@ export function stepWorld(world: World): void {
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
-  particles.heldForce.fill(0, 0, particles.end * 3);
+  // Held forces were for this step: cleared where it ran. A sleeper gets none without being
+  // woken (applyForce wakes it), so a world at rest clears nothing.
+  for (let r = 0; r < sleep.rangeCount; r++) particles.heldForce.fill(0, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
   sleep.update(world);
 }
 

@@ -419,4 +419,17 @@ describe('forces under the default substeps', () => {
     world.step();
     expect(world.getVelocity(id)[0]).toBeCloseTo(0.2, 9); // gone after its step: coasts
   });
+
+  it('given to a sleeping particle, wake it and act for one step only', () => {
+    const world = new World({ gravity: [0, 0, 0], timeStep: 0.1, sleep: true });
+    const id = world.addParticle({ position: [0, 0, 0], mass: 2 });
+    const body = world.addBody(id, 1, { kind: 'ball' });
+    for (let i = 0; i < 100 && !world.sleep.isAsleep(body.id); i++) world.step();
+    expect(world.sleep.isAsleep(body.id)).toBe(true);
+    world.applyForce(id, [4, 0, 0]);
+    world.step();
+    expect(world.getVelocity(id)[0]).toBeCloseTo(0.2, 9);
+    world.step();
+    expect(world.getVelocity(id)[0]).toBeCloseTo(0.2, 9);
+  });
 });
