@@ -2,7 +2,7 @@ import { respondToContacts } from './colliders/contactResponse.js';
 import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins, startPinSubstep } from './constraints/pins.js';
-import { resetMultipliers, solveSegment } from './constraints/sticks.js';
+import { resetMultipliers, solveSegment } from './constraints/stickSolve.js';
 import { copyValues } from './particles.js';
 import type { StepContext } from './stepContext.js';
 import type { World } from './world.js';

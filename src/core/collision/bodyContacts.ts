@@ -2,7 +2,8 @@ import { widen } from '../constraints/table.js';
 import type { World } from '../world.js';
 import { BodyBroadPhase } from './bodyBroadPhase.js';
 import { hullHull, HullManifold } from './hullContact.js';
-import { makeBodyContact, pointHull, type FaceMemory, pointSegment, segmentHull, segmentSegment, segmentTriangle } from './bodyContactTests.js';
+import { makeBodyContact, pointHull, type FaceMemory, pointSegment, segmentHull, segmentSegment } from './bodyContactTests.js';
+import { segmentTriangle } from './segmentTriangleContact.js';
 
 // The contact buffer's layout and the pair kinds (bodyContactTests.ts's BodyContact,
 // bodyBroadPhase.ts's Pair) as plain numbers: a const enum imported from another

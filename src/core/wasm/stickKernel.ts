@@ -4,7 +4,7 @@ import { sticksWasm } from './sticks.generated.js';
 
 /**
  * Which implementation runs the stick pass: `'wasm'`, the WebAssembly SIMD kernel
- * (sticks.wat), or `'js'`, the TypeScript loops of `constraints/sticks.ts`. Both
+ * (sticks.wat), or `'js'`, the TypeScript loops of `constraints/stickSolve.ts`. Both
  * give the same positions bit for bit.
  */
 export type StickKernel = 'wasm' | 'js';
