@@ -20,6 +20,8 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
     },
   },
+  // Node scripts (the consumer app's Chromium driver, the wasm build).
+  { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },
   // The layers import in one direction only: core <- three <- react (DESIGN.md); the
   // teaching code (sinew/teaching) sits on the core beside them, used by neither.
   {

@@ -3,7 +3,9 @@
 # repository (run `npm run build` first), installs the tarball into a temporary
 # copy of this fixture with the fixture's pinned versions, type-checks it against
 # the published declarations and runs its vitest tests, plus the README's
-# "Testing your scene" example with the README's config.
+# "Testing your scene" example with the README's config; then builds the README's
+# scene with Vite (app/) and drives it in headless Chromium (app/drive.mjs).
+# KEEP_WORK=1 keeps the temporary project for a look afterwards.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 fixture="$root/test/consumer"
@@ -52,10 +54,12 @@ node -e '
 ' "$work/package/package.json"
 
 mkdir "$work/app"
-cp -R "$fixture/src" "$fixture/test" "$fixture/package.json" "$fixture/tsconfig.json" "$fixture/vitest.config.ts" "$fixture/vitest.setup.ts" "$work/app/"
+cp -R "$fixture/src" "$fixture/test" "$fixture/app" "$fixture/package.json" "$fixture/tsconfig.json" "$fixture/vitest.config.ts" "$fixture/vitest.setup.ts" "$work/app/"
 cp "$root/test/react/readme/tyreSwing.test.tsx" "$work/app/test/readme.test.tsx"
 # The README's "Getting started" app, type-checked against the published declarations.
 cp "$root/test/react/readme/GettingStarted.tsx" "$work/app/src/GettingStarted.tsx"
+# The README's Playground, rendered in Chromium by the Vite app in app/.
+cp "$root/test/react/readme/Playground.tsx" "$work/app/app/src/Playground.tsx"
 cd "$work/app"
 
 npm install --no-audit --no-fund --loglevel=error
@@ -68,4 +72,15 @@ fi
 
 npx tsc --noEmit
 npx vitest run
+
+# The README scene in headless Chromium, served on 127.0.0.1 only: app/drive.mjs
+# drags the ragdoll into the floor with real pointer events and checks what the
+# page measured (app/src/withChecks.tsx); screenshots in test/consumer/screenshots.
+npx vite build app --logLevel warn
+port="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+npx vite preview app --host 127.0.0.1 --port "$port" --strictPort >"$work/preview.log" 2>&1 &
+preview=$!
+trap 'kill "$preview" 2>/dev/null; [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/" >/dev/null && break; sleep 0.2; done
+node app/drive.mjs "http://127.0.0.1:$port/?check" "$fixture/screenshots"
 echo "test/consumer/run.sh: passed in $((SECONDS - start)) s"
