@@ -68,6 +68,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/core/**/*.test.ts'],
           benchmark: { include: ['test/bench/**/*.bench.ts'] },
+          // A timeout catches a hang, not slowness (speed goals live in the benchmarks):
+          // long physics runs take several times longer on a loaded machine.
+          testTimeout: 60_000,
           pool: 'forks',
           // Heap tests force collections with global.gc(); optimising on the main
           // thread makes "allocates nothing once optimised" hold at the same point every run.
@@ -81,6 +84,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/react/**/*.test.tsx'],
           setupFiles: ['test/react/setup.ts'],
+          testTimeout: 60_000,
           pool: 'forks',
           // The heap tests force collections with global.gc(); optimising on the main thread makes
           // "allocates nothing once optimised" hold on a loaded machine too.
