@@ -121,6 +121,11 @@ export class BodyAttachment implements Constraint, SubstepStage {
     this.holding[i] = 0;
   }
 
+  /** True once {@link BodyAttachment.dispose} ran. */
+  get isDisposed(): boolean {
+    return this.disposed;
+  }
+
   /** Unties every link. Safe to call twice. */
   dispose(): void {
     if (this.disposed) return;

@@ -48,7 +48,9 @@ export interface AttachmentOptions {
   /**
    * A particle lets go once its hold carries more than this force (N), measured
    * at the end of every step. Default Infinity (never). A rigid attachment
-   * with a break force holds with {@link BREAKABLE_COMPLIANCE} instead.
+   * with a break force holds with {@link BREAKABLE_COMPLIANCE} instead. The
+   * force is the instantaneous one: a load hung on at once pulls up to twice its
+   * weight at first (a spring's step response) before it settles to its weight.
    */
   breakForce?: number;
   /** Called when a particle lets go under {@link AttachmentOptions.breakForce}, with the force it carried (N). */
