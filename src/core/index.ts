@@ -19,7 +19,7 @@ export type { Constraint } from './constraints/constraint.js';
 export type { Force } from './forces/force.js';
 export { type Collider, type Contact, makeContact, pushOut, setSurface, collides } from './colliders/collider.js';
 export { ContactSettings, respondToContacts } from './colliders/contactResponse.js';
-export { StepContext } from './stepContext.js';
+export { StepContext, type SubstepStage } from './stepContext.js';
 export { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
@@ -35,6 +35,9 @@ export { ForceCallback } from './forces/callback.js';
 export { explode, type ExplosionOptions } from './motion/explosion.js';
 export { hit } from './motion/hit.js';
 export { PinGlide } from './motion/pinGlide.js';
+export { Attachment, BREAKABLE_COMPLIANCE, type AttachmentOptions } from './motion/attachment.js';
+export { PoseTrack } from './motion/poseTrack.js';
+export { BodyAttachment, type BodyAttachmentOptions } from './constraints/bodyAttachment.js';
 export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';
 // Rigid bodies, joints, ragdolls, angle and plane constraints.

@@ -14,6 +14,7 @@ export { useWorldStore, useWorldStoreApi } from './hooks/useWorldStore.js';
 export { useParticle, type UseParticleOptions, type ParticleHandle } from './hooks/useParticle.js';
 export { useStick, type StickHandle } from './hooks/useStick.js';
 export { usePin, type PinHandle } from './hooks/usePin.js';
+export { useAttach, type AttachTarget, type AttachHandle, type UseAttachOptions } from './hooks/useAttach.js';
 export { useBeforeStep, useAfterStep } from './hooks/useStepCallbacks.js';
 export { useExplosion } from './hooks/useExplosion.js';
 export { useForce } from './hooks/useForce.js';
@@ -29,6 +30,7 @@ export { useRagdoll, RagdollApi, type UseRagdollOptions } from './hooks/useRagdo
 export { Particle, type ParticleProps } from './components/Particle.js';
 export { Stick, type StickProps } from './components/Stick.js';
 export { Pin, type PinProps } from './components/Pin.js';
+export { Attach, type AttachProps } from './components/Attach.js';
 export { Rope, type RopeProps } from './components/Rope.js';
 export { Cloth, type ClothProps } from './components/Cloth.js';
 export { SoftBody, type SoftBodyProps } from './components/SoftBody.js';
