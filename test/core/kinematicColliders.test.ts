@@ -250,3 +250,18 @@ function batHitsRagdoll(speed: number, swung: boolean): { com: [number, number, 
   for (let k = 0; k < 3; k++) com[k] = com[k]! / mass;
   return { com, mass, batFrameEnergy };
 }
+
+describe('README "Moving colliders"', () => {
+  it('runs as printed and carries the cloth at 1 m/s', async () => {
+    const { readFileSync } = await import('node:fs');
+    const core = await import('../../src/core/index.js');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Moving colliders'));
+    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+    const body = block.replace(/^import .* from 'sinew\/core';$/m, '');
+    const logged: string[] = [];
+    const run = new Function('World', 'createCloth', 'console', body) as (w: typeof core.World, c: typeof core.createCloth, log: Pick<Console, 'log'>) => void;
+    run(core.World, core.createCloth, { log: (line: string) => logged.push(line) });
+    expect(logged).toEqual(['1.00']);
+  });
+});
