@@ -9,7 +9,7 @@ import type { World } from './world.js';
 const kinematicStage: SubstepStage = {
   afterIntegrate(world: World, context: StepContext): void {
     const list = world.kinematicColliders;
-    for (let c = 0; c < list.length; c++) list[c]!.beginSubstep(context.substeps);
+    for (let c = 0; c < list.length; c++) list[c]!.beginSubstep(context);
   },
 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCloth, createRagdoll, World, type ClothHandle, type StickKernel } from '../../src/core/index.js';
+import { createCloth, createRagdoll, World, type ClothHandle, type KinematicCollider, type StickKernel } from '../../src/core/index.js';
 
 // Issue 14, part 1: kinematic colliders. A collider added with `kinematic: true`
 // is moved by `world.setColliderPose`; each step interpolates its pose over the
@@ -166,6 +166,19 @@ describe('kinematic colliders', () => {
       world.step();
     }
     expect(world.getPosition(0)[0]).toBeGreaterThan(0.2);
+  });
+
+  it('reports the impulse it gives: a resting cloth is held up by its weight × the step, a pushed one along by its momentum', () => {
+    const { world, platform, cloth } = clothOnPlatform('js');
+    const collider = world.getCollider(platform) as KinematicCollider;
+    let mass = 0;
+    for (let i = cloth.first; i < cloth.first + cloth.count; i++) mass += world.getMass(i);
+    world.step();
+    // At rest: the pushes hold the weight, m·g·dt up, and nothing sideways.
+    expect(collider.impulse[1]).toBeCloseTo(mass * 9.81 * dt, 4);
+    expect(Math.abs(collider.impulse[0]!)).toBeLessThan(1e-9);
+    // About the origin, the weight's moment: the cloth's centre (0, y, 0) × the push up is about zero.
+    expect(Math.hypot(...collider.angularImpulse)).toBeLessThan(1e-3 * mass * 9.81 * dt);
   });
 
   it('rejects what it cannot move: a static collider, a custom one, bad poses', () => {

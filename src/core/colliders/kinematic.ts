@@ -2,6 +2,7 @@ import { castLine, makeLineCast } from '../collision/lineCast.js';
 import { toVec3, type Vec3Like } from '../math.js';
 import { ParticleStore } from '../particles.js';
 import { toRotation, type RotationLike } from '../quaternion.js';
+import type { StepContext } from '../stepContext.js';
 import type { World } from '../world.js';
 import { BoxCollider } from './box.js';
 import { CapsuleCollider } from './capsule.js';
@@ -73,6 +74,15 @@ export class KinematicCollider implements Collider {
   readonly velocity = new Float64Array(3);
   /** Angular velocity (rad/s, world axes) over the latest step. */
   readonly angularVelocity = new Float64Array(3);
+  /**
+   * Impulse (N·s) the collider gave particles over the latest step, world
+   * axes: the sum of its pushes and friction × mass / substep. What the
+   * particles pushed back on it is the opposite (the Rapier bridge applies that
+   * to the body behind it).
+   */
+  readonly impulse = new Float64Array(3);
+  /** Moment of {@link KinematicCollider.impulse} about the world origin (N·m·s): Σ contact point × impulse. */
+  readonly angularImpulse = new Float64Array(3);
   /** World box (min xyz, max xyz) the collider swept over the latest step, grown by {@link WAKE_REACH}: sleepers in it wake. */
   readonly sweptBox = new Float64Array(6);
 
@@ -87,6 +97,8 @@ export class KinematicCollider implements Collider {
   private readonly box = new Float64Array(6);
   /** Substeps of the running step begun so far. */
   private substep = 0;
+  /** 1 / the running substep's length (1/s). */
+  private perSecond = 0;
   /** One particle seen from the collider's frame, for the shape's own projection. */
   private readonly local = new ParticleStore(1);
   private readonly cast = makeLineCast();
@@ -153,6 +165,8 @@ export class KinematicCollider implements Collider {
     const target = this.targetPose;
     const turn = this.turn;
     start.set(end);
+    this.impulse.fill(0);
+    this.angularImpulse.fill(0);
     const share = 1 / (world.frameSteps - world.frameStep);
     const dt = world.timeStepValue;
     for (let k = 0; k < 3; k++) {
@@ -175,8 +189,10 @@ export class KinematicCollider implements Collider {
     return turn[3] !== 0 || end[0] !== start[0] || end[1] !== start[1] || end[2] !== start[2];
   }
 
-  /** @internal At the start of each of the step's `substeps` substeps: the frames this substep runs from and to. */
-  beginSubstep(substeps: number): void {
+  /** @internal At the start of each of the step's substeps: the frames this substep runs from and to. */
+  beginSubstep(context: StepContext): void {
+    const substeps = context.substeps;
+    this.perSecond = 1 / context.h;
     this.previousOrigin.set(this.origin);
     this.previousAxes.set(this.axes);
     this.substep++;
@@ -268,7 +284,23 @@ export class KinematicCollider implements Collider {
     if (dx * dx + dy * dy + dz * dz > r * r) this.sweep();
     this.shape.project(local, 0, 1);
     if (local.contactDepth[0] === before) return;
-    toWorld(local.position, 0, this.origin, this.axes, particles.position, p);
+    const pos = particles.position;
+    const point = this.point;
+    for (let k = 0; k < 3; k++) point[k] = pos[p + k]!;
+    toWorld(local.position, 0, this.origin, this.axes, pos, p);
+    // The momentum this projection gave the particle: mass × its move / the substep.
+    const m = this.perSecond / particles.inverseMass[i]!;
+    const jx = (pos[p]! - point[0]!) * m;
+    const jy = (pos[p + 1]! - point[1]!) * m;
+    const jz = (pos[p + 2]! - point[2]!) * m;
+    const impulse = this.impulse;
+    impulse[0] = impulse[0]! + jx;
+    impulse[1] = impulse[1]! + jy;
+    impulse[2] = impulse[2]! + jz;
+    const turn = this.angularImpulse;
+    turn[0] = turn[0]! + pos[p + 1]! * jz - pos[p + 2]! * jy;
+    turn[1] = turn[1]! + pos[p + 2]! * jx - pos[p]! * jz;
+    turn[2] = turn[2]! + pos[p]! * jy - pos[p + 1]! * jx;
     turnToWorld(local.contactPush, 0, this.axes, particles.contactPush, p);
     turnToWorld(local.frictionPush, 0, this.axes, particles.frictionPush, p);
     turnToWorld(local.contactNormal, 0, this.axes, particles.contactNormal, p);
@@ -277,7 +309,6 @@ export class KinematicCollider implements Collider {
     particles.contactRestitution[i] = local.contactRestitution[0]!;
     // The surface point under the particle now was here when the substep began.
     toWorld(local.position, 0, this.previousOrigin, this.previousAxes, this.point, 0);
-    const pos = particles.position;
     const motion = particles.contactMotion;
     motion[p] = pos[p]! - this.point[0]!;
     motion[p + 1] = pos[p + 1]! - this.point[1]!;
