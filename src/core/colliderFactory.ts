@@ -1,14 +1,24 @@
 import { BoxCollider, type BoxShape } from './colliders/box.js';
 import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 import type { Collider } from './colliders/collider.js';
+import { KinematicCollider } from './colliders/kinematic.js';
 import { ObbCollider, type ObbShape } from './colliders/obb.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
 import { SphereCollider, type SphereShape } from './colliders/sphere.js';
 import { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
 import { checkNumber } from './math.js';
 
+/**
+ * Any built-in shape with `kinematic: true` is a {@link KinematicCollider}: the
+ * shape as given, in a frame that `world.setColliderPose` moves (the identity at first).
+ */
+export interface KinematicOption {
+  /** Make the collider movable with `world.setColliderPose` (see `KinematicCollider`). Default false: static. */
+  kinematic?: boolean;
+}
+
 /** What {@link World.addCollider} takes. */
-export type ColliderShape = PlaneShape | SphereShape | BoxShape | CapsuleShape | ObbShape | MeshShape | Collider;
+export type ColliderShape = ((PlaneShape | SphereShape | BoxShape | CapsuleShape | ObbShape | MeshShape) & KinematicOption) | Collider;
 
 /** The collider a shape describes (a collider object of your own is taken as it is, its restitution checked). */
 export function makeCollider(shape: ColliderShape): Collider {
@@ -16,6 +26,10 @@ export function makeCollider(shape: ColliderShape): Collider {
   if ('project' in shape && typeof shape.project === 'function') {
     if (shape.restitution !== undefined) checkNumber(shape.restitution, 'addCollider: restitution', 0, 1);
     return shape;
+  }
+  if ('kinematic' in shape && shape.kinematic !== undefined && shape.kinematic !== false) {
+    if (shape.kinematic !== true) throw new TypeError(`addCollider: kinematic must be true or false, got ${String(shape.kinematic)}`);
+    return new KinematicCollider(makeCollider({ ...shape, kinematic: false }));
   }
   switch (shape.type) {
     case 'plane':

@@ -98,6 +98,7 @@ export { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 export { ObbCollider, type ObbShape } from './colliders/obb.js';
 export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
 export { Bvh } from './colliders/bvh.js';
+export { KinematicCollider, type KinematicPoseOptions, WAKE_REACH } from './colliders/kinematic.js';
 export { addCapsuleEdge, removeCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
 export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision, removeSurfaceCollision } from './collision/faces.js';
 export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';

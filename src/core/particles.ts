@@ -71,6 +71,12 @@ export class ParticleStore {
   contactFriction: Float64Array;
   /** Sum of the position corrections friction made in the current substep, xyz interleaved (held within μ × `contactDepth`). */
   frictionPush: Float64Array;
+  /**
+   * How far the surface under the latest contact moved this substep, xyz
+   * interleaved: zero for static colliders, a kinematic collider's motion at
+   * the contact otherwise (`respondToContacts` works on velocity relative to it).
+   */
+  contactMotion: Float64Array;
   /** Times each slot was freed: an id plus its generation names one particle, even after the slot is reused. */
   generation: Uint32Array;
   /**
@@ -101,6 +107,7 @@ export class ParticleStore {
     this.contactFriction = new Float64Array(capacity);
     this.frictionPush = new Float64Array(capacity * 3);
     this.contactPush = new Float64Array(capacity * 3);
+    this.contactMotion = new Float64Array(capacity * 3);
     this.contactRestitution = new Float64Array(capacity);
     this.generation = new Uint32Array(capacity);
   }
@@ -150,6 +157,7 @@ export class ParticleStore {
       this.heldForce[id * 3 + k] = 0;
       this.contactPush[id * 3 + k] = 0;
       this.frictionPush[id * 3 + k] = 0;
+      this.contactMotion[id * 3 + k] = 0;
     }
     this.freeSlots.push(id);
     this.count--;
@@ -200,6 +208,7 @@ export class ParticleStore {
     this.contactFriction = widen(this.contactFriction, capacity, 1);
     this.frictionPush = widen(this.frictionPush, capacity, 3);
     this.contactPush = widen(this.contactPush, capacity, 3);
+    this.contactMotion = widen(this.contactMotion, capacity, 3);
     this.contactRestitution = widen(this.contactRestitution, capacity, 1);
     this.capacity = capacity;
   }

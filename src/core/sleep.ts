@@ -172,6 +172,20 @@ export class SleepSystem {
     if (this.asleep[b] === 1) this.wakeIsland(world, this.root[b]!);
   }
 
+  /**
+   * Wakes the islands of sleeping bodies whose bounds overlap `box` (min xyz,
+   * max xyz): what a kinematic collider sweeps over a step.
+   */
+  wakeInBox(world: World, box: Float64Array): void {
+    const bounds = this.bounds;
+    for (let b = 0; b < this.bodyCount; b++) {
+      if (this.asleep[b] !== 1 || !world.bodies[b]!.alive) continue;
+      const o = b * 6;
+      if (box[0]! > bounds[o + 3]! || box[3]! < bounds[o]! || box[1]! > bounds[o + 4]! || box[4]! < bounds[o + 1]! || box[2]! > bounds[o + 5]! || box[5]! < bounds[o + 2]!) continue;
+      this.wakeIsland(world, this.root[b]!);
+    }
+  }
+
   /** Wakes every body. */
   wakeAll(world: World): void {
     for (let b = 0; b < this.bodyCount; b++) if (this.asleep[b] === 1) this.wakeBody(world, b);

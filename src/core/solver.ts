@@ -3,6 +3,7 @@ import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins, startPinSubstep } from './constraints/pins.js';
 import { resetMultipliers, solveSegment } from './constraints/stickSolve.js';
+import { beginKinematicStep } from './kinematicColliders.js';
 import { copyValues } from './particles.js';
 import type { StepContext } from './stepContext.js';
 import type { World } from './world.js';
@@ -29,6 +30,8 @@ export function stepWorld(world: World): void {
     copyValues(particles.heldForce, particles.force, 0, particles.end * 3);
     applyGenerators(world);
   }
+  // Kinematic colliders fix this step's move first: their sweep wakes the sleepers it reaches.
+  if (world.kinematicColliders.length > 0) beginKinematicStep(world);
   sleep.prepare(world);
   for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
   // Built once, read by the stages. With every particle asleep it has no substeps: user constraints would only touch sleepers.

@@ -1,5 +1,8 @@
 import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import type { Collider } from './colliders/collider.js';
+import type { KinematicCollider, KinematicPoseOptions } from './colliders/kinematic.js';
+import { setColliderPose } from './kinematicColliders.js';
+import type { RotationLike } from './quaternion.js';
 import { OrderScratch } from './constraints/coloring.js';
 import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
@@ -53,6 +56,8 @@ export class World extends WorldSettings {
   readonly pins = new PinTable();
   /** Static colliders, projected in every relaxation pass. */
   readonly colliders: Collider[] = [];
+  /** The kinematic colliders among {@link World.colliders}, which every step moves (see `setColliderPose`). */
+  readonly kinematicColliders: KinematicCollider[] = [];
   /** @internal The lists a step walks, with deferred removal (see {@link StepLists}). */
   readonly lists = new StepLists<World>();
   /** User constraints, projected in every relaxation pass. */
@@ -239,7 +244,7 @@ export class World extends WorldSettings {
     return addForce(this, force);
   }
 
-  /** Adds a static collider and returns its id (undo with `remove`). Sleeping bodies wake (one may now be inside it). */
+  /** Adds a collider and returns its id (undo with `remove`): static, or with `kinematic: true` moved by {@link World.setColliderPose}. Sleeping bodies wake (one may now be inside it). */
   addCollider(shape: ColliderShape): ColliderId {
     return addCollider(this, shape);
   }
@@ -249,6 +254,24 @@ export class World extends WorldSettings {
     const c = this.colliderIds.get(id);
     if (!c) throw new RangeError(`getCollider: no collider with id ${id}`);
     return c;
+  }
+
+  /**
+   * Moves kinematic collider `id` (added with `kinematic: true`): its frame
+   * reaches `position`, turned by `rotation`, at the end of the next step (of
+   * the current `advance()` call when set between calls), and particles it
+   * meets on the way are swept, carried by friction and pushed at the
+   * surface's speed (see `KinematicCollider`). `teleport: true` places it with
+   * no velocity. Throws for a static collider.
+   *
+   * @example
+   * ```ts
+   * const bat = world.addCollider({ type: 'capsule', a: [0, 0, 0], b: [0, 0.8, 0], radius: 0.04, kinematic: true });
+   * world.setColliderPose(bat, [0, 1, 0], [0, 0, 0.3, 0.954]);
+   * ```
+   */
+  setColliderPose(id: ColliderId, position: Vec3Like, rotation?: RotationLike, options?: KinematicPoseOptions): void {
+    setColliderPose(this, id, position, rotation, options);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { makeCollider, type ColliderShape } from './colliderFactory.js';
+import { trackKinematic, untrackKinematic } from './kinematicColliders.js';
 import { stickKindCode } from './constraints/sticks.js';
 import { checkCompliance, checkDamping } from './materials.js';
 import { checkNumber, checkOptions, toVec3, type Vec3Like } from './math.js';
@@ -124,6 +125,7 @@ export function addCollider(world: World, shape: ColliderShape): ColliderId {
   const id = world.registry.issue();
   world.colliderIds.set(id, collider);
   world.colliders.push(collider);
+  trackKinematic(world, collider);
   world.wakeAll();
   return id;
 }
@@ -134,6 +136,7 @@ export function removeCollider(world: World, id: number): void {
   if (!c) throw new RangeError(`removeCollider: no collider with id ${id}`);
   world.colliderIds.delete(id);
   world.colliders.splice(world.colliders.indexOf(c), 1);
+  untrackKinematic(world, c);
   world.wakeAll();
 }
 

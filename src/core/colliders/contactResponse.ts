@@ -61,6 +61,12 @@ export class ContactSettings {
  *    rest): a fast particle squeezed sideways out of a thin box once left faster
  *    than it came.
  *
+ * Against a kinematic collider (`particles.contactMotion` non-zero) all three
+ * act on the velocity relative to the surface at the contact: a particle
+ * pushed out of a moving collider leaves at most `maxPushOutSpeed` faster than
+ * the surface, one struck by a bat leaves at most as fast relative to it as it
+ * came.
+ *
  * Friction is not here: it acts on the position inside the projection
  * (`pushOut`), where it can take back gravity's share along a slope and is
  * resolved together with every other contact.
@@ -73,6 +79,7 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
   const depth = particles.contactDepth;
   const push = particles.contactPush;
   const spent = particles.frictionPush;
+  const motion = particles.contactMotion;
   const restitution = particles.contactRestitution;
   const cap = context.pushOutCap;
   const threshold = context.bounceThreshold;
@@ -90,11 +97,19 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
     push[p] = 0;
     push[p + 1] = 0;
     push[p + 2] = 0;
+    // Every rule works on the motion relative to the surface: zero for a static collider,
+    // a kinematic collider's own move at the contact otherwise (a bat hands its speed on).
+    const mx = motion[p]!;
+    const my = motion[p + 1]!;
+    const mz = motion[p + 2]!;
+    motion[p] = 0;
+    motion[p + 1] = 0;
+    motion[p + 2] = 0;
     // Velocities are changed by moving `previous` by the change alone: recomputing it
     // from the new velocity would round it, and a resting particle would drift.
-    const vx = pos[p]! - prev[p]!;
-    const vy = pos[p + 1]! - prev[p + 1]!;
-    const vz = pos[p + 2]! - prev[p + 2]!;
+    const vx = pos[p]! - prev[p]! - mx;
+    const vy = pos[p + 1]! - prev[p + 1]! - my;
+    const vz = pos[p + 2]! - prev[p + 2]! - mz;
     // The displacement the substep would have made without any push.
     const ox = vx - px;
     const oy = vy - py;
@@ -120,9 +135,9 @@ export function respondToContacts(particles: ParticleStore, context: StepContext
       }
       const before = ox * ox + oy * oy + oz * oz;
       const limit = before > cap * cap ? before : cap * cap;
-      const ux = pos[p]! - prev[p]!;
-      const uy = pos[p + 1]! - prev[p + 1]!;
-      const uz = pos[p + 2]! - prev[p + 2]!;
+      const ux = pos[p]! - prev[p]! - mx;
+      const uy = pos[p + 1]! - prev[p + 1]! - my;
+      const uz = pos[p + 2]! - prev[p + 2]! - mz;
       const after = ux * ux + uy * uy + uz * uz;
       if (after > limit) {
         const cut = 1 - Math.sqrt(limit / after);
@@ -143,4 +158,7 @@ export function clearContact(particles: ParticleStore, i: number): void {
   particles.frictionPush[i * 3] = 0;
   particles.frictionPush[i * 3 + 1] = 0;
   particles.frictionPush[i * 3 + 2] = 0;
+  particles.contactMotion[i * 3] = 0;
+  particles.contactMotion[i * 3 + 1] = 0;
+  particles.contactMotion[i * 3 + 2] = 0;
 }

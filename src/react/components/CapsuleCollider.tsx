@@ -1,9 +1,11 @@
-import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
-import { Quaternion, Vector3 } from 'three';
+import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { Quaternion, Vector3, type Group } from 'three';
 import { CapsuleCollider as CoreCapsuleCollider } from '../../core/colliders/capsule.js';
+import { KinematicCollider } from '../../core/colliders/kinematic.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
+import { useFollow } from '../hooks/useFollow.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
@@ -20,6 +22,15 @@ export interface CapsuleColliderProps {
   /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
   restitution?: number;
   /**
+   * Follow the Object3D this collider is placed in (anything that moves it: an
+   * animation, a drag, a skinned bone, another engine): the shape's props are in
+   * that object's frame, and every frame, just before the world steps, the
+   * collider moves to its world pose as a kinematic collider: swept, and handing
+   * its velocity to what it touches (see `KinematicCollider`). The parent's scale
+   * is not followed: give the shape in world units. Default false: static.
+   */
+  follow?: boolean;
+  /**
    * Drawn at the axis's midpoint with local +y along a → b, so
    * `<mesh><capsuleGeometry args={[radius, length]} /></mesh>` lines up.
    */
@@ -30,7 +41,8 @@ export interface CapsuleColliderProps {
 
 /**
  * A static capsule (the paper's capped cylinder): a bar, a railing, a limb of
- * a statue.
+ * a statue; with `follow`, one that moves with the object it is placed in (a
+ * bat in a hand, a bone of a skinned character).
  *
  * @example
  * ```tsx
@@ -39,7 +51,7 @@ export interface CapsuleColliderProps {
  * </CapsuleCollider>
  * ```
  */
-export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, children, ref }: CapsuleColliderProps) {
+export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, follow = false, children, ref }: CapsuleColliderProps) {
   const from = useStableVec3(a, '<CapsuleCollider>: a');
   const to = useStableVec3(b, '<CapsuleCollider>: b');
   if (!from) throw new TypeError('<CapsuleCollider>: a is required, got undefined');
@@ -48,11 +60,17 @@ export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleColl
   checkNumber(friction, '<CapsuleCollider>: friction', 0);
   checkNumber(restitution, '<CapsuleCollider>: restitution', 0, 1);
   const collider = useMemo(
-    () => buildCollider('<CapsuleCollider>', () => new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution })),
-    [from, to, radius, friction, restitution],
+    () =>
+      buildCollider('<CapsuleCollider>', () => {
+        const capsule = new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution });
+        return follow ? new KinematicCollider(capsule) : capsule;
+      }),
+    [from, to, radius, friction, restitution, follow],
   );
   const handle = useColliderAs('<CapsuleCollider>', collider);
   useImperativeHandle(ref, () => handle, [handle]);
+  const anchor = useRef<Group>(null);
+  useFollow('<CapsuleCollider>', handle, anchor, follow, collider);
   const placement = useMemo(() => {
     const axis = new Vector3(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
     const length = axis.length();
@@ -60,9 +78,11 @@ export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleColl
     const middle: [number, number, number] = [(from[0] + to[0]) / 2, (from[1] + to[1]) / 2, (from[2] + to[2]) / 2];
     return { middle, quaternion };
   }, [from, to]);
-  return children === undefined ? null : (
-    <group position={placement.middle} quaternion={placement.quaternion}>
-      {children}
-    </group>
-  );
+  const drawn =
+    children === undefined ? null : (
+      <group position={placement.middle} quaternion={placement.quaternion}>
+        {children}
+      </group>
+    );
+  return follow ? <group ref={anchor}>{drawn}</group> : drawn;
 });

@@ -1,6 +1,8 @@
-import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import type { Group } from 'three';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
+import { useFollow } from '../hooks/useFollow.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
@@ -16,6 +18,15 @@ export interface SphereColliderProps {
   friction?: number;
   /** Bounciness in [0, 1]: a contact bounces with the larger of this and the particle's restitution. Default 0. */
   restitution?: number;
+  /**
+   * Follow the Object3D this collider is placed in (anything that moves it: an
+   * animation, a drag, a skinned bone, another engine): the shape's props are in
+   * that object's frame, and every frame, just before the world steps, the
+   * collider moves to its world pose as a kinematic collider: swept, and handing
+   * its velocity to what it touches (see `KinematicCollider`). The parent's scale
+   * is not followed: give the shape in world units. Default false: static.
+   */
+  follow?: boolean;
   /** Drawn at the centre, e.g. `<mesh><sphereGeometry args={[radius]} /></mesh>`. */
   children?: ReactNode;
   /** Receives the collider handle: the core collider id and the collider (null while it does not exist). */
@@ -23,7 +34,8 @@ export interface SphereColliderProps {
 }
 
 /**
- * A static ball obstacle (or container, with `inside`).
+ * A static ball obstacle (or container, with `inside`); with `follow`, one that
+ * moves with the object it is placed in.
  *
  * @example
  * ```tsx
@@ -32,15 +44,21 @@ export interface SphereColliderProps {
  * </SphereCollider>
  * ```
  */
-export const SphereCollider = guarded('<SphereCollider>', function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, children, ref }: SphereColliderProps) {
-  const center = useStableVec3(position ?? ORIGIN, '<SphereCollider>: position')!;
-  checkNumber(radius, '<SphereCollider>: radius', 0);
-  checkNumber(friction, '<SphereCollider>: friction', 0);
-  checkNumber(restitution, '<SphereCollider>: restitution', 0, 1);
-  const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction, restitution }) as const, [center, radius, inside, friction, restitution]);
-  const handle = useColliderAs('<SphereCollider>', shape);
-  useImperativeHandle(ref, () => handle, [handle]);
-  return children === undefined ? null : <group position={center}>{children}</group>;
-});
+export const SphereCollider = guarded(
+  '<SphereCollider>',
+  function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, follow = false, children, ref }: SphereColliderProps) {
+    const center = useStableVec3(position ?? ORIGIN, '<SphereCollider>: position')!;
+    checkNumber(radius, '<SphereCollider>: radius', 0);
+    checkNumber(friction, '<SphereCollider>: friction', 0);
+    checkNumber(restitution, '<SphereCollider>: restitution', 0, 1);
+    const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction, restitution, kinematic: follow }) as const, [center, radius, inside, friction, restitution, follow]);
+    const handle = useColliderAs('<SphereCollider>', shape);
+    useImperativeHandle(ref, () => handle, [handle]);
+    const anchor = useRef<Group>(null);
+    useFollow('<SphereCollider>', handle, anchor, follow, shape);
+    const drawn = children === undefined ? null : <group position={center}>{children}</group>;
+    return follow ? <group ref={anchor}>{drawn}</group> : drawn;
+  },
+);
 
 const ORIGIN = [0, 0, 0] as const;

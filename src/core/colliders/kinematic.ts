@@ -1,0 +1,375 @@
+import { castLine, makeLineCast } from '../collision/lineCast.js';
+import { toVec3, type Vec3Like } from '../math.js';
+import { ParticleStore } from '../particles.js';
+import { toRotation, type RotationLike } from '../quaternion.js';
+import type { StepContext } from '../stepContext.js';
+import type { World } from '../world.js';
+import { BoxCollider } from './box.js';
+import { CapsuleCollider } from './capsule.js';
+import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
+import { ObbCollider } from './obb.js';
+import { PlaneCollider } from './plane.js';
+import { SphereCollider } from './sphere.js';
+import { TriangleMeshCollider } from './triangleMesh.js';
+import { measureTurn, poseMatrix, toFrame, toWorld, turnedQuaternion, turnToFrame, turnToWorld } from './poseMath.js';
+
+/** What {@link KinematicCollider.setPose} takes besides the pose. */
+export interface KinematicPoseOptions {
+  /**
+   * Jump to the pose at once: no velocity, no sweep (placing the collider, not
+   * moving it). Particles it lands in come out at `maxPushOutSpeed`. Default false.
+   */
+  teleport?: boolean;
+}
+
+/** A pose: position xyz, then the rotation as a unit quaternion xyzw. */
+const POSE_SIZE = 7;
+
+/**
+ * A collider that moves: any built-in shape, given in its own frame, carried by
+ * a pose (position and rotation of that frame, the identity at first) that
+ * {@link KinematicCollider.setPose} moves. The move is spread over the next step
+ * (over the steps of the current `advance()` call when set between calls):
+ * each substep sees the pose interpolated from where the step started to the
+ * target, at constant linear and angular velocity.
+ *
+ * Particles are tested in the collider's frame of each substep: a particle's
+ * previous position in the frame the substep started with and its position now
+ * in the frame it ends with. Seen from there the collider stands still, so
+ * (1) a particle the collider swept past is caught by the shape's line cast
+ * from the one to the other and put back in front of the face it entered (a
+ * paddle moving 2 m per step does not pass through cloth), and (2) the shape's
+ * own projection, friction and push-out limit act on the motion relative to
+ * the surface: friction carries a cloth along with a moving platform, and a
+ * collider that starts a step inside particles pushes them out at most
+ * `maxPushOutSpeed` faster than its own surface moves. The surface's move at
+ * each contact goes to `particles.contactMotion`, so that `respondToContacts`
+ * also caps and bounces relative to it.
+ *
+ * Add one with `world.addCollider({ ...shape, kinematic: true })`; move it with
+ * `world.setColliderPose(id, position, rotation)` or this class's `setPose`.
+ * Sleeping bodies within its sweep wake when a step starts.
+ *
+ * @example
+ * ```ts
+ * const paddle = world.addCollider({ type: 'obb', halfExtents: [0.5, 0.02, 0.5], kinematic: true });
+ * world.setColliderPose(paddle, [0, 1, 0], [0, 0, 0, 1]); // the next step carries it there
+ * world.step();
+ * ```
+ */
+export class KinematicCollider implements Collider {
+  /** Shape name. */
+  readonly type = 'kinematic';
+  /** The shape in the collider's own frame (a static collider, never added to the world itself). */
+  readonly shape: Collider;
+  /** Radius (m) of a ball about the frame's origin that holds the shape (Infinity for a plane). */
+  readonly boundRadius: number;
+  /** Pose at the start of the latest step: position xyz, quaternion xyzw. */
+  readonly startPose = identityPose();
+  /** Pose the latest step ends at. */
+  readonly endPose = identityPose();
+  /** Pose {@link KinematicCollider.setPose} asked for. */
+  readonly targetPose = identityPose();
+  /** Velocity (m/s) of the frame's origin over the latest step. */
+  readonly velocity = new Float64Array(3);
+  /** Angular velocity (rad/s, world axes) over the latest step. */
+  readonly angularVelocity = new Float64Array(3);
+  /**
+   * Impulse (N·s) the collider gave particles over the latest step, world
+   * axes: the sum of its pushes and friction × mass / substep. What the
+   * particles pushed back on it is the opposite (the Rapier bridge applies that
+   * to the body behind it).
+   */
+  readonly impulse = new Float64Array(3);
+  /** Moment of {@link KinematicCollider.impulse} about the world origin (N·m·s): Σ contact point × impulse. */
+  readonly angularImpulse = new Float64Array(3);
+  /** World box (min xyz, max xyz) the collider swept over the latest step, grown by {@link WAKE_REACH}: sleepers in it wake. */
+  readonly sweptBox = new Float64Array(6);
+
+  /** The running step's turn in the start frame: unit axis xyz, angle (rad). */
+  private readonly turn = new Float64Array(4);
+  /** Frame the running substep started with (origin, rotation columns) and ends with. */
+  private readonly previousOrigin = new Float64Array(3);
+  private readonly previousAxes = new Float64Array(9);
+  private readonly origin = new Float64Array(3);
+  private readonly axes = new Float64Array(9);
+  /** World box the collider sweeps in the running substep (min xyz, max xyz). */
+  private readonly box = new Float64Array(6);
+  /** Substeps of the running step begun so far. */
+  private substep = 0;
+  /** 1 / the running substep's length (1/s). */
+  private perSecond = 0;
+  /** One particle seen from the collider's frame, for the shape's own projection. */
+  private readonly local = new ParticleStore(1);
+  private readonly cast = makeLineCast();
+  private readonly contact = makeContact();
+  /** Scratch: the running substep's pose (its quaternion). */
+  private readonly pose = identityPose();
+  /** Scratch: a point, and the interpolation parameter (passed in an array: a double argument is boxed). */
+  private readonly point = new Float64Array(4);
+
+  constructor(shape: Collider) {
+    this.shape = shape;
+    this.boundRadius = boundRadius(shape);
+    this.local.allocate(1);
+    this.placeFrames(this.endPose);
+  }
+
+  /** Coulomb coefficient of the surface (the shape's). */
+  get friction(): number {
+    return this.shape.friction;
+  }
+  set friction(mu: number) {
+    this.shape.friction = mu;
+  }
+
+  /** Bounciness of the surface (the shape's). */
+  get restitution(): number {
+    return this.shape.restitution ?? 0;
+  }
+  set restitution(e: number) {
+    this.shape.restitution = e;
+  }
+
+  /**
+   * Asks for the collider's frame to be at `position`, turned by `rotation` (a
+   * quaternion `[x, y, z, w]` or Euler angles, see `RotationLike`), at the end
+   * of the next step; the move becomes the collider's velocity. With
+   * `teleport` it is there at once, with no velocity.
+   */
+  setPose(position: Vec3Like, rotation: RotationLike = [0, 0, 0, 1], options: KinematicPoseOptions = {}): void {
+    const p = toVec3(position, 'kinematic collider setPose: position');
+    const q = toRotation(rotation, 'kinematic collider setPose: rotation');
+    const target = this.targetPose;
+    for (let k = 0; k < 3; k++) target[k] = p[k]!;
+    for (let k = 0; k < 4; k++) target[3 + k] = q[k]!;
+    if (options.teleport) {
+      this.startPose.set(target);
+      this.endPose.set(target);
+      this.velocity.fill(0);
+      this.angularVelocity.fill(0);
+      this.turn.fill(0);
+      this.placeFrames(target);
+    }
+  }
+
+  /**
+   * @internal At the start of a step: the step's start is the last one's end;
+   * its end moves toward the target by the step's share of the frame (all of it
+   * for a bare `step()`), at constant linear and angular velocity. Returns true
+   * when the collider moves this step.
+   */
+  beginStep(world: World): boolean {
+    const start = this.startPose;
+    const end = this.endPose;
+    const target = this.targetPose;
+    const turn = this.turn;
+    start.set(end);
+    this.impulse.fill(0);
+    this.angularImpulse.fill(0);
+    const share = 1 / (world.frameSteps - world.frameStep);
+    const dt = world.timeStepValue;
+    for (let k = 0; k < 3; k++) {
+      end[k] = start[k]! + (target[k]! - start[k]!) * share;
+      this.velocity[k] = (end[k]! - start[k]!) / dt;
+    }
+    measureTurn(start, target, turn);
+    turn[3] = turn[3]! * share;
+    this.point[3] = 1;
+    turnedQuaternion(start, turn, this.point, end);
+    this.placeFrames(start);
+    // ω in world axes: the turn's axis is in the start frame.
+    turnToWorld(turn, 0, this.axes, this.angularVelocity, 0);
+    for (let k = 0; k < 3; k++) this.angularVelocity[k] = (this.angularVelocity[k]! * turn[3]!) / dt;
+    const reach = this.boundRadius + WAKE_REACH;
+    for (let k = 0; k < 3; k++) {
+      this.sweptBox[k] = Math.min(start[k]!, end[k]!) - reach;
+      this.sweptBox[3 + k] = Math.max(start[k]!, end[k]!) + reach;
+    }
+    return turn[3] !== 0 || end[0] !== start[0] || end[1] !== start[1] || end[2] !== start[2];
+  }
+
+  /** @internal At the start of each of the step's substeps: the frames this substep runs from and to. */
+  beginSubstep(context: StepContext): void {
+    const substeps = context.substeps;
+    this.perSecond = 1 / context.h;
+    this.previousOrigin.set(this.origin);
+    this.previousAxes.set(this.axes);
+    this.substep++;
+    const f = this.substep >= substeps ? 1 : this.substep / substeps;
+    const start = this.startPose;
+    const end = this.endPose;
+    const pose = this.pose;
+    for (let k = 0; k < 3; k++) this.origin[k] = start[k]! + (end[k]! - start[k]!) * f;
+    this.point[3] = f;
+    turnedQuaternion(start, this.turn, this.point, pose);
+    poseMatrix(pose, this.axes);
+    const reach = this.boundRadius;
+    const box = this.box;
+    for (let k = 0; k < 3; k++) {
+      const a = this.previousOrigin[k]!;
+      const b = this.origin[k]!;
+      box[k] = (a < b ? a : b) - reach;
+      box[3 + k] = (a > b ? a : b) + reach;
+    }
+  }
+
+  /** Projects live, movable particles in `[from, to)` out of the shape, in the frames of the running substep. */
+  project(particles: ParticleStore, from: number, to: number): void {
+    const pos = particles.position;
+    const prev = particles.previous;
+    const radius = particles.radius;
+    const box = this.box;
+    for (let i = from; i < to; i++) {
+      const p = i * 3;
+      const r = radius[i]!;
+      // Broad phase: the particle's path this substep against the box the collider swept.
+      let a = pos[p]!;
+      let b = prev[p]!;
+      if ((a > b ? a : b) + r < box[0]! || (a < b ? a : b) - r > box[3]!) continue;
+      a = pos[p + 1]!;
+      b = prev[p + 1]!;
+      if ((a > b ? a : b) + r < box[1]! || (a < b ? a : b) - r > box[4]!) continue;
+      a = pos[p + 2]!;
+      b = prev[p + 2]!;
+      if ((a > b ? a : b) + r < box[2]! || (a < b ? a : b) - r > box[5]!) continue;
+      if (!collides(particles, i)) continue;
+      this.collide(particles, i);
+    }
+  }
+
+  /** Places both substep frames at `pose` and restarts the substep count. */
+  private placeFrames(pose: Float64Array): void {
+    for (let k = 0; k < 3; k++) this.origin[k] = pose[k]!;
+    poseMatrix(pose, this.axes);
+    this.previousOrigin.set(this.origin);
+    this.previousAxes.set(this.axes);
+    this.substep = 0;
+    const r = this.boundRadius;
+    for (let k = 0; k < 3; k++) {
+      this.box[k] = this.origin[k]! - r;
+      this.box[3 + k] = this.origin[k]! + r;
+    }
+  }
+
+  /**
+   * Particle `i` seen from the collider's frames: its previous position in the
+   * substep's starting frame, its position in the ending one, and what this
+   * substep's contacts already did to it. The shape, which stands still there,
+   * sweeps and projects it; whatever it changed goes back to the world, with
+   * the surface's move at the contact.
+   */
+  private collide(particles: ParticleStore, i: number): void {
+    const local = this.local;
+    const p = i * 3;
+    toFrame(particles.position, p, this.origin, this.axes, local.position, 0);
+    toFrame(particles.previous, p, this.previousOrigin, this.previousAxes, local.previous, 0);
+    turnToFrame(particles.contactPush, p, this.axes, local.contactPush, 0);
+    turnToFrame(particles.frictionPush, p, this.axes, local.frictionPush, 0);
+    local.radius[0] = particles.radius[i]!;
+    local.friction[0] = particles.friction[i]!;
+    local.restitution[0] = particles.restitution[i]!;
+    local.inverseMass[0] = particles.inverseMass[i]!;
+    local.pushOutRoom = particles.pushOutRoom;
+    const before = particles.contactDepth[i]!;
+    local.contactDepth[0] = before;
+    // A relative move shorter than the particle's radius cannot carry it past a face
+    // unseen: the projection alone pushes it back out the way it came, as a static collider does.
+    const lp = local.position;
+    const lq = local.previous;
+    const dx = lp[0]! - lq[0]!;
+    const dy = lp[1]! - lq[1]!;
+    const dz = lp[2]! - lq[2]!;
+    const r = local.radius[0]!;
+    if (dx * dx + dy * dy + dz * dz > r * r) this.sweep();
+    this.shape.project(local, 0, 1);
+    if (local.contactDepth[0] === before) return;
+    const pos = particles.position;
+    const point = this.point;
+    for (let k = 0; k < 3; k++) point[k] = pos[p + k]!;
+    toWorld(local.position, 0, this.origin, this.axes, pos, p);
+    // The momentum this projection gave the particle: mass × its move / the substep.
+    const m = this.perSecond / particles.inverseMass[i]!;
+    const jx = (pos[p]! - point[0]!) * m;
+    const jy = (pos[p + 1]! - point[1]!) * m;
+    const jz = (pos[p + 2]! - point[2]!) * m;
+    const impulse = this.impulse;
+    impulse[0] = impulse[0]! + jx;
+    impulse[1] = impulse[1]! + jy;
+    impulse[2] = impulse[2]! + jz;
+    const turn = this.angularImpulse;
+    turn[0] = turn[0]! + pos[p + 1]! * jz - pos[p + 2]! * jy;
+    turn[1] = turn[1]! + pos[p + 2]! * jx - pos[p]! * jz;
+    turn[2] = turn[2]! + pos[p]! * jy - pos[p + 1]! * jx;
+    turnToWorld(local.contactPush, 0, this.axes, particles.contactPush, p);
+    turnToWorld(local.frictionPush, 0, this.axes, particles.frictionPush, p);
+    turnToWorld(local.contactNormal, 0, this.axes, particles.contactNormal, p);
+    particles.contactDepth[i] = local.contactDepth[0]!;
+    particles.contactFriction[i] = local.contactFriction[0]!;
+    particles.contactRestitution[i] = local.contactRestitution[0]!;
+    // The surface point under the particle now was here when the substep began.
+    toWorld(local.position, 0, this.previousOrigin, this.previousAxes, this.point, 0);
+    const motion = particles.contactMotion;
+    motion[p] = pos[p]! - this.point[0]!;
+    motion[p + 1] = pos[p + 1]! - this.point[1]!;
+    motion[p + 2] = pos[p + 2]! - this.point[2]!;
+  }
+
+  /**
+   * The paper's swept test in the collider's frame: when the particle's path
+   * from its previous position to now enters the shape, it goes back in front
+   * of the face entered, by its radius (a fast collider would otherwise carry
+   * it through, or out through the far face).
+   */
+  private sweep(): void {
+    const local = this.local;
+    const q = this.cast;
+    for (let k = 0; k < 3; k++) {
+      q[k] = local.previous[k]!;
+      q[3 + k] = local.position[k]!;
+    }
+    if (!castLine(this.shape, q)) return;
+    const t = q[6]!;
+    const c = this.contact;
+    let depth = local.radius[0]!;
+    for (let k = 0; k < 3; k++) {
+      c[k] = q[7 + k]!;
+      depth += (q[k]! + (q[3 + k]! - q[k]!) * t - q[3 + k]!) * c[k]!;
+    }
+    c[3] = depth;
+    setSurface(c, this.shape);
+    pushOut(local, 0, c);
+  }
+}
+
+/** How far (m) beyond a kinematic collider's bounds its sweep wakes sleeping bodies. */
+export const WAKE_REACH = 0.25;
+
+function identityPose(): Float64Array {
+  const pose = new Float64Array(POSE_SIZE);
+  pose[6] = 1;
+  return pose;
+}
+
+/** Radius of a ball about the frame's origin that holds `shape`. */
+function boundRadius(shape: Collider): number {
+  if (shape instanceof PlaneCollider) return Infinity;
+  if (shape instanceof SphereCollider) return Math.hypot(shape.center[0], shape.center[1], shape.center[2]) + shape.radius;
+  if (shape instanceof ObbCollider) return Math.hypot(shape.center[0], shape.center[1], shape.center[2]) + Math.hypot(shape.halfExtents[0], shape.halfExtents[1], shape.halfExtents[2]);
+  if (shape instanceof CapsuleCollider) return Math.max(Math.hypot(shape.a[0], shape.a[1], shape.a[2]), Math.hypot(shape.b[0], shape.b[1], shape.b[2])) + shape.radius;
+  if (shape instanceof BoxCollider) {
+    let s = 0;
+    for (let k = 0; k < 3; k++) {
+      const m = Math.max(Math.abs(shape.min[k]!), Math.abs(shape.max[k]!));
+      s += m * m;
+    }
+    return Math.sqrt(s);
+  }
+  if (shape instanceof TriangleMeshCollider) {
+    let most = 0;
+    const v = shape.vertices;
+    for (let i = 0; i < v.length; i += 3) most = Math.max(most, Math.hypot(v[i]!, v[i + 1]!, v[i + 2]!));
+    return most;
+  }
+  throw new TypeError(`addCollider: kinematic works with the built-in shapes ('plane', 'sphere', 'box', 'capsule', 'obb', 'mesh'), got a collider of type ${JSON.stringify(shape.type)}`);
+}

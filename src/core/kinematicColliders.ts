@@ -1,0 +1,53 @@
+import { KinematicCollider, type KinematicPoseOptions } from './colliders/kinematic.js';
+import type { ColliderId } from './ids.js';
+import type { Vec3Like } from './math.js';
+import type { RotationLike } from './quaternion.js';
+import type { StepContext, SubstepStage } from './stepContext.js';
+import type { World } from './world.js';
+
+/** Moves every kinematic collider to its pose for the substep about to be relaxed. */
+const kinematicStage: SubstepStage = {
+  afterIntegrate(world: World, context: StepContext): void {
+    const list = world.kinematicColliders;
+    for (let c = 0; c < list.length; c++) list[c]!.beginSubstep(context);
+  },
+};
+
+/** A collider was added: a kinematic one joins the world's list, and the substep stage that moves it is registered once. */
+export function trackKinematic(world: World, collider: unknown): void {
+  if (!(collider instanceof KinematicCollider)) return;
+  world.kinematicColliders.push(collider);
+  if (!world.substepStages.includes(kinematicStage)) world.substepStages.push(kinematicStage);
+}
+
+/** A collider was removed: a kinematic one leaves the list (the stage goes with the last one). */
+export function untrackKinematic(world: World, collider: unknown): void {
+  if (!(collider instanceof KinematicCollider)) return;
+  world.kinematicColliders.splice(world.kinematicColliders.indexOf(collider), 1);
+  if (world.kinematicColliders.length === 0) {
+    const at = world.substepStages.indexOf(kinematicStage);
+    if (at >= 0) world.substepStages.splice(at, 1);
+  }
+}
+
+/**
+ * Before a step's sleep check: each kinematic collider fixes the pose it moves
+ * to in this step, and sleeping bodies within its sweep wake. Not called at all
+ * in a world without kinematic colliders.
+ */
+export function beginKinematicStep(world: World): void {
+  const list = world.kinematicColliders;
+  for (let c = 0; c < list.length; c++) {
+    const collider = list[c]!;
+    if (collider.beginStep(world) && world.sleep.sleepingBodies > 0) world.sleep.wakeInBox(world, collider.sweptBox);
+  }
+}
+
+/** `world.setColliderPose`: throws unless `id` is a live kinematic collider. */
+export function setColliderPose(world: World, id: ColliderId, position: Vec3Like, rotation?: RotationLike, options?: KinematicPoseOptions): void {
+  const collider = world.colliderIds.get(id);
+  if (!collider) throw new RangeError(`setColliderPose: no collider with id ${id}`);
+  if (!(collider instanceof KinematicCollider)) throw new RangeError(`setColliderPose: collider ${id} is static (a '${collider.type}'); add it with kinematic: true to move it`);
+  collider.setPose(position, rotation, options);
+  if (options?.teleport) world.wakeAll();
+}
