@@ -185,22 +185,29 @@ export class EdgeSystem implements Constraint {
   }
 
   project(world: World): void {
+    for (let row = 0; row < this.table.count; row++) this.projectRow(world, row);
+  }
+
+  /** One pass over `rows[0..count)` only (a body's own capsules, for its extra passes: see `OwnPasses`). */
+  projectRows(world: World, rows: Int32Array, count: number): void {
+    for (let i = 0; i < count; i++) this.projectRow(world, rows[i]!);
+  }
+
+  private projectRow(world: World, row: number): void {
     const t = this.table;
     const particles = world.particles;
     const colliders = world.colliders;
-    for (let row = 0; row < t.count; row++) {
-      const a = t.a[row]!;
-      const b = t.b[row]!;
-      if (!(collides(particles, a) || collides(particles, b)) || !alive(particles, a) || !alive(particles, b)) continue;
-      const anchor = t.anchor[row]!;
-      if (anchor >= 0) {
-        const other = anchor === a ? b : a;
-        this.cast[Cast.User] = Math.max(t.radius[row]!, particles.radius[other]!);
-        this.cast[Cast.User + 1] = t.length[row]!;
-        if (collides(particles, other)) projectToAnchorSide(particles, colliders, anchor, other, this.cast, this.contact);
-      }
-      for (let c = 0; c < colliders.length; c++) this.collide(particles, row, colliders[c]!);
+    const a = t.a[row]!;
+    const b = t.b[row]!;
+    if (!(collides(particles, a) || collides(particles, b)) || !alive(particles, a) || !alive(particles, b)) return;
+    const anchor = t.anchor[row]!;
+    if (anchor >= 0) {
+      const other = anchor === a ? b : a;
+      this.cast[Cast.User] = Math.max(t.radius[row]!, particles.radius[other]!);
+      this.cast[Cast.User + 1] = t.length[row]!;
+      if (collides(particles, other)) projectToAnchorSide(particles, colliders, anchor, other, this.cast, this.contact);
     }
+    for (let c = 0; c < colliders.length; c++) this.collide(particles, row, colliders[c]!);
   }
 
   /** One edge against one collider. */
