@@ -10,7 +10,7 @@ import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
 import { checkNumber } from '../math.js';
-import type { ParticleStore } from '../particles.js';
+import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { Cast, makeLineCast } from './lineCast.js';
@@ -284,6 +284,10 @@ export class EdgeSystem implements Constraint {
       c2 * ((pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz);
     const room = particles.pushOutRoom - approach;
     const depth = q[11]! < room ? q[11]! : room;
+    if (q[11]! > room) {
+      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack;
+      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack;
+    }
     if (depth <= 0) return;
     const k = depth / denominator;
     const contact = this.contact;

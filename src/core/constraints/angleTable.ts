@@ -117,16 +117,16 @@ export class AngleTable extends ConstraintTable implements Constraint {
   /** One pass over every row. Allocates nothing. */
   project(world: World): void {
     this.startSubstep(world);
-    for (let row = 0; row < this.count; row++) this.projectRow(world, row);
+    for (let row = 0; row < this.count; row++) this.projectRow(world, row, true);
   }
 
   /**
    * One pass over `rows[0..count)` only (a body's own limits, for its extra
    * passes: see `OwnPasses`). Allocates nothing.
    */
-  projectRows(world: World, rows: Int32Array, count: number): void {
+  projectRows(world: World, rows: Int32Array, count: number, hinges: boolean): void {
     this.startSubstep(world);
-    for (let i = 0; i < count; i++) this.projectRow(world, rows[i]!);
+    for (let i = 0; i < count; i++) this.projectRow(world, rows[i]!, hinges);
   }
 
   /** Incremented whenever a row is added or removed (rows move on removal). */
@@ -141,7 +141,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     }
   }
 
-  private projectRow(world: World, row: number): void {
+  private projectRow(world: World, row: number, hinges: boolean): void {
     const particles = world.particles;
     const pos = particles.position;
     const w = particles.inverseMass;
@@ -212,7 +212,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
       pos[pm + 1] = pos[pm + 1]! + sm * gmy;
       pos[pm + 2] = pos[pm + 2]! + sm * gmz;
     }
-    if (this.axisFrom[row]! >= 0) this.hinge.project(this, world, row);
+    if (hinges && this.axisFrom[row]! >= 0) this.hinge.project(this, world, row);
   }
 
   protected growColumns(capacity: number): void {
