@@ -8,6 +8,13 @@ export const enum ParticleFlag {
   Pinned = 2,
   /** The particle's body is asleep: it is neither integrated nor projected. */
   Asleep = 4,
+  /**
+   * A collider's push-out was held back by `pushOutRoom` since the flag was last
+   * cleared: the particle brought penetration into the substep (made or moved
+   * inside a collider). Set by the projections; a ragdoll's own passes read and
+   * clear it (`bodies/ownPasses.ts`).
+   */
+  HeldBack = 8,
 }
 
 /**

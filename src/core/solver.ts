@@ -48,6 +48,7 @@ export function stepWorld(world: World): void {
     resetMultipliers(world.sticks, context);
     startPinSubstep(world.pins, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
+    for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterRelax?.(world, context);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
   // Held forces were for this step: cleared where it ran. A sleeper gets none without being

@@ -8,6 +8,8 @@ import type { World } from './world.js';
 export interface SubstepStage {
   /** Called once per substep with the positions just predicted (`particles.position`) and the substep's start (`particles.previous`). */
   afterIntegrate(world: World, context: StepContext): void;
+  /** Called once per substep after the relaxation passes, before the contacts turn into velocity (a body's extra passes, `bodies/ownPasses.ts`). */
+  afterRelax?(world: World, context: StepContext): void;
 }
 
 /**

@@ -175,7 +175,8 @@ describe('ragdoll', () => {
       expect(worstLimbStretch(world, ragdoll)).toBeLessThan(5e-3);
       for (const id of ragdoll.vertices) expect(world.getPosition(id)[1]).toBeGreaterThanOrEqual(world.particles.radius[id]! - 1e-9);
     }
-    expect(bentKnees).toBeGreaterThan(100); // the knee checks above did run
+    // The knee checks above did run: 65 times (over 100 before the ragdoll's own passes kept its bones, which changed how the drops land).
+    expect(bentKnees).toBeGreaterThan(50);
   });
 
   it('its limb frames are orthonormal and follow the bones; a knee bent by hand turns the thigh and shin fronts forward', () => {
@@ -274,6 +275,8 @@ describe('ragdoll', () => {
     expect(() => createRagdoll(world, { mass: -70 })).toThrow('createRagdoll: mass must be a finite number > 0, got -70');
     expect(() => createRagdoll(world, { pose: 'A' as 'T' })).toThrow("createRagdoll: pose must be 'standing' or 'T', got A");
     expect(() => createRagdoll(world, { angleStiffness: 2 })).toThrow('createRagdoll: angleStiffness must be a finite number in [0, 1], got 2');
+    expect(() => createRagdoll(world, { ownPasses: 1.5 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got 1.5');
+    expect(() => createRagdoll(world, { ownPasses: -1 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got -1');
     expect(() => createRagdoll(world, { position: [0, NaN, 0] })).toThrow('createRagdoll: position must be finite numbers, got [0, NaN, 0]');
     expect(world.particleCount).toBe(0);
   });

@@ -87,7 +87,10 @@ export function pushOut(particles: ParticleStore, i: number, contact: Contact): 
   if (contact.length >= CONTACT_SIZE && contact[9] === 1) {
     const approach = (pos[p]! - prev[p]! - contact[6]!) * nx + (pos[p + 1]! - prev[p + 1]! - contact[7]!) * ny + (pos[p + 2]! - prev[p + 2]! - contact[8]!) * nz;
     const room = particles.pushOutRoom - approach;
-    if (depth > room) depth = room;
+    if (depth > room) {
+      depth = room;
+      particles.flags[i] = particles.flags[i]! | ParticleFlag.HeldBack;
+    }
   }
   if (depth <= 0) return;
   pos[p] = pos[p]! + nx * depth;

@@ -10,7 +10,7 @@ import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
 import { checkNumber } from '../math.js';
-import type { ParticleStore } from '../particles.js';
+import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { Cast, makeLineCast } from './lineCast.js';
@@ -185,22 +185,29 @@ export class EdgeSystem implements Constraint {
   }
 
   project(world: World): void {
+    for (let row = 0; row < this.table.count; row++) this.projectRow(world, row);
+  }
+
+  /** One pass over `rows[0..count)` only (a body's own capsules, for its extra passes: see `OwnPasses`). */
+  projectRows(world: World, rows: Int32Array, count: number): void {
+    for (let i = 0; i < count; i++) this.projectRow(world, rows[i]!);
+  }
+
+  private projectRow(world: World, row: number): void {
     const t = this.table;
     const particles = world.particles;
     const colliders = world.colliders;
-    for (let row = 0; row < t.count; row++) {
-      const a = t.a[row]!;
-      const b = t.b[row]!;
-      if (!(collides(particles, a) || collides(particles, b)) || !alive(particles, a) || !alive(particles, b)) continue;
-      const anchor = t.anchor[row]!;
-      if (anchor >= 0) {
-        const other = anchor === a ? b : a;
-        this.cast[Cast.User] = Math.max(t.radius[row]!, particles.radius[other]!);
-        this.cast[Cast.User + 1] = t.length[row]!;
-        if (collides(particles, other)) projectToAnchorSide(particles, colliders, anchor, other, this.cast, this.contact);
-      }
-      for (let c = 0; c < colliders.length; c++) this.collide(particles, row, colliders[c]!);
+    const a = t.a[row]!;
+    const b = t.b[row]!;
+    if (!(collides(particles, a) || collides(particles, b)) || !alive(particles, a) || !alive(particles, b)) return;
+    const anchor = t.anchor[row]!;
+    if (anchor >= 0) {
+      const other = anchor === a ? b : a;
+      this.cast[Cast.User] = Math.max(t.radius[row]!, particles.radius[other]!);
+      this.cast[Cast.User + 1] = t.length[row]!;
+      if (collides(particles, other)) projectToAnchorSide(particles, colliders, anchor, other, this.cast, this.contact);
     }
+    for (let c = 0; c < colliders.length; c++) this.collide(particles, row, colliders[c]!);
   }
 
   /** One edge against one collider. */
@@ -277,6 +284,10 @@ export class EdgeSystem implements Constraint {
       c2 * ((pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz);
     const room = particles.pushOutRoom - approach;
     const depth = q[11]! < room ? q[11]! : room;
+    if (q[11]! > room) {
+      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack;
+      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack;
+    }
     if (depth <= 0) return;
     const k = depth / denominator;
     const contact = this.contact;

@@ -22,6 +22,11 @@ export function angleTable(world: World): AngleTable {
   return table;
 }
 
+/** The world's angle table, or undefined when it has none. */
+export function existingAngleTable(world: World): AngleTable | undefined {
+  return tables.get(world);
+}
+
 /**
  * Keeps the angle at `middle` between the arms to `a` and `b` within
  * [min, max] (radians); returns an id for {@link removeAngleConstraint} or

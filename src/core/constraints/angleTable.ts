@@ -92,6 +92,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
   add(a: number, middle: number, b: number): number {
     const id = this.registry.issue(this);
     const row = this.addRow(id);
+    this.version++;
     this.a[row] = a;
     this.middle[row] = middle;
     this.b[row] = b;
@@ -109,89 +110,109 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.rows.delete(id);
     this.registry.release(id);
     const moved = this.removeRow(row);
+    this.version++;
     if (moved >= 0) this.rows.set(moved, row);
   }
 
   /** One pass over every row. Allocates nothing. */
   project(world: World): void {
-    const particles = world.particles;
-    const pos = particles.position;
-    const w = particles.inverseMass;
-    const flags = particles.flags;
+    this.startSubstep(world);
+    for (let row = 0; row < this.count; row++) this.projectRow(world, row, true);
+  }
+
+  /**
+   * One pass over `rows[0..count)` only (a body's own limits, for its extra
+   * passes: see `OwnPasses`). Allocates nothing.
+   */
+  projectRows(world: World, rows: Int32Array, count: number, hinges: boolean): void {
+    this.startSubstep(world);
+    for (let i = 0; i < count; i++) this.projectRow(world, rows[i]!, hinges);
+  }
+
+  /** Incremented whenever a row is added or removed (rows move on removal). */
+  version = 0;
+
+  /** Zeroes the XPBD multipliers when a new substep has begun. */
+  private startSubstep(world: World): void {
     const sticks = world.sticks;
     if (this.substepSeen !== sticks.substepSerial) {
       this.substepSeen = sticks.substepSerial;
       this.lambda.fill(0, 0, this.count);
     }
-    const invH2 = sticks.invH2;
-    for (let row = 0; row < this.count; row++) {
-      const ia = this.a[row]!;
-      const im = this.middle[row]!;
-      const ib = this.b[row]!;
-      // A removed particle leaves its slot zeroed: skip rather than pull on it; a
-      // sleeping one must not move (colliders skip it, so nothing would put it back).
-      if ((flags[ia]! & flags[im]! & flags[ib]! & ParticleFlag.Alive) === 0 || ((flags[ia]! | flags[im]! | flags[ib]!) & ParticleFlag.Asleep) !== 0) continue;
-      const wa = w[ia]!;
-      const wm = w[im]!;
-      const wb = w[ib]!;
-      if (wa + wm + wb === 0) continue;
-      const pa = ia * 3;
-      const pm = im * 3;
-      const pb = ib * 3;
-      const ux = pos[pa]! - pos[pm]!;
-      const uy = pos[pa + 1]! - pos[pm + 1]!;
-      const uz = pos[pa + 2]! - pos[pm + 2]!;
-      const vx = pos[pb]! - pos[pm]!;
-      const vy = pos[pb + 1]! - pos[pm + 1]!;
-      const vz = pos[pb + 2]! - pos[pm + 2]!;
-      const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
-      const lv = Math.sqrt(vx * vx + vy * vy + vz * vz);
-      if (lu < DEGENERATE || lv < DEGENERATE) continue;
-      let cos = (ux * vx + uy * vy + uz * vz) / (lu * lv);
-      cos = cos > 1 ? 1 : cos < -1 ? -1 : cos;
-      // θ < min ⇔ cos θ > cos(min); θ > max ⇔ cos θ < cos(max).
-      const limit = cos > this.cosMin[row]! ? this.min[row]! : cos < this.cosMax[row]! ? this.max[row]! : -1;
-      const sin = Math.sqrt(1 - cos * cos);
-      // At θ = 0 or π the direction to open or close the angle is undefined; the next substep's motion breaks the tie.
-      if (limit >= 0 && sin > 1e-9) {
-        const error = Math.acos(cos) - limit;
-        const alpha = this.compliance[row]!;
-        // ∇ₐθ = -(v̂ - cos θ·û) / (sin θ·|u|), ∇_bθ = -(û - cos θ·v̂) / (sin θ·|v|), ∇ₘθ = -∇ₐθ - ∇_bθ.
-        const ka = -1 / (sin * lu);
-        const kb = -1 / (sin * lv);
-        const gax = ka * (vx / lv - (cos * ux) / lu);
-        const gay = ka * (vy / lv - (cos * uy) / lu);
-        const gaz = ka * (vz / lv - (cos * uz) / lu);
-        const gbx = kb * (ux / lu - (cos * vx) / lv);
-        const gby = kb * (uy / lu - (cos * vy) / lv);
-        const gbz = kb * (uz / lu - (cos * vz) / lv);
-        const gmx = -gax - gbx;
-        const gmy = -gay - gby;
-        const gmz = -gaz - gbz;
-        const denominator = wa / (lu * lu) + wb / (lv * lv) + wm * (gmx * gmx + gmy * gmy + gmz * gmz);
-        let lambda: number;
-        if (alpha === 0) lambda = (-this.stiffness[row]! * error) / denominator;
-        else {
-          // XPBD: a torsion spring of 1/α past the limit, the same at any substeps (see solveCompliantSticks).
-          const at = alpha * invH2;
-          lambda = (-this.stiffness[row]! * error - at * this.lambda[row]!) / (denominator + at);
-          this.lambda[row] = this.lambda[row]! + lambda;
-        }
-        const sa = lambda * wa;
-        const sb = lambda * wb;
-        const sm = lambda * wm;
-        pos[pa] = pos[pa]! + sa * gax;
-        pos[pa + 1] = pos[pa + 1]! + sa * gay;
-        pos[pa + 2] = pos[pa + 2]! + sa * gaz;
-        pos[pb] = pos[pb]! + sb * gbx;
-        pos[pb + 1] = pos[pb + 1]! + sb * gby;
-        pos[pb + 2] = pos[pb + 2]! + sb * gbz;
-        pos[pm] = pos[pm]! + sm * gmx;
-        pos[pm + 1] = pos[pm + 1]! + sm * gmy;
-        pos[pm + 2] = pos[pm + 2]! + sm * gmz;
+  }
+
+  private projectRow(world: World, row: number, hinges: boolean): void {
+    const particles = world.particles;
+    const pos = particles.position;
+    const w = particles.inverseMass;
+    const flags = particles.flags;
+    const invH2 = world.sticks.invH2;
+    const ia = this.a[row]!;
+    const im = this.middle[row]!;
+    const ib = this.b[row]!;
+    // A removed particle leaves its slot zeroed: skip rather than pull on it; a
+    // sleeping one must not move (colliders skip it, so nothing would put it back).
+    if ((flags[ia]! & flags[im]! & flags[ib]! & ParticleFlag.Alive) === 0 || ((flags[ia]! | flags[im]! | flags[ib]!) & ParticleFlag.Asleep) !== 0) return;
+    const wa = w[ia]!;
+    const wm = w[im]!;
+    const wb = w[ib]!;
+    if (wa + wm + wb === 0) return;
+    const pa = ia * 3;
+    const pm = im * 3;
+    const pb = ib * 3;
+    const ux = pos[pa]! - pos[pm]!;
+    const uy = pos[pa + 1]! - pos[pm + 1]!;
+    const uz = pos[pa + 2]! - pos[pm + 2]!;
+    const vx = pos[pb]! - pos[pm]!;
+    const vy = pos[pb + 1]! - pos[pm + 1]!;
+    const vz = pos[pb + 2]! - pos[pm + 2]!;
+    const lu = Math.sqrt(ux * ux + uy * uy + uz * uz);
+    const lv = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (lu < DEGENERATE || lv < DEGENERATE) return;
+    let cos = (ux * vx + uy * vy + uz * vz) / (lu * lv);
+    cos = cos > 1 ? 1 : cos < -1 ? -1 : cos;
+    // θ < min ⇔ cos θ > cos(min); θ > max ⇔ cos θ < cos(max).
+    const limit = cos > this.cosMin[row]! ? this.min[row]! : cos < this.cosMax[row]! ? this.max[row]! : -1;
+    const sin = Math.sqrt(1 - cos * cos);
+    // At θ = 0 or π the direction to open or close the angle is undefined; the next substep's motion breaks the tie.
+    if (limit >= 0 && sin > 1e-9) {
+      const error = Math.acos(cos) - limit;
+      const alpha = this.compliance[row]!;
+      // ∇ₐθ = -(v̂ - cos θ·û) / (sin θ·|u|), ∇_bθ = -(û - cos θ·v̂) / (sin θ·|v|), ∇ₘθ = -∇ₐθ - ∇_bθ.
+      const ka = -1 / (sin * lu);
+      const kb = -1 / (sin * lv);
+      const gax = ka * (vx / lv - (cos * ux) / lu);
+      const gay = ka * (vy / lv - (cos * uy) / lu);
+      const gaz = ka * (vz / lv - (cos * uz) / lu);
+      const gbx = kb * (ux / lu - (cos * vx) / lv);
+      const gby = kb * (uy / lu - (cos * vy) / lv);
+      const gbz = kb * (uz / lu - (cos * vz) / lv);
+      const gmx = -gax - gbx;
+      const gmy = -gay - gby;
+      const gmz = -gaz - gbz;
+      const denominator = wa / (lu * lu) + wb / (lv * lv) + wm * (gmx * gmx + gmy * gmy + gmz * gmz);
+      let lambda: number;
+      if (alpha === 0) lambda = (-this.stiffness[row]! * error) / denominator;
+      else {
+        // XPBD: a torsion spring of 1/α past the limit, the same at any substeps (see solveCompliantSticks).
+        const at = alpha * invH2;
+        lambda = (-this.stiffness[row]! * error - at * this.lambda[row]!) / (denominator + at);
+        this.lambda[row] = this.lambda[row]! + lambda;
       }
-      if (this.axisFrom[row]! >= 0) this.hinge.project(this, world, row);
+      const sa = lambda * wa;
+      const sb = lambda * wb;
+      const sm = lambda * wm;
+      pos[pa] = pos[pa]! + sa * gax;
+      pos[pa + 1] = pos[pa + 1]! + sa * gay;
+      pos[pa + 2] = pos[pa + 2]! + sa * gaz;
+      pos[pb] = pos[pb]! + sb * gbx;
+      pos[pb + 1] = pos[pb + 1]! + sb * gby;
+      pos[pb + 2] = pos[pb + 2]! + sb * gbz;
+      pos[pm] = pos[pm]! + sm * gmx;
+      pos[pm + 1] = pos[pm + 1]! + sm * gmy;
+      pos[pm + 2] = pos[pm + 2]! + sm * gmz;
     }
+    if (hinges && this.axisFrom[row]! >= 0) this.hinge.project(this, world, row);
   }
 
   protected growColumns(capacity: number): void {
