@@ -1,0 +1,321 @@
+import { Vector3, type Object3D } from 'three';
+import { createRagdoll, type Ragdoll, type RagdollOptions } from '../core/bodies/ragdoll.js';
+import { partMass, ragdollParts, type RagdollPart } from '../core/bodies/ragdollSkeleton.js';
+import type { CallbackId } from '../core/ids.js';
+import type { Vec3Like } from '../core/math.js';
+import { inheritAnimation } from '../core/motion/inheritAnimation.js';
+import type { World } from '../core/world.js';
+import { BoneDriver } from './boneDriver.js';
+import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
+
+/** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
+export type RagdollStrength = number | Readonly<Partial<Record<RagdollPart, number>>>;
+
+/** Options of {@link CharacterRagdoll}: the fit's, the ragdoll's physical ones, and the strength. */
+export interface CharacterRagdollOptions extends FitRagdollOptions, Omit<RagdollOptions, 'joints' | 'limbRadii' | 'position' | 'rotation' | 'pose' | 'velocity' | 'height'> {
+  /**
+   * How hard the particles hold to the animated pose once the ragdoll is
+   * active, in [0, 1]: soft pins whose stiffness grows with it. 1: the animation
+   * wins (a rigid pin); 0: limp. Default 0, a plain ragdoll once hit.
+   */
+  strength?: RagdollStrength;
+}
+
+/**
+ * Natural frequency (rad/s) of a particle on its pin at strength 1/2: the pin's
+ * stiffness is m·ω², ω = {@link HALF_STRENGTH_OMEGA}·s/(1 − s), so a particle
+ * sags g/ω² (6 cm) under its own weight at 1/2, under a millimetre at 0.9, and
+ * not at all at 1.
+ */
+const HALF_STRENGTH_OMEGA = 4 * Math.PI;
+
+/**
+ * A skinned character whose ragdoll follows its animation until it is hit
+ * (paper section 7: inherited animation, hits). While inactive, every ragdoll
+ * particle is pinned to where its bone puts it in the playing animation (read
+ * from the bones after the mixer ran, so any `AnimationMixer` or drei's
+ * `useAnimations` works). On {@link CharacterRagdoll.hit} or
+ * {@link CharacterRagdoll.activate} it turns physical from that pose, each
+ * particle keeping the velocity the animation gave it over the last frame, and
+ * from then on the ragdoll poses the bones. Per-part {@link CharacterRagdoll.setStrength}
+ * keeps soft pins toward the animation (a powered ragdoll), and
+ * {@link CharacterRagdoll.getUp} blends back to the animation.
+ *
+ * Per frame: `mixer.update(dt)`, then {@link CharacterRagdoll.follow}(dt), then
+ * `world.advance(dt)`, then {@link CharacterRagdoll.pose} before rendering.
+ *
+ * @example
+ * ```ts
+ * const character = new CharacterRagdoll(world, humanoid.root);
+ * // every frame:
+ * mixer.update(dt);
+ * character.follow(dt);
+ * world.advance(dt);
+ * character.pose();
+ * // on a shot:
+ * character.hit('chest', [0, 0, -1], 0.01);
+ * ```
+ */
+export class CharacterRagdoll {
+  /** The simulated ragdoll. */
+  readonly ragdoll: Ragdoll;
+  /** How it was fitted to the skeleton. */
+  readonly fit: RagdollFit;
+  private readonly world: World;
+  private readonly root: Object3D;
+  private readonly driver: BoneDriver;
+  /** Pin id per particle (in `ragdollParts` order), -1 where strength 0 left none. */
+  private readonly pins: number[];
+  private readonly masses: Float64Array;
+  /** Strength per particle when active, as set. */
+  private readonly strength = new Float64Array(ragdollParts.length);
+  /** Strength per particle when a get-up began. */
+  private readonly rampFrom = new Float64Array(ragdollParts.length);
+  /** Animated pose sampled at the latest and the one before (xyz per particle). */
+  private readonly current: Float64Array;
+  private readonly previous: Float64Array;
+  private sampleDt = 0;
+  private samples = 0;
+  private isActive = false;
+  private rampTime = 0;
+  private rampDuration = 0;
+  private readonly stepping: CallbackId;
+  private disposed = false;
+  private readonly point = new Vector3();
+
+  /**
+   * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
+   * there. Throws what {@link fitRagdoll} throws, and a `RangeError` for a strength outside [0, 1].
+   */
+  constructor(world: World, root: Object3D, options: CharacterRagdollOptions = {}) {
+    if (root === null || typeof root !== 'object' || !(root as Object3D).isObject3D) throw new TypeError(`CharacterRagdoll: root must be an Object3D holding the skeleton, got ${String(root)}`);
+    this.world = world;
+    this.root = root;
+    const { names, mesh, height: _height, strength, ...physical } = options as CharacterRagdollOptions & { height?: number };
+    root.updateWorldMatrix(true, true);
+    this.fit = fitRagdoll(root, { names, mesh, height: _height });
+    this.setStrength(strength ?? 0);
+    this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
+    this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
+    this.driver = new BoneDriver(this.fit.driven, { writeLocals: false });
+    this.current = new Float64Array(ragdollParts.length * 3);
+    this.previous = new Float64Array(ragdollParts.length * 3);
+    this.sample(this.current);
+    this.previous.set(this.current);
+    this.pins = ragdollParts.map((_, i) => world.addPin(this.ragdoll.first + i));
+    this.stepping = world.onBeforeStep(this.beforeStep);
+  }
+
+  /** True once hit or activated, until a get-up ends. */
+  get active(): boolean {
+    return this.isActive;
+  }
+
+  /** True while {@link CharacterRagdoll.getUp} blends back to the animation. */
+  get gettingUp(): boolean {
+    return this.rampDuration > 0;
+  }
+
+  /**
+   * Reads the animated pose from the bones: call every frame after the mixer
+   * ran, before stepping, with the frame's `dt` (s). The pins glide from the last
+   * pose to this one over the frame's steps. Allocates nothing.
+   */
+  follow(dt: number): void {
+    if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
+    if (this.disposed) return;
+    // Driven bones keep the animation's locals (the driver writes only their matrices): rebuild those to read the animation.
+    const driven = this.fit.driven;
+    if (this.isActive) for (let i = 0; i < driven.length; i++) driven[i]!.bone.updateMatrix();
+    this.root.updateWorldMatrix(true, true);
+    this.previous.set(this.current);
+    this.sample(this.current);
+    this.sampleDt = dt;
+    this.samples++;
+  }
+
+  /**
+   * Poses the driven bones from the ragdoll's limbs while it is active (call
+   * after stepping, before rendering); does nothing while the animation plays.
+   * Allocates nothing.
+   */
+  pose(): void {
+    if (!this.isActive || this.disposed) return;
+    this.driver.update(this.ragdoll.updateFrames());
+  }
+
+  /**
+   * Turns physical from the current animated pose: every particle keeps the
+   * velocity the animation gave it between the last two {@link CharacterRagdoll.follow}
+   * calls, and its pin softens to its strength. Does nothing when already active.
+   */
+  activate(): void {
+    if (this.isActive || this.disposed) return;
+    this.isActive = true;
+    const driven = this.fit.driven;
+    for (let i = 0; i < driven.length; i++) {
+      const bone = driven[i]!.bone;
+      bone.updateMatrix();
+      bone.matrixAutoUpdate = false;
+    }
+    this.root.updateWorldMatrix(true, true);
+    const first = this.ragdoll.first;
+    if (this.samples > 0 && this.sampleDt > 0) inheritAnimation(this.world, first, this.previous, this.current, this.sampleDt);
+    else inheritAnimation(this.world, first, this.current, this.current, this.world.timeStep);
+    // Bind in the pose both are in now, so the bones do not jump whatever the limb frames' twist.
+    this.driver.bind(this.ragdoll.updateFrames());
+    this.applyStrength(this.strength);
+  }
+
+  /**
+   * A blow (paper section 7) at `part`: activates the ragdoll (keeping the
+   * animation's velocities) and moves the part `strength` metres along
+   * `direction`, which Verlet turns into strength / substep m/s. A part held at
+   * strength 1 does not move.
+   */
+  hit(part: RagdollPart, direction: Vec3Like, strength: number): void {
+    this.ragdoll.part(part);
+    this.activate();
+    this.ragdoll.hit(part, direction, strength);
+  }
+
+  /**
+   * How hard each part holds to the animation while active, in [0, 1]: one
+   * number, or per part (parts left out: 0). Applies at once when active (and
+   * ends a get-up). Throws a `RangeError` naming a value outside [0, 1] or an unknown part.
+   */
+  setStrength(strength: RagdollStrength): void {
+    const what = 'CharacterRagdoll: strength';
+    if (typeof strength === 'number') {
+      checkStrength(strength, what);
+      this.strength.fill(strength);
+    } else if (strength !== null && typeof strength === 'object') {
+      for (const [part, value] of Object.entries(strength)) {
+        if (!(ragdollParts as readonly string[]).includes(part)) throw new RangeError(`${what}.${part} is not a ragdoll part (parts: ${ragdollParts.join(', ')})`);
+        checkStrength(value, `${what}.${part}`);
+      }
+      ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? 0));
+    } else throw new TypeError(`${what} must be a number in [0, 1] or an object of them by part, got ${String(strength)}`);
+    if (this.ragdoll && this.isActive) {
+      this.rampDuration = 0;
+      this.applyStrength(this.strength);
+    }
+  }
+
+  /**
+   * Blends back to the animation ('get up') over `seconds` of simulated time:
+   * every part's strength rises to 1, then the ragdoll is inactive again and
+   * the animation drives the bones. Does nothing while inactive.
+   */
+  getUp(seconds: number): void {
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`CharacterRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
+    if (!this.isActive || this.disposed) return;
+    for (let i = 0; i < ragdollParts.length; i++) this.rampFrom[i] = this.effectiveStrength(i);
+    this.rampTime = 0;
+    this.rampDuration = seconds;
+  }
+
+  /** Removes the ragdoll, its pins and its step hook, and hands the bones back to the animation. Safe to call twice. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.world.remove(this.stepping);
+    for (const pin of this.pins) if (pin >= 0 && this.world.pinRow(pin) >= 0) this.world.remove(pin);
+    this.ragdoll.remove();
+    for (const { bone } of this.fit.driven) bone.matrixAutoUpdate = true;
+  }
+
+  /** Strength part `i` holds with now (1 for a rigid pin, 0 with none). */
+  private effectiveStrength(i: number): number {
+    const pin = this.pins[i]!;
+    if (pin < 0) return 0;
+    const row = this.world.pinRow(pin);
+    const alpha = this.world.pins.compliance[row]!;
+    if (alpha === 0) return 1;
+    // Inverse of the compliance law in `complianceFor`.
+    const ratio = 1 / (HALF_STRENGTH_OMEGA * Math.sqrt(alpha * this.masses[i]!));
+    return ratio / (1 + ratio);
+  }
+
+  private complianceFor(i: number, strength: number): number {
+    const omega = (HALF_STRENGTH_OMEGA * strength) / (1 - strength);
+    return 1 / (this.masses[i]! * omega * omega);
+  }
+
+  /** Sets every pin to its strength: rigid at 1, compliant between, none at 0. */
+  private applyStrength(strength: Float64Array): void {
+    const world = this.world;
+    for (let i = 0; i < ragdollParts.length; i++) {
+      const s = strength[i]!;
+      const pin = this.pins[i]!;
+      if (s <= 0) {
+        if (pin >= 0) world.remove(pin);
+        this.pins[i] = -1;
+        continue;
+      }
+      const compliance = s >= 1 ? 0 : this.complianceFor(i, s);
+      if (pin < 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance });
+      else if (world.pins.compliance[world.pinRow(pin)] !== compliance) world.setPin(pin, { compliance });
+    }
+  }
+
+  private targetOf(i: number): [number, number, number] {
+    return [this.current[i * 3]!, this.current[i * 3 + 1]!, this.current[i * 3 + 2]!];
+  }
+
+  private deactivate(): void {
+    this.isActive = false;
+    this.rampDuration = 0;
+    const full = this.rampFrom.fill(1);
+    this.applyStrength(full);
+    for (const { bone } of this.fit.driven) bone.matrixAutoUpdate = true;
+  }
+
+  /** Before every step: the pins' share of the way from the last pose to this one, and the get-up's ramp. */
+  private readonly beforeStep = (world: World): void => {
+    if (this.rampDuration > 0) {
+      this.rampTime += world.timeStep;
+      if (this.rampTime >= this.rampDuration) this.deactivate();
+      else {
+        const share = this.rampTime / this.rampDuration;
+        for (let i = 0; i < ragdollParts.length; i++) {
+          const s = this.rampFrom[i]! + (1 - this.rampFrom[i]!) * share;
+          const pin = this.pins[i]!;
+          if (pin < 0) {
+            if (s > 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance: this.complianceFor(i, s) });
+          } else {
+            const row = world.pinRow(pin);
+            if (world.pins.compliance[row] !== 0) world.pins.setCompliance(row, this.complianceFor(i, s), 0);
+          }
+        }
+      }
+    }
+    const share = (world.frameStep + 1) / world.frameSteps;
+    const target = world.pins.target;
+    for (let i = 0; i < ragdollParts.length; i++) {
+      const pin = this.pins[i]!;
+      if (pin < 0) continue;
+      const row = world.pinRow(pin) * 3;
+      for (let k = 0; k < 3; k++) {
+        const from = this.previous[i * 3 + k]!;
+        target[row + k] = from + (this.current[i * 3 + k]! - from) * share;
+      }
+      if (this.isActive) world.wake(this.ragdoll.first + i);
+    }
+  };
+
+  private sample(into: Float64Array): void {
+    const anchors = this.fit.anchors;
+    for (let i = 0; i < ragdollParts.length; i++) {
+      const anchor = anchors[ragdollParts[i]!];
+      const p = this.point.copy(anchor.offset).applyMatrix4(anchor.bone.matrixWorld);
+      into[i * 3] = p.x;
+      into[i * 3 + 1] = p.y;
+      into[i * 3 + 2] = p.z;
+    }
+  }
+}
+
+function checkStrength(value: unknown, what: string): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new RangeError(`${what} must be a number in [0, 1], got ${String(value)}`);
+}
