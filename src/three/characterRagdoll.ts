@@ -242,7 +242,21 @@ export class CharacterRagdoll {
     return 1 / (this.masses[i]! * omega * omega);
   }
 
-  /** Sets every pin to its strength: rigid at 1, compliant between, none at 0. */
+  /**
+   * Critical damping (N·s/m) of part `i`'s pin at strength `s`, 2·m·ω: while
+   * getting up, the springs stiffen a hundredfold and, undamped, would keep and
+   * sharpen every swing (a particle whipped to 17 m/s in the get-up test).
+   */
+  private dampingFor(i: number, strength: number): number {
+    return (2 * this.masses[i]! * HALF_STRENGTH_OMEGA * strength) / (1 - strength);
+  }
+
+  /**
+   * Sets every pin to its strength: rigid at 1, compliant between, none at 0.
+   * Undamped: a pin's dashpot damps against a still target, so it would drag a
+   * limb behind a walking animation (a half-strength hand hung 15 cm behind,
+   * against 9 cm undamped); the ragdoll's joint damping calms the swinging.
+   */
   private applyStrength(strength: Float64Array): void {
     const world = this.world;
     for (let i = 0; i < ragdollParts.length; i++) {
@@ -254,8 +268,8 @@ export class CharacterRagdoll {
         continue;
       }
       const compliance = s >= 1 ? 0 : this.complianceFor(i, s);
-      if (pin < 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance });
-      else if (world.pins.compliance[world.pinRow(pin)] !== compliance) world.setPin(pin, { compliance });
+      if (pin < 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance, damping: 0 });
+      else if (world.pins.compliance[world.pinRow(pin)] !== compliance) world.setPin(pin, { compliance, damping: 0 });
     }
   }
 
@@ -282,10 +296,10 @@ export class CharacterRagdoll {
           const s = this.rampFrom[i]! + (1 - this.rampFrom[i]!) * share;
           const pin = this.pins[i]!;
           if (pin < 0) {
-            if (s > 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance: this.complianceFor(i, s) });
+            if (s > 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance: this.complianceFor(i, s), damping: this.dampingFor(i, s) });
           } else {
             const row = world.pinRow(pin);
-            if (world.pins.compliance[row] !== 0) world.pins.setCompliance(row, this.complianceFor(i, s), 0);
+            if (world.pins.compliance[row] !== 0) world.pins.setCompliance(row, this.complianceFor(i, s), this.dampingFor(i, s));
           }
         }
       }
