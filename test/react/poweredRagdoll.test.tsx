@@ -90,13 +90,13 @@ describe('powered ragdoll', () => {
     expect(w.world.getPosition(w.character.ragdoll.part('chest'))[1]).toBeLessThan(0.35);
     w.character.getUp(1);
     let fastest = 0;
-    let before = 0;
+
     for (let i = 0; i < 59; i++) {
       w.frame();
       for (const p of ragdollParts) fastest = Math.max(fastest, Math.hypot(...w.world.getVelocity(w.character.ragdoll.part(p))));
     }
     expect(w.character.gettingUp).toBe(true);
-    before = worstParticle(w, w.time, w.humanoid.root.position.z).distance;
+    const before = worstParticle(w, w.time, w.humanoid.root.position.z).distance;
     w.frame();
     w.frame();
     expect(w.character.active).toBe(false);
