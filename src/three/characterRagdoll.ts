@@ -5,7 +5,7 @@ import type { CallbackId } from '../core/ids.js';
 import type { Vec3Like } from '../core/math.js';
 import { inheritAnimation } from '../core/motion/inheritAnimation.js';
 import type { World } from '../core/world.js';
-import { BoneDriver } from './boneDriver.js';
+import { SwingDriver, type SwungBone } from './swingDriver.js';
 import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
 
 /** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
@@ -63,7 +63,10 @@ export class CharacterRagdoll {
   readonly fit: RagdollFit;
   private readonly world: World;
   private readonly root: Object3D;
-  private readonly driver: BoneDriver;
+  /** Poses the bones from the particles (see {@link SwingDriver}). */
+  private readonly swings: SwingDriver;
+  /** The bones it poses. */
+  private readonly posed: readonly Object3D[];
   /** Pin id per particle (in `ragdollParts` order), -1 where strength 0 left none. */
   private readonly pins: number[];
   private readonly masses: Float64Array;
@@ -97,7 +100,10 @@ export class CharacterRagdoll {
     this.setStrength(strength ?? 0);
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
-    this.driver = new BoneDriver(this.fit.driven, { writeLocals: false });
+    const first = this.ragdoll.first;
+    const swung = swungBones(this.fit, first);
+    this.swings = new SwingDriver(swung);
+    this.posed = swung.map((s) => s.bone);
     this.current = new Float64Array(ragdollParts.length * 3);
     this.previous = new Float64Array(ragdollParts.length * 3);
     this.sample(this.current);
@@ -125,8 +131,8 @@ export class CharacterRagdoll {
     if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
     if (this.disposed) return;
     // Driven bones keep the animation's locals (the driver writes only their matrices): rebuild those to read the animation.
-    const driven = this.fit.driven;
-    if (this.isActive) for (let i = 0; i < driven.length; i++) driven[i]!.bone.updateMatrix();
+    const posed = this.posed;
+    if (this.isActive) for (let i = 0; i < posed.length; i++) posed[i]!.updateMatrix();
     this.root.updateWorldMatrix(true, true);
     this.previous.set(this.current);
     this.sample(this.current);
@@ -141,7 +147,9 @@ export class CharacterRagdoll {
    */
   pose(): void {
     if (!this.isActive || this.disposed) return;
-    this.driver.update(this.ragdoll.updateFrames());
+    this.swings.update(this.world);
+    // The bones it does not drive (toes, fingers, the middle of the spine) follow their driven parents.
+    this.root.updateMatrixWorld(true);
   }
 
   /**
@@ -152,9 +160,7 @@ export class CharacterRagdoll {
   activate(): void {
     if (this.isActive || this.disposed) return;
     this.isActive = true;
-    const driven = this.fit.driven;
-    for (let i = 0; i < driven.length; i++) {
-      const bone = driven[i]!.bone;
+    for (const bone of this.posed) {
       bone.updateMatrix();
       bone.matrixAutoUpdate = false;
     }
@@ -163,7 +169,7 @@ export class CharacterRagdoll {
     if (this.samples > 0 && this.sampleDt > 0) inheritAnimation(this.world, first, this.previous, this.current, this.sampleDt);
     else inheritAnimation(this.world, first, this.current, this.current, this.world.timeStep);
     // Bind in the pose both are in now, so the bones do not jump whatever the limb frames' twist.
-    this.driver.bind(this.ragdoll.updateFrames());
+    this.swings.bind(this.world);
     this.applyStrength(this.strength);
   }
 
@@ -222,7 +228,7 @@ export class CharacterRagdoll {
     this.world.remove(this.stepping);
     for (const pin of this.pins) if (pin >= 0 && this.world.pinRow(pin) >= 0) this.world.remove(pin);
     this.ragdoll.remove();
-    for (const { bone } of this.fit.driven) bone.matrixAutoUpdate = true;
+    for (const bone of this.posed) bone.matrixAutoUpdate = true;
   }
 
   /** Strength part `i` holds with now (1 for a rigid pin, 0 with none). */
@@ -282,7 +288,7 @@ export class CharacterRagdoll {
     this.rampDuration = 0;
     const full = this.rampFrom.fill(1);
     this.applyStrength(full);
-    for (const { bone } of this.fit.driven) bone.matrixAutoUpdate = true;
+    for (const bone of this.posed) bone.matrixAutoUpdate = true;
   }
 
   /** Before every step: the pins' share of the way from the last pose to this one, and the get-up's ramp. */
@@ -328,6 +334,56 @@ export class CharacterRagdoll {
       into[i * 3 + 2] = p.z;
     }
   }
+}
+
+/**
+ * The bones the ragdoll poses and what each points at: the pelvis bone carried
+ * by the pelvis particle, aimed at the chest and turned with the hips (the
+ * ragdoll's pelvis triangle can tilt some 80° against its spine, which a
+ * pelvis bone following it would fold the belly's skin over), the lowest spine bone aimed
+ * at the chest, the chest bone aimed at the neck and turned with the shoulders, the neck bone at the head, a clavicle bone
+ * (between chest and shoulder, if the rig has one) at its shoulder, and each limb's
+ * start bone at the limb's far joint. Hands, feet and the head ride on their
+ * parents with their animated pose, and so do the spine bones above the lowest.
+ */
+function swungBones(fit: RagdollFit, first: number): SwungBone[] {
+  const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
+  const bone = (part: RagdollPart) => fit.anchors[part].bone;
+  const list: { bone: Object3D; to: RagdollPart; root?: boolean; side?: readonly [RagdollPart, RagdollPart] }[] = [
+    { bone: bone('pelvis'), to: 'chest', root: true, side: ['leftHip', 'rightHip'] },
+    { bone: bone('chest'), to: 'neck', side: ['leftShoulder', 'rightShoulder'] },
+    { bone: bone('neck'), to: 'head' },
+  ];
+  // The lower spine: the first bone above the pelvis on the way to the chest bone points at the chest particle
+  // (the bones above it ride on it), so the chest bone's joint lands where the ragdoll's spine bends.
+  let lower: Object3D | null = bone('chest').parent;
+  while (lower && lower.parent !== bone('pelvis')) lower = lower.parent;
+  if (lower && lower !== bone('chest')) list.push({ bone: lower, to: 'chest' });
+  for (const side of ['left', 'right'] as const) {
+    const clavicle = bone(`${side}Shoulder`).parent;
+    if (clavicle && (clavicle as Object3D & { isBone?: boolean }).isBone && clavicle !== bone('chest') && clavicle !== bone('neck')) list.push({ bone: clavicle, to: `${side}Shoulder` });
+    list.push({ bone: bone(`${side}Shoulder`), to: `${side}Elbow` }, { bone: bone(`${side}Elbow`), to: `${side}Hand` });
+    list.push({ bone: bone(`${side}Hip`), to: `${side}Knee` }, { bone: bone(`${side}Knee`), to: `${side}Foot` });
+  }
+  const bones = new Set(list.map((b) => b.bone));
+  const depth = (o: Object3D) => {
+    let d = 0;
+    for (let p = o.parent; p; p = p.parent) d++;
+    return d;
+  };
+  return list
+    .sort((a, b) => depth(a.bone) - depth(b.bone))
+    .map((b) => {
+      let parent = b.bone.parent;
+      while (parent && !bones.has(parent)) parent = parent.parent;
+      return {
+        bone: b.bone,
+        parent: b.root ? null : parent,
+        to: id(b.to),
+        root: b.root ? { at: id('pelvis'), from: id('pelvis') } : undefined,
+        side: b.side && ([id(b.side[0]), id(b.side[1])] as const),
+      };
+    });
 }
 
 function checkStrength(value: unknown, what: string): void {

@@ -111,7 +111,7 @@ export function createTestHumanoid(options: TestHumanoidOptions = {}): TestHuman
 const RINGS = 10;
 const SIDES = 10;
 /** Share of a bone's length, at each end, over which its vertices blend with the neighbouring bone. */
-const BLEND = 0.3;
+const BLEND = 0.2;
 
 /**
  * Tubes from each joint to its child joints (the torso a chain of wide tubes),
