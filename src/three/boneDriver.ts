@@ -35,16 +35,8 @@ export class BoneDriver {
   private readonly position = new Vector3();
   private readonly quaternion = new Quaternion();
   private readonly unit = new Vector3(1, 1, 1);
-  private readonly writeLocals: boolean;
 
-  /**
-   * @param options.writeLocals write each bone's `position`, `quaternion` and
-   * `scale` (default true). False writes only `matrix` and `matrixWorld` and
-   * leaves those to an animation mixer: give the bones `matrixAutoUpdate =
-   * false` while driven, and the animation's pose stays readable from them.
-   */
-  constructor(bones: readonly DrivenBone[], options: { writeLocals?: boolean } = {}) {
-    this.writeLocals = options.writeLocals ?? true;
+  constructor(bones: readonly DrivenBone[]) {
     // Parents first, so a child is converted into its parent's space after the parent moved.
     this.bones = [...bones].sort((a, b) => depth(a.bone) - depth(b.bone));
     this.offsets = this.bones.map(() => new Matrix4());
@@ -78,7 +70,7 @@ export class BoneDriver {
         parent.updateWorldMatrix(true, false);
         this.local.copy(parent.matrixWorld).invert().multiply(this.world);
       } else this.local.copy(this.world);
-      if (this.writeLocals) this.local.decompose(bone.position, bone.quaternion, bone.scale);
+      this.local.decompose(bone.position, bone.quaternion, bone.scale);
       bone.matrix.copy(this.local);
       bone.matrixWorld.copy(this.world);
     }
