@@ -209,13 +209,14 @@ export interface WalkClipOptions {
  * A walk cycle for {@link createTestHumanoid} (or any Mixamo rig whose bind
  * pose is a T pose), in place: thighs swing ±25°, knees bend up to 60° in the
  * swing, arms hang and swing against the legs, the hips bob 2 cm. Move the
- * character's root forward at {@link walkSpeed} m/s to make it walk.
+ * character's root forward at `clip.userData.speed` m/s ({@link walkSpeed}) to make it walk.
  *
  * @example
  * ```ts
  * const mixer = new AnimationMixer(humanoid.mesh);
- * mixer.clipAction(createWalkClip()).play();
- * // every frame: mixer.update(dt); humanoid.root.position.z += walkSpeed() * dt;
+ * const clip = createWalkClip();
+ * mixer.clipAction(clip).play();
+ * // every frame: mixer.update(dt); humanoid.root.position.z += clip.userData.speed * dt;
  * ```
  */
 export function createWalkClip(options: WalkClipOptions = {}): AnimationClip {
@@ -254,7 +255,9 @@ export function createWalkClip(options: WalkClipOptions = {}): AnimationClip {
   const bob: number[] = [];
   for (const t of times) bob.push(0, 0.98 - 0.02 * Math.cos(((2 * t) / period) * Math.PI * 2), 0);
   tracks.push(new VectorKeyframeTrack(`${prefix}Hips.position`, times, bob));
-  return new AnimationClip('walk', period, tracks);
+  const clip = new AnimationClip('walk', period, tracks);
+  clip.userData.speed = walkSpeed(period);
+  return clip;
 }
 
 /**

@@ -1,100 +1,122 @@
+import { useFrame } from '@react-three/fiber';
+import { createRef, useMemo } from 'react';
 import { AnimationMixer, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
-import { ragdollParts, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
-import type { World } from '../../src/core/world.js';
-import type { CharacterRagdoll } from '../../src/three/characterRagdoll.js';
-import { createTestHumanoid, createWalkClip, walkSpeed } from '../../src/three/testHumanoid.js';
-import { fitRagdoll } from '../../src/three/fitRagdoll.js';
-import { walker } from '../support/walker.js';
+import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
+import { Ground } from '../../src/react/components/Ground.js';
+import { World } from '../../src/react/World.js';
+import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
+import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
+import { expectRenderError, mountWorld } from './helpers.js';
 
-// Issue 12, item 2: animated until hit, then physical from the animated pose with its velocity.
+// Issue 12 in React: <CharacterRagdoll> around an animated model.
 
-/** Where the animation puts every ragdoll particle `time` s into the walk, the root at z = walkSpeed · time. */
-function animatedPose(time: number): Vector3[] {
-  const humanoid = createTestHumanoid();
-  const mixer = new AnimationMixer(humanoid.mesh);
-  mixer.clipAction(createWalkClip()).play();
-  mixer.update(time);
-  humanoid.root.position.z = walkSpeed() * time;
-  humanoid.root.updateMatrixWorld(true);
-  const fit = fitRagdoll(humanoid.root);
-  return ragdollParts.map((p) => new Vector3(...fit.joints[p]));
+/** The test humanoid walking in place, its mixer run by the scene. */
+function Walker({ humanoid, character, strength, active }: { humanoid: TestHumanoid; character?: React.Ref<AnimatedRagdoll | null>; strength?: number; active?: boolean }) {
+  const mixer = useMemo(() => {
+    const m = new AnimationMixer(humanoid.mesh);
+    m.clipAction(createWalkClip()).play();
+    return m;
+  }, [humanoid]);
+  useFrame((_, delta) => mixer.update(delta));
+  return (
+    <>
+      <Ground />
+      <CharacterRagdoll ref={character} strength={strength} active={active}>
+        <primitive object={humanoid.root} />
+      </CharacterRagdoll>
+    </>
+  );
 }
 
-/** The chest's front (left × up, as the ragdoll's own reference), unit. */
-function chestFront(world: World, character: CharacterRagdoll): Vector3 {
-  const at = (p: RagdollPart) => new Vector3(...world.getPosition(character.ragdoll.part(p)));
-  const left = at('leftShoulder').sub(at('rightShoulder'));
-  const up = at('neck').sub(at('chest'));
-  return left.cross(up).normalize();
-}
-
-describe('CharacterRagdoll', () => {
-  it('follows the walk while inactive: every particle on its animated place', () => {
-    const w = walker({}, 0);
-    for (let i = 0; i < 30; i++) w.frame();
-    const expected = animatedPose(w.time);
-    let worst = 0;
-    ragdollParts.forEach((p, i) => {
-      worst = Math.max(worst, new Vector3(...w.world.getPosition(w.character.ragdoll.part(p))).distanceTo(expected[i]!));
+describe('<CharacterRagdoll>', () => {
+  for (const strict of [false, true]) {
+    it(`follows the animation, falls when hit, and poses the bones${strict ? ' (StrictMode)' : ''}`, async () => {
+      const humanoid = createTestHumanoid();
+      const character = createRef<AnimatedRagdoll>();
+      const m = await mountWorld(<Walker humanoid={humanoid} character={character} />, {}, strict);
+      await m.frames(20);
+      expect(character.current).not.toBeNull();
+      // One ragdoll: 16 particles.
+      expect(m.world.particleCount).toBe(16);
+      const hand = () => new Vector3().setFromMatrixPosition(humanoid.skeleton.bones.find((b) => b.name === 'mixamorigLeftHand')!.matrixWorld);
+      const head = character.current!.ragdoll.part('head');
+      const standing = m.position(head)[1];
+      expect(standing).toBeGreaterThan(1.6);
+      character.current!.hit('chest', [0, 0, -1], 0.01);
+      await m.seconds(3);
+      expect(character.current!.active).toBe(true);
+      // Lying on the ground.
+      expect(m.position(head)[1]).toBeLessThan(0.4);
+      expect(m.position(head)[1]).toBeGreaterThan(0);
+      // The bones lie with the ragdoll: the hand bone is at its particle, up to how far the arm's sticks
+      // stretch under the fall (the bones keep their lengths; measured 1.4 cm).
+      expect(hand().distanceTo(new Vector3(...m.position(character.current!.ragdoll.part('leftHand'))))).toBeLessThan(0.03);
+      await m.unmount();
     });
-    expect(worst).toBeLessThan(1e-6);
-  });
-
-  it('keeps the velocity the animation gave each particle over the last frame, within 10%, and the body its walking velocity', () => {
-    const w = walker({}, 0);
-    for (let i = 0; i < 33; i++) w.frame();
-    w.character.activate();
-    // The animation's own poses, sampled afresh: over the last frame (the paper's two
-    // recorded frames), and 1 ms either side of now (its velocity at this moment).
-    const frameBefore = animatedPose(w.time - 1 / 60);
-    const now = animatedPose(w.time);
-    const before = animatedPose(w.time - 0.0005);
-    const after = animatedPose(w.time + 0.0005);
-    let worst = 0;
-    let worstPart = '';
-    const centre = new Vector3();
-    const centreNow = new Vector3();
-    ragdollParts.forEach((p, i) => {
-      const id = w.character.ragdoll.part(p);
-      const overFrame = now[i]!.clone().sub(frameBefore[i]!).multiplyScalar(60);
-      const simulated = new Vector3(...w.world.getVelocity(id));
-      const error = simulated.distanceTo(overFrame) / overFrame.length();
-      if (error > worst) [worst, worstPart] = [error, p];
-      centre.addScaledVector(simulated, w.world.getMass(id));
-      centreNow.addScaledVector(after[i]!.clone().sub(before[i]!).divideScalar(0.001), w.world.getMass(id));
-    });
-    expect(worst, worstPart).toBeLessThan(0.1);
-    expect(centre.distanceTo(centreNow) / centreNow.length()).toBeLessThan(0.1);
-    // One step on, the body as a whole still walks at the walk's speed.
-    w.world.step();
-    let momentum = 0;
-    for (const p of ragdollParts) momentum += w.world.getVelocity(w.character.ragdoll.part(p))[2] * w.world.getMass(w.character.ragdoll.part(p));
-    expect(momentum / w.character.ragdoll.mass / walkSpeed()).toBeGreaterThan(0.9);
-    expect(momentum / w.character.ragdoll.mass / walkSpeed()).toBeLessThan(1.1);
-  });
-
-  /** Walks 1/3 s, is hit in the chest along z (or only goes limp), lies 4 s; where its chest ends and which way it faces. */
-  function fall(direction: -1 | 0 | 1): { chest: Vector3; front: Vector3 } {
-    const w = walker();
-    for (let i = 0; i < 20; i++) w.frame();
-    if (direction === 0) w.character.activate();
-    else w.character.hit('chest', [0, 0, direction], 0.01);
-    for (let i = 0; i < 240; i++) w.frame();
-    return { chest: new Vector3(...w.world.getPosition(w.character.ragdoll.part('chest'))), front: chestFront(w.world, w.character) };
   }
 
-  it('falls forward when it goes limp mid-walk, on its back when shot in the chest, further forward when shot in the back', () => {
-    const limp = fall(0);
-    const chestShot = fall(-1);
-    const backShot = fall(1);
-    for (const { chest } of [limp, chestShot, backShot]) expect(chest.y, 'lying').toBeLessThan(0.35);
-    // Its root was at z = 0.45 when it went limp or was shot.
-    expect(limp.front.y, 'limp: on its front').toBeLessThan(-0.6);
-    expect(limp.chest.z).toBeGreaterThan(1.2);
-    expect(chestShot.front.y, 'shot in the chest: on its back').toBeGreaterThan(0.6);
-    expect(chestShot.chest.z).toBeLessThan(limp.chest.z - 0.5);
-    expect(backShot.front.y, 'shot in the back: on its front').toBeLessThan(-0.6);
-    expect(backShot.chest.z).toBeGreaterThan(limp.chest.z + 0.1);
+  it('gets up when active turns false', async () => {
+    const humanoid = createTestHumanoid();
+    const character = createRef<AnimatedRagdoll>();
+    const m = await mountWorld(<Walker humanoid={humanoid} character={character} active />);
+    await m.seconds(2);
+    expect(m.position(character.current!.ragdoll.part('head'))[1]).toBeLessThan(0.5);
+    expect(m.position(character.current!.ragdoll.part('head'))[1]).toBeGreaterThan(0);
+    await m.update(<Walker humanoid={humanoid} character={character} active={false} />);
+    await m.seconds(1.5);
+    expect(character.current!.active).toBe(false);
+    expect(m.position(character.current!.ragdoll.part('head'))[1]).toBeGreaterThan(1.6);
+    await m.unmount();
+  });
+
+  it('mounted and unmounted 1,000 times leaves nothing behind', async () => {
+    const humanoid = createTestHumanoid();
+    const m = await mountWorld(<Walker key={0} humanoid={humanoid} />);
+    await m.frames(1);
+    const particles = m.world.particleCount;
+    const constraints = m.world.constraintCount;
+    const callbacks = m.world.beforeStep.length + m.world.afterStep.length;
+    for (let i = 1; i <= 1000; i++) await m.update(<Walker key={i} humanoid={humanoid} />);
+    await m.frames(1);
+    expect(m.world.particleCount).toBe(particles);
+    expect(m.world.constraintCount).toBe(constraints);
+    expect(m.world.pins.count).toBe(16);
+    expect(m.world.beforeStep.length + m.world.afterStep.length).toBe(callbacks);
+    expect(m.world.bodies.filter((b) => b.alive)).toHaveLength(1);
+    await m.update(null);
+    expect(m.world.particleCount).toBe(0);
+    expect(m.world.constraintCount).toBe(0);
+    expect(m.world.pins.count).toBe(0);
+    expect(humanoid.skeleton.bones.every((b) => b.matrixAutoUpdate)).toBe(true);
+    await m.unmount();
+  }, 60_000);
+
+  it('names bad input: a name map naming no bone, a skeleton without legs, a strength outside [0, 1]', async () => {
+    const humanoid = createTestHumanoid();
+    await expectRenderError(
+      <World>
+        <CharacterRagdoll names={{ leftHand: 'LeftPaw' }}>
+          <primitive object={humanoid.root} />
+        </CharacterRagdoll>
+      </World>,
+      'fitRagdoll: names.leftHand names no bone "LeftPaw" in the skeleton',
+    );
+    await expectRenderError(
+      <World>
+        <CharacterRagdoll>
+          <primitive object={createTestHumanoid({ withoutLegs: true }).root} />
+        </CharacterRagdoll>
+      </World>,
+      /fitRagdoll: the skeleton lacks leftHip \(bone mixamorigLeftUpLeg\)/,
+    );
+    await expectRenderError(
+      <World>
+        <CharacterRagdoll strength={2}>
+          <primitive object={createTestHumanoid().root} />
+        </CharacterRagdoll>
+      </World>,
+      'AnimatedRagdoll: strength must be a number in [0, 1], got 2',
+    );
   });
 });

@@ -109,11 +109,11 @@ describe('powered ragdoll', () => {
   });
 
   it('names a strength outside [0, 1]', () => {
-    expect(() => walker({ strength: 1.5 })).toThrow('CharacterRagdoll: strength must be a number in [0, 1], got 1.5');
-    expect(() => walker({ strength: { leftHand: -0.1 } })).toThrow('CharacterRagdoll: strength.leftHand must be a number in [0, 1], got -0.1');
+    expect(() => walker({ strength: 1.5 })).toThrow('AnimatedRagdoll: strength must be a number in [0, 1], got 1.5');
+    expect(() => walker({ strength: { leftHand: -0.1 } })).toThrow('AnimatedRagdoll: strength.leftHand must be a number in [0, 1], got -0.1');
     expect(() => walker({ strength: { tail: 1 } as never })).toThrow(/strength.tail is not a ragdoll part/);
     const w = walker();
-    expect(() => w.character.setStrength(Number.NaN)).toThrow('CharacterRagdoll: strength must be a number in [0, 1], got NaN');
-    expect(() => w.character.getUp(0)).toThrow('CharacterRagdoll.getUp: seconds must be a finite number > 0, got 0');
+    expect(() => w.character.setStrength(Number.NaN)).toThrow('AnimatedRagdoll: strength must be a number in [0, 1], got NaN');
+    expect(() => w.character.getUp(0)).toThrow('AnimatedRagdoll.getUp: seconds must be a finite number > 0, got 0');
   });
 });

@@ -1,6 +1,6 @@
 import { AnimationMixer } from 'three';
 import { World } from '../../src/core/world.js';
-import { CharacterRagdoll, type CharacterRagdollOptions } from '../../src/three/characterRagdoll.js';
+import { AnimatedRagdoll, type AnimatedRagdollOptions } from '../../src/three/animatedRagdoll.js';
 import { createTestHumanoid, createWalkClip, walkSpeed, type TestHumanoid } from '../../src/three/testHumanoid.js';
 
 /** The test humanoid walking along +z on a floor, its ragdoll following the walk. */
@@ -8,7 +8,7 @@ export interface Walker {
   world: World;
   humanoid: TestHumanoid;
   mixer: AnimationMixer;
-  character: CharacterRagdoll;
+  character: AnimatedRagdoll;
   /** Seconds walked (and simulated). */
   time: number;
   /** One frame: the mixer, the root's walk, the ragdoll's follow, the step, the bones. */
@@ -16,14 +16,14 @@ export interface Walker {
 }
 
 /** A walker on the floor y = 0, started `start` seconds into its walk. */
-export function walker(options: CharacterRagdollOptions = {}, start = 0.3): Walker {
+export function walker(options: AnimatedRagdollOptions = {}, start = 0.3): Walker {
   const world = new World({ sleep: false });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const humanoid = createTestHumanoid();
   const mixer = new AnimationMixer(humanoid.mesh);
   mixer.clipAction(createWalkClip()).play();
   mixer.update(start);
-  const character = new CharacterRagdoll(world, humanoid.root, options);
+  const character = new AnimatedRagdoll(world, humanoid.root, options);
   const w: Walker = {
     world,
     humanoid,

@@ -11,8 +11,8 @@ import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdol
 /** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
 export type RagdollStrength = number | Readonly<Partial<Record<RagdollPart, number>>>;
 
-/** Options of {@link CharacterRagdoll}: the fit's, the ragdoll's physical ones, and the strength. */
-export interface CharacterRagdollOptions extends FitRagdollOptions, Omit<RagdollOptions, 'joints' | 'limbRadii' | 'position' | 'rotation' | 'pose' | 'velocity' | 'height'> {
+/** Options of {@link AnimatedRagdoll}: the fit's, the ragdoll's physical ones, and the strength. */
+export interface AnimatedRagdollOptions extends FitRagdollOptions, Omit<RagdollOptions, 'joints' | 'limbRadii' | 'position' | 'rotation' | 'pose' | 'velocity' | 'height'> {
   /**
    * How hard the particles hold to the animated pose once the ragdoll is
    * active, in [0, 1]: soft pins whose stiffness grows with it. 1: the animation
@@ -34,19 +34,19 @@ const HALF_STRENGTH_OMEGA = 4 * Math.PI;
  * (paper section 7: inherited animation, hits). While inactive, every ragdoll
  * particle is pinned to where its bone puts it in the playing animation (read
  * from the bones after the mixer ran, so any `AnimationMixer` or drei's
- * `useAnimations` works). On {@link CharacterRagdoll.hit} or
- * {@link CharacterRagdoll.activate} it turns physical from that pose, each
+ * `useAnimations` works). On {@link AnimatedRagdoll.hit} or
+ * {@link AnimatedRagdoll.activate} it turns physical from that pose, each
  * particle keeping the velocity the animation gave it over the last frame, and
- * from then on the ragdoll poses the bones. Per-part {@link CharacterRagdoll.setStrength}
+ * from then on the ragdoll poses the bones. Per-part {@link AnimatedRagdoll.setStrength}
  * keeps soft pins toward the animation (a powered ragdoll), and
- * {@link CharacterRagdoll.getUp} blends back to the animation.
+ * {@link AnimatedRagdoll.getUp} blends back to the animation.
  *
- * Per frame: `mixer.update(dt)`, then {@link CharacterRagdoll.follow}(dt), then
- * `world.advance(dt)`, then {@link CharacterRagdoll.pose} before rendering.
+ * Per frame: `mixer.update(dt)`, then {@link AnimatedRagdoll.follow}(dt), then
+ * `world.advance(dt)`, then {@link AnimatedRagdoll.pose} before rendering.
  *
  * @example
  * ```ts
- * const character = new CharacterRagdoll(world, humanoid.root);
+ * const character = new AnimatedRagdoll(world, humanoid.root);
  * // every frame:
  * mixer.update(dt);
  * character.follow(dt);
@@ -56,7 +56,7 @@ const HALF_STRENGTH_OMEGA = 4 * Math.PI;
  * character.hit('chest', [0, 0, -1], 0.01);
  * ```
  */
-export class CharacterRagdoll {
+export class AnimatedRagdoll {
   /** The simulated ragdoll. */
   readonly ragdoll: Ragdoll;
   /** How it was fitted to the skeleton. */
@@ -90,11 +90,11 @@ export class CharacterRagdoll {
    * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
    * there. Throws what {@link fitRagdoll} throws, and a `RangeError` for a strength outside [0, 1].
    */
-  constructor(world: World, root: Object3D, options: CharacterRagdollOptions = {}) {
-    if (root === null || typeof root !== 'object' || !(root as Object3D).isObject3D) throw new TypeError(`CharacterRagdoll: root must be an Object3D holding the skeleton, got ${String(root)}`);
+  constructor(world: World, root: Object3D, options: AnimatedRagdollOptions = {}) {
+    if (root === null || typeof root !== 'object' || !(root as Object3D).isObject3D) throw new TypeError(`AnimatedRagdoll: root must be an Object3D holding the skeleton, got ${String(root)}`);
     this.world = world;
     this.root = root;
-    const { names, mesh, height: _height, strength, ...physical } = options as CharacterRagdollOptions & { height?: number };
+    const { names, mesh, height: _height, strength, ...physical } = options as AnimatedRagdollOptions & { height?: number };
     root.updateWorldMatrix(true, true);
     this.fit = fitRagdoll(root, { names, mesh, height: _height });
     this.setStrength(strength ?? 0);
@@ -117,7 +117,7 @@ export class CharacterRagdoll {
     return this.isActive;
   }
 
-  /** True while {@link CharacterRagdoll.getUp} blends back to the animation. */
+  /** True while {@link AnimatedRagdoll.getUp} blends back to the animation. */
   get gettingUp(): boolean {
     return this.rampDuration > 0;
   }
@@ -128,7 +128,7 @@ export class CharacterRagdoll {
    * pose to this one over the frame's steps. Allocates nothing.
    */
   follow(dt: number): void {
-    if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`CharacterRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
+    if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`AnimatedRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
     if (this.disposed) return;
     // Driven bones keep the animation's locals (the driver writes only their matrices): rebuild those to read the animation.
     const posed = this.posed;
@@ -154,7 +154,7 @@ export class CharacterRagdoll {
 
   /**
    * Turns physical from the current animated pose: every particle keeps the
-   * velocity the animation gave it between the last two {@link CharacterRagdoll.follow}
+   * velocity the animation gave it between the last two {@link AnimatedRagdoll.follow}
    * calls, and its pin softens to its strength. Does nothing when already active.
    */
   activate(): void {
@@ -191,7 +191,7 @@ export class CharacterRagdoll {
    * ends a get-up). Throws a `RangeError` naming a value outside [0, 1] or an unknown part.
    */
   setStrength(strength: RagdollStrength): void {
-    const what = 'CharacterRagdoll: strength';
+    const what = 'AnimatedRagdoll: strength';
     if (typeof strength === 'number') {
       checkStrength(strength, what);
       this.strength.fill(strength);
@@ -214,7 +214,7 @@ export class CharacterRagdoll {
    * the animation drives the bones. Does nothing while inactive.
    */
   getUp(seconds: number): void {
-    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`CharacterRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
+    if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
     if (!this.isActive || this.disposed) return;
     for (let i = 0; i < ragdollParts.length; i++) this.rampFrom[i] = this.effectiveStrength(i);
     this.rampTime = 0;
