@@ -61,7 +61,8 @@ export class AnimatedRagdoll {
   readonly ragdoll: Ragdoll;
   /** How it was fitted to the skeleton. */
   readonly fit: RagdollFit;
-  private readonly world: World;
+  /** The world it lives in. */
+  readonly world: World;
   private readonly root: Object3D;
   /** Poses the bones from the particles (see {@link SwingDriver}). */
   private readonly swings: SwingDriver;

@@ -179,6 +179,10 @@ export function dualQuaternionVertex(mesh: SkinnedMesh, index: number, target: V
   skinned.makeRotationFromQuaternion(rotation).setPosition(translation);
   skinVertex.fromBufferAttribute(geometry.getAttribute('position') as BufferAttribute, index);
   skinVertex.w = 1;
-  skinVertex.applyMatrix4(mesh.bindMatrix).applyMatrix4(skinned).applyMatrix4(mesh.bindMatrixInverse);
-  return target.set(skinVertex.x, skinVertex.y, skinVertex.z).applyMatrix4(mesh.matrixWorld);
+  skinVertex.applyMatrix4(mesh.bindMatrix).applyMatrix4(skinned);
+  target.set(skinVertex.x, skinVertex.y, skinVertex.z);
+  // Attached (three.js's default), bones carry the mesh's own motion: this is world space already. (The
+  // shader's bindMatrixInverse × matrixWorld cancel, and reading them would trip on a bindMatrixInverse
+  // three.js refreshes only in updateMatrixWorld.)
+  return mesh.bindMode === 'attached' ? target : target.applyMatrix4(mesh.bindMatrixInverse).applyMatrix4(mesh.matrixWorld);
 }

@@ -210,6 +210,9 @@ function radiiFromSkin(mesh: SkinnedMesh, driven: readonly { bone: Bone; frame: 
   // A few thousand vertices give the median; a dense mesh is sampled evenly.
   const stride = Math.max(1, Math.floor(count / 20_000));
   mesh.updateWorldMatrix(true, false);
+  // getVertexPosition ends in bindMatrixInverse, which three.js refreshes (attached mode) only in
+  // updateMatrixWorld: undo the one it holds, not assume it is up to date.
+  const toWorld = mesh.bindMode === 'attached' ? new Matrix4().copy(mesh.bindMatrixInverse).invert() : mesh.matrixWorld;
   const vertex = new Vector3();
   const segment = new Vector3();
   const offset = new Vector3();
@@ -218,7 +221,7 @@ function radiiFromSkin(mesh: SkinnedMesh, driven: readonly { bone: Bone; frame: 
     for (let k = 1; k < 4; k++) if (skinWeight.getComponent(i, k) > skinWeight.getComponent(i, heaviest)) heaviest = k;
     const limb = limbOfBone.get(skinIndex.getComponent(i, heaviest));
     if (limb === undefined) continue;
-    mesh.getVertexPosition(i, vertex).applyMatrix4(mesh.matrixWorld);
+    mesh.getVertexPosition(i, vertex).applyMatrix4(toWorld);
     const spec = limbSpecs[limb]!;
     const a = points[spec.from];
     segment.subVectors(points[spec.to], a);

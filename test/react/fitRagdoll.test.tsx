@@ -69,6 +69,15 @@ describe('fitRagdoll', () => {
     expect(fit.driven.length).toBeGreaterThanOrEqual(limbSpecs.length - 2);
   });
 
+  it('measures the same radii wherever the character stands (the skin read in world space)', () => {
+    const here = fitRagdoll(createTestHumanoid().root);
+    const moved = createTestHumanoid();
+    moved.root.position.set(3, 0.4, -2);
+    moved.root.rotation.y = 1;
+    const there = fitRagdoll(moved.root);
+    for (const limb of limbSpecs) expect(there.limbRadii[limb.name], limb.name).toBeCloseTo(here.limbRadii[limb.name], 6);
+  });
+
   it('takes other rigs through a name map', () => {
     const humanoid = createTestHumanoid({ prefix: 'bip_' });
     expect(() => fitRagdoll(humanoid.root)).toThrow(/lacks head \(bone mixamorigHead\)/);

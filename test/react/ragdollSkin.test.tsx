@@ -1,4 +1,7 @@
+import { Vector3, type BufferAttribute } from 'three';
 import { describe, expect, it } from 'vitest';
+import { createTestHumanoid } from '../../src/three/testHumanoid.js';
+import { dualQuaternionVertex } from '../../src/three/dualQuaternionSkinning.js';
 import type { RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import { SkinCheck } from '../support/skinCheck.js';
 import { walker } from '../support/walker.js';
@@ -34,6 +37,37 @@ function worstPerBone(skinning: 'linear' | 'dualQuaternion'): Map<string, number
 
 const torso = new Set(['mixamorigHips', 'mixamorigSpine', 'mixamorigSpine1', 'mixamorigSpine2', 'mixamorigNeck']);
 const largest = (worst: Map<string, number>, keep: (bone: string) => boolean) => [...worst].filter(([bone]) => keep(bone)).reduce((a, b) => (b[1] > a[1] ? b : a), ['', -Infinity] as [string, number]);
+
+describe('dualQuaternionVertex', () => {
+  it('puts every vertex where the geometry has it in the bind pose, wherever the character stands, and agrees with linear blend on one bone', () => {
+    const humanoid = createTestHumanoid();
+    humanoid.root.position.set(1, 0.4, -2);
+    humanoid.root.rotation.y = 0.7;
+    humanoid.root.updateMatrixWorld(true);
+    const position = humanoid.mesh.geometry.getAttribute('position') as BufferAttribute;
+    const weight = humanoid.mesh.geometry.getAttribute('skinWeight') as BufferAttribute;
+    const dq = new Vector3();
+    const bind = new Vector3();
+    const linear = new Vector3();
+    let worst = 0;
+    for (let i = 0; i < position.count; i++) {
+      bind.fromBufferAttribute(position, i).applyMatrix4(humanoid.mesh.matrixWorld);
+      worst = Math.max(worst, dualQuaternionVertex(humanoid.mesh, i, dq).distanceTo(bind));
+    }
+    expect(worst).toBeLessThan(1e-6);
+    // Bend an elbow: a vertex carried by one bone alone moves as linear blend moves it.
+    humanoid.skeleton.bones.find((b) => b.name === 'mixamorigLeftForeArm')!.rotation.y = -1.2;
+    humanoid.root.updateMatrixWorld(true);
+    let compared = 0;
+    for (let i = 0; i < position.count; i++) {
+      if (weight.getX(i) !== 1) continue;
+      humanoid.mesh.getVertexPosition(i, linear).applyMatrix4(humanoid.mesh.matrixWorld);
+      expect(dualQuaternionVertex(humanoid.mesh, i, dq).distanceTo(linear)).toBeLessThan(1e-6);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
 
 describe('skin under a ragdoll', () => {
   it('keeps the arms, legs and head within their bind-pose distance ranges ± 10% through falls from six hits (dual quaternion skinning)', () => {
