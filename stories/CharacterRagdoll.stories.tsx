@@ -98,6 +98,26 @@ function nearestPart(doll: AnimatedRagdoll, point: Vector3): RagdollPart {
   return best;
 }
 
+/**
+ * Shoots `part` of the character by itself `seconds` after it is ready (0: never), along its chest's
+ * front times `sign` (-1: from the front), for screenshots and tests.
+ */
+function useAutoShoot(character: AnimatedRagdoll | null, seconds: number, part: RagdollPart, sign: 1 | -1): void {
+  useEffect(() => {
+    if (!character || !(seconds > 0)) return;
+    const timer = setTimeout(() => {
+      // The chest's front, from the shoulders (the ragdoll's own convention: left × up).
+      const at = (p: RagdollPart) => new Vector3(...character.world.getPosition(character.ragdoll.part(p)));
+      const front = at('leftShoulder')
+        .sub(at('rightShoulder'))
+        .cross(at('neck').sub(at('chest')))
+        .normalize();
+      character.hit(part, front.multiplyScalar(sign), SHOT);
+    }, seconds * 1000);
+    return () => clearTimeout(timer);
+  }, [character, seconds, part, sign]);
+}
+
 interface ShootArgs {
   /** Shoot the walker by itself this many seconds after it starts (0: only on clicks); for screenshots and tests. */
   autoShoot: number;
@@ -107,19 +127,7 @@ interface ShootArgs {
 
 function ShootScene({ autoShoot, from }: ShootArgs) {
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
-  useEffect(() => {
-    if (!character || !(autoShoot > 0)) return;
-    const timer = setTimeout(() => {
-      // The chest's front, from the shoulders (the ragdoll's own convention: left × up).
-      const at = (p: RagdollPart) => new Vector3(...character.world.getPosition(character.ragdoll.part(p)));
-      const front = at('leftShoulder')
-        .sub(at('rightShoulder'))
-        .cross(at('neck').sub(at('chest')))
-        .normalize();
-      character.hit('chest', front.multiplyScalar(from === 'front' ? -1 : 1), SHOT);
-    }, autoShoot * 1000);
-    return () => clearTimeout(timer);
-  }, [character, autoShoot, from]);
+  useAutoShoot(character, autoShoot, 'chest', from === 'front' ? -1 : 1);
   return (
     <Scene
       camera={[0, 2, 5]}
@@ -145,12 +153,15 @@ function ShootScene({ autoShoot, from }: ShootArgs) {
 interface PoweredArgs {
   /** Strength of the arms once hit, in [0, 1]. */
   arms: number;
+  /** Shoot the left hand from the front by itself this many seconds after it starts (0: only on clicks). */
+  autoShoot: number;
   /** Strength of the rest of the body once hit, in [0, 1]. */
   body: number;
 }
 
-function PoweredScene({ arms, body }: PoweredArgs) {
+function PoweredScene({ arms, body, autoShoot }: PoweredArgs) {
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
+  useAutoShoot(character, autoShoot, 'leftHand', -1);
   const strength = useMemo(() => Object.fromEntries(ragdollParts.map((p) => [p, /Shoulder|Elbow|Hand/.test(p) ? arms : body])), [arms, body]);
   return (
     <Scene
@@ -273,8 +284,9 @@ export const ShootTheWalker: StoryObj<ShootArgs> = {
  */
 export const PoweredRagdoll: StoryObj<PoweredArgs> = {
   name: 'Powered ragdoll',
-  args: { arms: 0.35, body: 1 },
+  args: { arms: 0.35, body: 1, autoShoot: 0 },
   argTypes: {
+    autoShoot: { control: { type: 'range', min: 0, max: 5, step: 0.5 } },
     arms: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
     body: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
   },
