@@ -1,13 +1,17 @@
 import { useFrame } from '@react-three/fiber';
+import ReactThreeTestRenderer from '@react-three/test-renderer';
+import { readFileSync } from 'node:fs';
 import { createRef, useMemo } from 'react';
 import { AnimationMixer, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
 import { Ground } from '../../src/react/components/Ground.js';
 import { World } from '../../src/react/World.js';
+import type { RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
 import { expectRenderError, mountWorld } from './helpers.js';
+import { ShotWalker } from './readme/ShotWalker.js';
 
 // Issue 12 in React: <CharacterRagdoll> around an animated model.
 
@@ -118,5 +122,36 @@ describe('<CharacterRagdoll>', () => {
       </World>,
       'AnimatedRagdoll: strength must be a number in [0, 1], got 2',
     );
+  });
+});
+
+describe('the README example of <CharacterRagdoll>', () => {
+  const source = readFileSync(new URL('./readme/ShotWalker.tsx', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+  it('is printed in the README exactly as it is tested', () => {
+    expect(readme).toContain(source.trim());
+  });
+
+  it('runs: the walker walks, and shot in the chest from the front it lies on its back', async () => {
+    let character: AnimatedRagdoll | null = null;
+    const renderer = await ReactThreeTestRenderer.create(<ShotWalker onReady={(c) => (character = c)} />);
+    await renderer.advanceFrames(30, 1 / 60);
+    expect(character).not.toBeNull();
+    const doll = character! as AnimatedRagdoll;
+    const at = (p: RagdollPart) => new Vector3(...doll.world.getPosition(doll.ragdoll.part(p)));
+    expect(at('head').y).toBeGreaterThan(1.6);
+    // The click: the primitive's pointer handler, with a point on the chest and a ray from the front.
+    const primitive = renderer.scene.findAll((n) => n.props.onPointerDown !== undefined)[0]!;
+    await renderer.fireEvent(primitive, 'onPointerDown', { point: new Vector3(0, 1.3, 0.1), ray: { direction: new Vector3(0, 0, -1) } });
+    await renderer.advanceFrames(180, 1 / 60);
+    expect(doll.active).toBe(true);
+    expect(at('head').y).toBeLessThan(0.4);
+    const front = at('leftShoulder')
+      .sub(at('rightShoulder'))
+      .cross(at('neck').sub(at('chest')))
+      .normalize();
+    expect(front.y, 'on its back').toBeGreaterThan(0.6);
+    await renderer.unmount();
   });
 });
