@@ -5,6 +5,7 @@ import type { World } from '../../src/core/world.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
 import { createTestHumanoid, createWalkClip, walkSpeed } from '../../src/three/testHumanoid.js';
 import { fitRagdoll } from '../../src/three/fitRagdoll.js';
+import { leastAllocation } from '../support/heap.js';
 import { walker } from '../support/walker.js';
 
 // Issue 12, item 2: animated until hit, then physical from the animated pose with its velocity.
@@ -97,4 +98,25 @@ describe('AnimatedRagdoll', () => {
     expect(backShot.front.y, 'shot in the back: on its front').toBeLessThan(-0.6);
     expect(backShot.chest.z).toBeGreaterThan(limp.chest.z + 0.1);
   });
+
+  it('allocates nothing per frame: following, the step hook and posing the bones, animated and as a powered ragdoll', () => {
+    for (const active of [false, true]) {
+      // Strength 1/2: compliant pins, so the step hook writes their targets every step.
+      const w = walker({ strength: 0.5 }, 0);
+      if (active) w.character.activate();
+      const frame = () => {
+        w.character.follow(1 / 60);
+        w.world.step();
+        w.character.pose();
+      };
+      for (let i = 0; i < 20_000; i++) frame();
+      // Any object per frame (a Vector3 is 56 bytes) would be over 500 kB.
+      expect(
+        leastAllocation(() => {
+          for (let i = 0; i < 10_000; i++) frame();
+        }),
+        active ? 'active' : 'animated',
+      ).toBeLessThan(16 * 1024);
+    }
+  }, 120_000);
 });
