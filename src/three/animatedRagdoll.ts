@@ -4,6 +4,7 @@ import { partMass, ragdollParts, type RagdollPart } from '../core/bodies/ragdoll
 import type { CallbackId } from '../core/ids.js';
 import type { Vec3Like } from '../core/math.js';
 import { inheritAnimation } from '../core/motion/inheritAnimation.js';
+import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
 import { SwingDriver, type SwungBone } from './swingDriver.js';
 import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
@@ -19,6 +20,14 @@ export interface AnimatedRagdollOptions extends FitRagdollOptions, Omit<RagdollO
    * wins (a rigid pin); 0: limp. Default 0, a plain ragdoll once hit.
    */
   strength?: RagdollStrength;
+  /**
+   * Turn physical when another body strikes it: a particle of another body (not
+   * immovable) moving at least this fast (m/s) that would reach one of the
+   * limbs' capsules within the next step. The check runs before each step, so
+   * the blow meets a ragdoll with mass, not one pinned to its animation. 0 turns
+   * it off. Default 2.
+   */
+  strikeSpeed?: number;
 }
 
 /**
@@ -86,6 +95,12 @@ export class AnimatedRagdoll {
   private readonly stepping: CallbackId;
   private disposed = false;
   private readonly point = new Vector3();
+  private readonly strikeSpeed: number;
+  /** Bounds of the ragdoll's particles (min xyz, max xyz), refilled per step while it watches for strikes. */
+  private readonly bounds = new Float64Array(6);
+  /** Bounds of a body one step ahead (min xyz, max xyz), scratch of `strikes`. */
+  private readonly ahead = new Float64Array(6);
+  private readonly reach: number;
 
   /**
    * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
@@ -95,12 +110,17 @@ export class AnimatedRagdoll {
     if (root === null || typeof root !== 'object' || !(root as Object3D).isObject3D) throw new TypeError(`AnimatedRagdoll: root must be an Object3D holding the skeleton, got ${String(root)}`);
     this.world = world;
     this.root = root;
-    const { names, mesh, height: _height, strength, ...physical } = options as AnimatedRagdollOptions & { height?: number };
+    const { names, mesh, height: _height, strength, strikeSpeed, ...physical } = options as AnimatedRagdollOptions & { height?: number };
+    this.strikeSpeed = strikeSpeed ?? 2;
+    if (typeof this.strikeSpeed !== 'number' || !Number.isFinite(this.strikeSpeed) || this.strikeSpeed < 0) {
+      throw new RangeError(`AnimatedRagdoll: strikeSpeed must be a finite number >= 0, got ${String(strikeSpeed)}`);
+    }
     root.updateWorldMatrix(true, true);
     this.fit = fitRagdoll(root, { names, mesh, height: _height });
     this.setStrength(strength ?? 0);
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
+    this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
     const first = this.ragdoll.first;
     const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
@@ -294,6 +314,7 @@ export class AnimatedRagdoll {
 
   /** Before every step: the pins' share of the way from the last pose to this one, and the get-up's ramp. */
   private readonly beforeStep = (world: World): void => {
+    if (!this.isActive && this.strikeSpeed > 0 && this.struck(world)) this.activate();
     if (this.rampDuration > 0) {
       this.rampTime += world.timeStep;
       if (this.rampTime >= this.rampDuration) this.deactivate();
@@ -324,6 +345,82 @@ export class AnimatedRagdoll {
       if (this.isActive) world.wake(this.ragdoll.first + i);
     }
   };
+
+  /**
+   * True when another body (or a lone particle) with a particle moving at least
+   * `strikeSpeed` will, one step from now, overlap a limb: its bounds moved a
+   * step ahead against each limb capsule's bounds. Boxes, not exact shapes, so
+   * a near miss by a few centimetres counts too; a blow is meant to be caught a
+   * step early. Allocates nothing.
+   */
+  private struck(world: World): boolean {
+    const particles = world.particles;
+    const pos = particles.position;
+    const box = this.bounds;
+    box.fill(Infinity, 0, 3);
+    box.fill(-Infinity, 3, 6);
+    const first = this.ragdoll.first;
+    for (let i = first; i < first + this.ragdoll.count; i++) {
+      for (let k = 0; k < 3; k++) {
+        const x = pos[i * 3 + k]!;
+        if (x < box[k]!) box[k] = x;
+        if (x > box[3 + k]!) box[3 + k] = x;
+      }
+    }
+    const own = this.ragdoll.body;
+    const bodies = world.bodies;
+    for (let b = 0; b < bodies.length; b++) {
+      const body = bodies[b]!;
+      if (body.alive && body !== own && this.strikes(world, body.first, body.first + body.count)) return true;
+    }
+    // Particles of no body.
+    for (let i = 0; i < particles.end; i++) if (particles.body[i]! < 0 && particles.isAlive(i) && this.strikes(world, i, i + 1)) return true;
+    return false;
+  }
+
+  /** Whether particles `start`…`end` − 1 (one body) strike a limb within the next step (see `struck`). */
+  private strikes(world: World, start: number, end: number): boolean {
+    const particles = world.particles;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const ahead = this.ahead;
+    ahead.fill(Infinity, 0, 3);
+    ahead.fill(-Infinity, 3, 6);
+    // Distance per substep at the strike speed, and substeps per step: a step's move is (x − x_prev) × substeps.
+    const speed = this.strikeSpeed * world.substep;
+    const substeps = world.timeStep / world.substep;
+    let fastest = 0;
+    for (let i = start; i < end; i++) {
+      if (particles.inverseMass[i] === 0 && (particles.flags[i]! & ParticleFlag.Pinned) === 0) continue;
+      const r = particles.radius[i]!;
+      for (let k = 0; k < 3; k++) {
+        const d = pos[i * 3 + k]! - prev[i * 3 + k]!;
+        const x = pos[i * 3 + k]! + d * substeps;
+        if (x - r < ahead[k]!) ahead[k] = x - r;
+        if (x + r > ahead[3 + k]!) ahead[3 + k] = x + r;
+      }
+      const dx = pos[i * 3]! - prev[i * 3]!;
+      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]!;
+      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]!;
+      fastest = Math.max(fastest, dx * dx + dy * dy + dz * dz);
+    }
+    if (fastest < speed * speed) return false;
+    const box = this.bounds;
+    const reach = this.reach;
+    for (let k = 0; k < 3; k++) if (ahead[k]! > box[3 + k]! + reach || ahead[3 + k]! < box[k]! - reach) return false;
+    const limbs = this.ragdoll.limbs;
+    for (let l = 0; l < limbs.length; l++) {
+      const limb = limbs[l]!;
+      let overlaps = true;
+      for (let k = 0; k < 3 && overlaps; k++) {
+        const a = pos[limb.from * 3 + k]!;
+        const b = pos[limb.to * 3 + k]!;
+        overlaps = ahead[k]! <= Math.max(a, b) + limb.radius && ahead[3 + k]! >= Math.min(a, b) - limb.radius;
+      }
+      if (overlaps) return true;
+    }
+    return false;
+  }
 
   private sample(into: Float64Array): void {
     const anchors = this.fit.anchors;

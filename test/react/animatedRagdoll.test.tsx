@@ -1,5 +1,6 @@
 import { AnimationMixer, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
+import { createBox } from '../../src/core/bodies/rigid.js';
 import { ragdollParts, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import type { World } from '../../src/core/world.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
@@ -119,4 +120,31 @@ describe('AnimatedRagdoll', () => {
       ).toBeLessThan(16 * 1024);
     }
   }, 120_000);
+
+  it('turns physical when a body strikes it: a crate thrown at its chest knocks it onto its back', () => {
+    for (const strikeSpeed of [2, 0]) {
+      const w = walker({ strikeSpeed }, 0);
+      for (let i = 0; i < 10; i++) w.frame();
+      // 12 kg, 30 cm, at chest height 1.2 m in front, flying back at it at 9 m/s.
+      const chest = w.world.getPosition(w.character.ragdoll.part('chest'));
+      const crate = createBox(w.world, { size: 0.3, mass: 12, position: [0, chest[1], chest[2] + 1.2], velocity: [0, 0, -9] });
+      let struckAt = -1;
+      for (let i = 0; i < 240; i++) {
+        w.frame();
+        if (struckAt < 0 && w.character.active) struckAt = i;
+      }
+      const crateZ = crate.update().position[2];
+      if (strikeSpeed === 0) {
+        // Pinned to its animation, the walker is a wall: it walks on and the crate bounces back.
+        expect(w.character.active).toBe(false);
+        expect(crateZ).toBeGreaterThan(chest[2] + 0.3);
+        continue;
+      }
+      // Struck within the ~8 frames the crate needs to arrive.
+      expect(struckAt).toBeGreaterThanOrEqual(0);
+      expect(struckAt).toBeLessThan(10);
+      expect(w.world.getPosition(w.character.ragdoll.part('chest'))[1], 'lying').toBeLessThan(0.35);
+      expect(chestFront(w.world, w.character).y, 'on its back').toBeGreaterThan(0.6);
+    }
+  });
 });

@@ -17,6 +17,8 @@ export interface CharacterRagdollProps {
   active?: boolean;
   /** How hard each part holds to the animation once active, in [0, 1] (see `CharacterRagdoll.setStrength`). Default 0. */
   strength?: RagdollStrength;
+  /** Turn physical when another body strikes it at this speed (m/s) or faster; 0: never. Default 2. Read when the character mounts. */
+  strikeSpeed?: number;
   /** Seconds the blend back to the animation takes when `active` turns false. Default 1. */
   getUp?: number;
   /** Receives the character's ragdoll handle (null until mounted): `hit`, `activate`, `getUp`, `ragdoll`. */
@@ -41,19 +43,24 @@ export interface CharacterRagdollProps {
  * // on a shot: doll.current?.hit('chest', ray.direction, 0.01);
  * ```
  */
-export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength = 0, getUp = 1, ref }: CharacterRagdollProps) {
+export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength = 0, getUp = 1, strikeSpeed, ref }: CharacterRagdollProps) {
   const { world } = useSinew('<CharacterRagdoll>');
   const holder = useRef<Group>(null);
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
   useImperativeHandle<AnimatedRagdoll | null, AnimatedRagdoll | null>(ref, () => character, [character]);
   const namesKey = names ? JSON.stringify(names) : '';
-  // The strength at mount; later changes go through setStrength below.
+  // The strength at mount (later changes go through setStrength below) and the strike speed.
   const initialStrength = useRef(strength);
+  const initialStrikeSpeed = useRef(strikeSpeed);
 
   useLayoutEffect(() => {
     const root = holder.current;
     if (!root) return;
-    const next = new AnimatedRagdoll(world, root, { names: namesKey ? (JSON.parse(namesKey) as Record<string, string>) : undefined, strength: initialStrength.current });
+    const next = new AnimatedRagdoll(world, root, {
+      names: namesKey ? (JSON.parse(namesKey) as Record<string, string>) : undefined,
+      strength: initialStrength.current,
+      strikeSpeed: initialStrikeSpeed.current,
+    });
     setCharacter(next);
     return () => {
       next.dispose();
