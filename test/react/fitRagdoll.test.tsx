@@ -113,5 +113,8 @@ describe('fitRagdoll', () => {
     );
     expect(() => fitRagdoll(humanoid.root, { height: -1 })).toThrow('fitRagdoll: height must be a finite number > 0, got -1');
     expect(() => createRagdoll(new World(), { joints: { head: [0, 1, 0] } as never })).toThrow('createRagdoll: joints has no position for neck');
+    const fit = fitRagdoll(humanoid.root);
+    expect(() => createRagdoll(new World(), { joints: fit.joints, limbRadii: { leftThigh: -1 } })).toThrow('createRagdoll: limbRadii.leftThigh must be a finite number > 0, got -1');
+    expect(() => createRagdoll(new World(), { joints: { ...fit.joints, head: [0, Number.NaN, 0] } })).toThrow(/createRagdoll: joints\.head/);
   });
 });
