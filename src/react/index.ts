@@ -36,6 +36,7 @@ export { Cloth, type ClothProps } from './components/Cloth.js';
 export { SoftBody, type SoftBodyProps } from './components/SoftBody.js';
 export { RigidBody, type RigidBodyProps } from './components/RigidBody.js';
 export { Ragdoll, type RagdollProps } from './components/Ragdoll.js';
+export { CharacterRagdoll, type CharacterRagdollProps } from './components/CharacterRagdoll.js';
 export { Plant, type PlantProps } from './components/Plant.js';
 export { Ground, type GroundProps } from './components/Ground.js';
 export { BoxCollider, type BoxColliderProps } from './components/BoxCollider.js';

@@ -87,6 +87,16 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * sides of a wall back to the torso's side. Default true.
    */
   protectFromTunnelling?: boolean;
+  /**
+   * Where each particle starts, in world coordinates, e.g. fitted to a
+   * character's skeleton (`fitRagdoll` in the three.js layer). Replaces
+   * `position`, `rotation` and `pose`; the rest lengths of the limbs, braces and
+   * torso limits are measured in it, so the figure keeps these proportions.
+   * `height` still scales the masses, particle radii and self-collision distances.
+   */
+  joints?: Readonly<Record<RagdollPart, Vec3Like>>;
+  /** Capsule radius per limb (m), in place of the proportional ones (`limbSpecs` × height). */
+  limbRadii?: Readonly<Partial<Record<RagdollLimbName, number>>>;
 }
 
 /** A bone of the ragdoll: a stick drawn and collided as a capsule. */
@@ -241,7 +251,10 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
   const ownPasses = checkInteger(options.ownPasses ?? 16, `${what}: ownPasses`, 0);
 
+  const joints = options.joints === undefined ? undefined : checkJoints(options.joints, `${what}: joints`);
+  const limbRadii = options.limbRadii ?? {};
   const place = (part: RagdollPart): Vec3 => {
+    if (joints) return joints[part];
     const local = partPosition(part, pose);
     const turned = rotateVector(rotation, [local[0] * height, local[1] * height, local[2] * height]);
     return [position[0] + turned[0], position[1] + turned[1], position[2] + turned[2]];
@@ -253,6 +266,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
   // Rest lengths come from the standing pose, so the T pose has the same skeleton.
   const standing = (a: RagdollPart, b: RagdollPart) => {
+    if (joints) return Math.hypot(joints[a][0] - joints[b][0], joints[a][1] - joints[b][1], joints[a][2] - joints[b][2]);
     const p = partPosition(a, 'standing');
     const q = partPosition(b, 'standing');
     return Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]) * height;
@@ -262,7 +276,13 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     record.constraints.push(stickId);
     return stickId;
   };
-  const limbs = limbSpecs.map((s) => ({ name: s.name, from: id(s.from), to: id(s.to), radius: s.radius * height, stick: stick(s.from, s.to, standing(s.from, s.to)) }));
+  const limbs = limbSpecs.map((s) => ({
+    name: s.name,
+    from: id(s.from),
+    to: id(s.to),
+    radius: limbRadius(limbRadii[s.name], s.radius * height, `${what}: limbRadii.${s.name}`),
+    stick: stick(s.from, s.to, standing(s.from, s.to)),
+  }));
   for (const [a, b] of braces) stick(a, b, standing(a, b));
   for (const t of torsoLimits) stick(t.a, t.b, standing(t.a, t.b) * t.stretch, t.kind);
   if (options.selfCollision ?? true) for (const c of selfCollisions) stick(c.a, c.b, c.distance * height, 'min');
@@ -307,6 +327,20 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
 
 /** The ragdoll's own passes (`ownPasses`) stop once every bone is within 1% of its length: half the 2% it must keep at a 5 m/s impact. */
 const BONE_TOLERANCE = 0.01;
+
+function checkJoints(joints: Readonly<Record<RagdollPart, Vec3Like>>, what: string): Record<RagdollPart, Vec3> {
+  if (joints === null || typeof joints !== 'object') throw new TypeError(`${what} must be an object of positions by part, got ${String(joints)}`);
+  return Object.fromEntries(
+    ragdollParts.map((part) => {
+      if (!Object.hasOwn(joints, part)) throw new RangeError(`${what} has no position for ${part} (it needs all of ${ragdollParts.join(', ')})`);
+      return [part, toVec3(joints[part], `${what}.${part}`)];
+    }),
+  ) as Record<RagdollPart, Vec3>;
+}
+
+function limbRadius(radius: number | undefined, fallback: number, what: string): number {
+  return radius === undefined ? fallback : positive(radius, what);
+}
 
 function positive(n: number, what: string): number {
   if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw new RangeError(`${what} must be a finite number > 0, got ${String(n)}`);
