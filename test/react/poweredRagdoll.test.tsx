@@ -73,13 +73,18 @@ describe('powered ragdoll', () => {
       flail = Math.max(flail, worstParticle(w, w.time, w.humanoid.root.position.z, ['leftHand']).distance);
       body = Math.max(body, worstParticle(w, w.time, w.humanoid.root.position.z, rest).distance);
     }
-    keepWalking(w, 120);
-    const settled = worstParticle(w, w.time, w.humanoid.root.position.z, ['leftHand', 'leftElbow']).distance;
-    // Measured: flails 0.69 m off the animation; the rest stays on it (2e-10 m); 2 s later the hand is back
-    // within 9 cm (at strength 1/2 it hangs g/ω² = 6 cm under its target, and lags it a little).
+    keepWalking(w, 60);
+    let settled = 0;
+    for (let i = 0; i < 60; i++) {
+      keepWalking(w, 1);
+      settled = Math.max(settled, worstParticle(w, w.time, w.humanoid.root.position.z, ['leftHand', 'leftElbow']).distance);
+    }
+    // Measured: flails 0.69 m off the animation; the rest stays on it (2e-10 m); over the second after
+    // that the hand stays within 3–13 cm of it (at strength 1/2 it hangs g/ω² = 6 cm under its
+    // target and lags the swinging arm).
     expect(flail).toBeGreaterThan(0.15);
     expect(body).toBeLessThan(0.01);
-    expect(settled).toBeLessThan(0.1);
+    expect(settled).toBeLessThan(0.15);
   });
 
   it('gets up: blends back to the animation over the given time, then the animation drives it again', () => {
