@@ -438,25 +438,29 @@ export class AnimatedRagdoll {
  * The bones the ragdoll poses and what each points at: the pelvis bone carried
  * by the pelvis particle, aimed at the chest and turned with the hips (the
  * ragdoll's pelvis triangle can tilt some 80° against its spine, which a
- * pelvis bone following it would fold the belly's skin over), the lowest spine bone aimed
- * at the chest, the chest bone aimed at the neck and turned with the shoulders, the neck bone at the head, a clavicle bone
+ * pelvis bone following it would fold the belly's skin over), the chest bone aimed
+ * from the chest particle at the neck and turned with the shoulders, the spine bones between them turned by even shares
+ * of the way from the pelvis's turn to the chest's, the neck bone at the head, a clavicle bone
  * (between chest and shoulder, if the rig has one) at its shoulder, and each limb's
  * start bone at the limb's far joint. Hands, feet and the head ride on their
- * parents with their animated pose, and so do the spine bones above the lowest.
+ * parents with their animated pose.
  */
 function swungBones(fit: RagdollFit, first: number): SwungBone[] {
   const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
   const bone = (part: RagdollPart) => fit.anchors[part].bone;
-  const list: { bone: Object3D; to: RagdollPart; root?: boolean; side?: readonly [RagdollPart, RagdollPart] }[] = [
+  const list: { bone: Object3D; to: RagdollPart; root?: boolean; from?: RagdollPart; side?: readonly [RagdollPart, RagdollPart]; share?: number; blend?: number }[] = [
     { bone: bone('pelvis'), to: 'chest', root: true, side: ['leftHip', 'rightHip'] },
-    { bone: bone('chest'), to: 'neck', side: ['leftShoulder', 'rightShoulder'] },
-    { bone: bone('neck'), to: 'head' },
+    { bone: bone('chest'), to: 'neck', from: 'chest', side: ['leftShoulder', 'rightShoulder'] },
+    // The neck bone takes half the head's nod against the chest and the head bone the rest: the whole nod
+    // (up to 80°) at the neck's joint pulled the skin at the top of the chest 12% off its bind distances.
+    { bone: bone('neck'), to: 'head', from: 'neck', share: 0.5 },
   ];
-  // The lower spine: the first bone above the pelvis on the way to the chest bone points at the chest particle
-  // (the bones above it ride on it), so the chest bone's joint lands where the ragdoll's spine bends.
-  let lower: Object3D | null = bone('chest').parent;
-  while (lower && lower.parent !== bone('pelvis')) lower = lower.parent;
-  if (lower && lower !== bone('chest')) list.push({ bone: lower, to: 'chest' });
+  if (bone('head') !== bone('neck')) list.push({ bone: bone('head'), to: 'head', from: 'neck' });
+  // The spine bones between the pelvis bone and the chest bone share the turn from the pelvis's frame to the
+  // chest's evenly, each joint taking an equal part of the trunk's bend and twist (Mixamo's Spine, Spine1).
+  const between: Object3D[] = [];
+  for (let b = bone('chest').parent; b && b !== bone('pelvis'); b = b.parent) between.unshift(b);
+  if (between.length > 0 && between[0]!.parent === bone('pelvis')) between.forEach((b, k) => list.push({ bone: b, to: 'chest', blend: (k + 1) / (between.length + 1) }));
   for (const side of ['left', 'right'] as const) {
     const clavicle = bone(`${side}Shoulder`).parent;
     if (clavicle && (clavicle as Object3D & { isBone?: boolean }).isBone && clavicle !== bone('chest') && clavicle !== bone('neck')) list.push({ bone: clavicle, to: `${side}Shoulder` });
@@ -480,6 +484,9 @@ function swungBones(fit: RagdollFit, first: number): SwungBone[] {
         to: id(b.to),
         root: b.root ? { at: id('pelvis'), from: id('pelvis') } : undefined,
         side: b.side && ([id(b.side[0]), id(b.side[1])] as const),
+        from: b.from && id(b.from),
+        blend: b.blend === undefined ? undefined : { from: bone('pelvis'), to: bone('chest'), share: b.blend },
+        share: b.share,
       };
     });
 }

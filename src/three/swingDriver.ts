@@ -21,6 +21,27 @@ export interface SwungBone {
    * the bone only swings against its parent and never twists.
    */
   side?: readonly [number, number];
+  /**
+   * The particle the aim starts from (default the bone's joint): the bone then
+   * turns as the ragdoll's limb does, wherever the bones above have put its joint.
+   * With a `side` its turn comes from particles alone, so the bones of a `blend`
+   * can use it before the bone itself is placed.
+   */
+  from?: number;
+  /**
+   * Turn by `share` of the way (a slerp) from bone `from`'s turn to bone `to`'s,
+   * both bones of this driver with a `side` and a `root` or `from` particle (the
+   * pelvis and the chest), instead of aiming at `to`: the spine bones between them
+   * then share the trunk's bend and twist, where one joint taking it all (66° and
+   * more) pulls the skin of a short, thick spine segment off its bind distances.
+   */
+  blend?: { from: Object3D; to: Object3D; share: number };
+  /**
+   * Without a `side`: the share of its swing the bone takes, in [0, 1] (default 1),
+   * leaving the rest to a driven child aimed at the same particle (the neck half
+   * the head's nod, the head the other half), so no one joint bends the whole way.
+   */
+  share?: number;
 }
 
 interface Bound {
@@ -37,6 +58,19 @@ interface Bound {
   readonly side: Vector3;
   /** Root only: joint minus the carrying particle at bind, in the bone's space. */
   readonly offset: Vector3;
+  /** World turn from bind, for bones whose turn comes from particles alone (a `side` with a `root` or `from`). */
+  readonly delta: Quaternion;
+  /** True when `delta` is found before any bone is placed. */
+  readonly early: boolean;
+  /** Its place in the driver's order (the index of its share in `shares`). */
+  readonly index: number;
+  /** `spec.from`, or -1 without one. */
+  readonly from: number;
+  /** True when it takes part of its swing only (a `share` below 1). */
+  readonly partial: boolean;
+  /** Indices (in the driver's order) of the blend's two bones, -1 without a blend. */
+  readonly blendFrom: number;
+  readonly blendTo: number;
 }
 
 /**
@@ -57,6 +91,10 @@ export class SwingDriver {
   private readonly parentRotation = new Quaternion();
   private readonly swing = new Quaternion();
   private readonly inverse = new Quaternion();
+  private readonly identity = new Quaternion();
+  private readonly slerped = new Float64Array(4);
+  /** Each bone's blend share, or the share of its swing it takes (1 without either). */
+  private readonly shares: Float64Array;
   private readonly aim = new Vector3();
   private readonly side = new Vector3();
   private readonly origin = new Vector3();
@@ -67,16 +105,38 @@ export class SwingDriver {
   private readonly basis = new Matrix4();
   private readonly bindBasis = new Matrix4();
 
+  /** Throws a `RangeError` for a blend whose share is outside [0, 1] or whose bones are not early-turned bones of this driver. */
   constructor(bones: readonly SwungBone[]) {
-    this.bound = bones.map((spec) => ({
-      spec,
-      rotation: new Quaternion(),
-      parentRotation: new Quaternion(),
-      relative: new Quaternion(),
-      aim: new Vector3(),
-      side: new Vector3(),
-      offset: new Vector3(),
-    }));
+    const early = (spec: SwungBone) => spec.side !== undefined && (spec.root !== undefined || spec.from !== undefined);
+    const indexOf = (bone: Object3D, of: Object3D) => {
+      const i = bones.findIndex((b) => b.bone === bone);
+      if (i < 0 || !early(bones[i]!))
+        throw new RangeError(`SwingDriver: ${of.name || 'a bone'} blends with ${bone.name || 'a bone'}, which is not a bone of the driver with a side and a root or from particle`);
+      return i;
+    };
+    // Shares in a typed array, read as raw doubles in the per-frame slerp.
+    this.shares = Float64Array.from(bones, (spec) => spec.blend?.share ?? spec.share ?? 1);
+    this.bound = bones.map((spec, index) => {
+      const blend = spec.blend;
+      if (blend && !(blend.share >= 0 && blend.share <= 1)) throw new RangeError(`SwingDriver: ${spec.bone.name || 'a bone'}'s blend share must be in [0, 1], got ${String(blend.share)}`);
+      if (spec.share !== undefined && !(spec.share >= 0 && spec.share <= 1)) throw new RangeError(`SwingDriver: ${spec.bone.name || 'a bone'}'s share must be in [0, 1], got ${String(spec.share)}`);
+      return {
+        spec,
+        rotation: new Quaternion(),
+        parentRotation: new Quaternion(),
+        relative: new Quaternion(),
+        aim: new Vector3(),
+        side: new Vector3(),
+        offset: new Vector3(),
+        delta: new Quaternion(),
+        early: early(spec),
+        index,
+        from: spec.from ?? -1,
+        partial: spec.share !== undefined && spec.share < 1,
+        blendFrom: blend ? indexOf(blend.from, spec.bone) : -1,
+        blendTo: blend ? indexOf(blend.to, spec.bone) : -1,
+      };
+    });
   }
 
   /** Records each bone against its parent and its particles; the bones and the particles must be in the same pose now. */
@@ -89,10 +149,11 @@ export class SwingDriver {
       if (parent) parent.matrixWorld.decompose(this.position, b.parentRotation, this.scale);
       else b.parentRotation.identity();
       b.relative.copy(b.parentRotation).invert().multiply(b.rotation);
-      const o = root ? root.from * 3 : -1;
-      const ox = root ? pos[o]! : this.origin.x;
-      const oy = root ? pos[o + 1]! : this.origin.y;
-      const oz = root ? pos[o + 2]! : this.origin.z;
+      const start = root ? root.from : (b.spec.from ?? -1);
+      const o = start * 3;
+      const ox = start >= 0 ? pos[o]! : this.origin.x;
+      const oy = start >= 0 ? pos[o + 1]! : this.origin.y;
+      const oz = start >= 0 ? pos[o + 2]! : this.origin.z;
       b.aim.set(pos[to * 3]! - ox, pos[to * 3 + 1]! - oy, pos[to * 3 + 2]! - oz).normalize();
       if (side) b.side.set(pos[side[0] * 3]! - pos[side[1] * 3]!, pos[side[0] * 3 + 1]! - pos[side[1] * 3 + 1]!, pos[side[0] * 3 + 2]! - pos[side[1] * 3 + 2]!);
       else b.aim.applyQuaternion(this.inverse.copy(b.parentRotation).invert());
@@ -106,6 +167,14 @@ export class SwingDriver {
   /** Poses every bone from the particles: writes `matrix` and `matrixWorld` only. */
   update(world: World): void {
     const pos = world.particles.position;
+    // First the turns that the particles alone give (pelvis, chest), which the blended bones between them need.
+    for (let i = 0; i < this.bound.length; i++) {
+      const b = this.bound[i]!;
+      if (!b.early) continue;
+      const start = b.spec.root ? b.spec.root.from : b.from;
+      setVector(this.origin, pos, start * 3, -1);
+      if (this.sideTurn(b, pos)) b.delta.copy(this.swing);
+    }
     for (let i = 0; i < this.bound.length; i++) {
       const b = this.bound[i]!;
       const { bone, root } = b.spec;
@@ -137,8 +206,19 @@ export class SwingDriver {
       const p = root.from * 3;
       setVector(this.origin, pos, p, -1);
     }
-    setVector(this.aim, pos, to * 3, -1);
-    this.aim.sub(this.origin);
+    if (b.early) {
+      this.rotation.copy(b.delta).multiply(b.rotation);
+      return true;
+    }
+    if (b.blendFrom >= 0) {
+      this.slerpTurn(b, this.bound[b.blendFrom]!.delta, this.bound[b.blendTo]!.delta);
+      this.rotation.copy(this.swing).multiply(b.rotation);
+      return true;
+    }
+    if (b.from < 0) {
+      setVector(this.aim, pos, to * 3, -1);
+      this.aim.sub(this.origin);
+    } else setVector(this.aim, pos, to * 3, b.from * 3);
     if (this.aim.lengthSq() === 0) return false;
     this.aim.normalize();
     if (side) {
@@ -153,8 +233,63 @@ export class SwingDriver {
       else this.parentRotation.identity();
       this.aim.applyQuaternion(this.inverse.copy(this.parentRotation).invert());
       this.swing.setFromUnitVectors(b.aim, this.aim);
+      if (b.partial) this.slerpTurn(b, this.identity, this.inverse.copy(this.swing));
       this.rotation.copy(this.parentRotation).multiply(this.swing).multiply(b.relative);
     }
+    return true;
+  }
+
+  /**
+   * Into `swing`: the bone's share of the way from turn `a` to turn `c` (spherical), written out so that
+   * the share is not passed as a double argument (see "How we work": V8 boxes those).
+   */
+  private slerpTurn(b: Bound, a: Quaternion, c: Quaternion): void {
+    const t = this.shares[b.index]!;
+    let cx = c.x;
+    let cy = c.y;
+    let cz = c.z;
+    let cw = c.w;
+    let cos = a.x * cx + a.y * cy + a.z * cz + a.w * cw;
+    // The shorter way round.
+    if (cos < 0) {
+      cx = -cx;
+      cy = -cy;
+      cz = -cz;
+      cw = -cw;
+      cos = -cos;
+    }
+    let wa = 1 - t;
+    let wc = t;
+    if (cos < 0.9999) {
+      const angle = Math.acos(cos);
+      const sin = Math.sin(angle);
+      wa = Math.sin((1 - t) * angle) / sin;
+      wc = Math.sin(t * angle) / sin;
+    }
+    const x = wa * a.x + wc * cx;
+    const y = wa * a.y + wc * cy;
+    const z = wa * a.z + wc * cz;
+    const w = wa * a.w + wc * cw;
+    const length = Math.sqrt(x * x + y * y + z * z + w * w);
+    const out = this.slerped;
+    out[0] = x / length;
+    out[1] = y / length;
+    out[2] = z / length;
+    out[3] = w / length;
+    this.swing.fromArray(out);
+  }
+
+  /** Into `swing`: the turn taking the bind basis (aim, side) onto today's, aiming from `origin` at the bone's particle; false when the aim has no direction. */
+  private sideTurn(b: Bound, pos: Float64Array): boolean {
+    const side = b.spec.side!;
+    setVector(this.aim, pos, b.spec.to * 3, -1);
+    this.aim.sub(this.origin);
+    if (this.aim.lengthSq() === 0) return false;
+    this.aim.normalize();
+    setVector(this.side, pos, side[0] * 3, side[1] * 3);
+    frame(b.aim, b.side, this.bindBasis);
+    frame(this.aim, this.side, this.basis);
+    this.swing.setFromRotationMatrix(this.basis.multiply(this.bindBasis.transpose()));
     return true;
   }
 }
@@ -165,9 +300,15 @@ export class SwingDriver {
  * (measured; V8 boxed the doubles).
  */
 function setVector(out: Vector3, pos: Float64Array, a: number, b: number): void {
-  out.x = pos[a]! - (b < 0 ? 0 : pos[b]!);
-  out.y = pos[a + 1]! - (b < 0 ? 0 : pos[b + 1]!);
-  out.z = pos[a + 2]! - (b < 0 ? 0 : pos[b + 2]!);
+  if (b < 0) {
+    out.x = pos[a]!;
+    out.y = pos[a + 1]!;
+    out.z = pos[a + 2]!;
+  } else {
+    out.x = pos[a]! - pos[b]!;
+    out.y = pos[a + 1]! - pos[b + 1]!;
+    out.z = pos[a + 2]! - pos[b + 2]!;
+  }
 }
 
 /** Orthonormal basis (columns: side, aim made square to it, their cross product) into `out`. */
