@@ -2,7 +2,19 @@ import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { AnimationMixer, Vector3, type InstancedMesh } from 'three';
-import { CharacterRagdoll, createTestHumanoid, createWalkClip, CURRENT, dualQuaternionSkinning, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew';
+import {
+  CharacterRagdoll,
+  createTestHumanoid,
+  createWalkClip,
+  CURRENT,
+  dualQuaternionSkinning,
+  STEP_PRIORITY,
+  World,
+  writeCapsuleInstances,
+  type AnimatedRagdoll,
+  type RagdollStrength,
+  type TestHumanoid,
+} from 'sinew';
 import { ragdollParts, type RagdollPart } from 'sinew/core';
 import { Floor } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';
@@ -212,7 +224,7 @@ function FittedScene() {
       target={[0, 1.1, 0]}
       overlay={
         <>
-          <span>A ragdoll fitted to the skeleton in its T pose: lengths from the bones, radii from the skin.</span>
+          <span>A ragdoll fitted to the skeleton in its T pose (lengths from the bones, radii from the skin), then following the walk.</span>
           <button type="button" onClick={() => character.current?.activate()} style={buttonStyle}>
             Drop
           </button>
@@ -225,6 +237,7 @@ function FittedScene() {
       <World>
         <Floor />
         <WorldProbe />
+        <WalkInPlace humanoid={humanoid} character={character} round={round} />
         <CharacterRagdoll key={round} ref={character}>
           <primitive object={humanoid.root} />
         </CharacterRagdoll>
@@ -232,6 +245,20 @@ function FittedScene() {
       </World>
     </Scene>
   );
+}
+
+/** Plays the walk on the spot while the character is not physical, so the fitted capsules follow the skin. */
+function WalkInPlace({ humanoid, character, round }: { humanoid: TestHumanoid; character: RefObject<AnimatedRagdoll | null>; round: number }) {
+  const mixer = useMemo(() => new AnimationMixer(humanoid.mesh), [humanoid]);
+  useEffect(() => {
+    const action = mixer.clipAction(createWalkClip()).reset().play();
+    return () => void action.stop();
+  }, [mixer, round]);
+  // Before the character reads the pose (STEP_PRIORITY - 1).
+  useFrame((_, delta) => {
+    if (!character.current?.active) mixer.update(Math.min(delta, 1 / 20));
+  }, STEP_PRIORITY - 2);
+  return null;
 }
 
 /** The character's ragdoll limbs as capsules of their fitted radii. */
