@@ -218,9 +218,14 @@ export class SwingDriver {
     if (b.from < 0) {
       setVector(this.aim, pos, to * 3, -1);
       this.aim.sub(this.origin);
-    } else setVector(this.aim, pos, to * 3, b.from * 3);
-    if (this.aim.lengthSq() === 0) return false;
-    this.aim.normalize();
+    } else {
+      const t = to * 3;
+      const f = b.from * 3;
+      this.aim.x = pos[t]! - pos[f]!;
+      this.aim.y = pos[t + 1]! - pos[f + 1]!;
+      this.aim.z = pos[t + 2]! - pos[f + 2]!;
+    }
+    if (!normalizeInPlace(this.aim)) return false;
     if (side) {
       setVector(this.side, pos, side[0] * 3, side[1] * 3);
       // The turn that takes the bind basis (aim, side) onto today's.
@@ -232,7 +237,7 @@ export class SwingDriver {
       if (parent) parent.matrixWorld.decompose(this.position, this.parentRotation, this.scale);
       else this.parentRotation.identity();
       this.aim.applyQuaternion(this.inverse.copy(this.parentRotation).invert());
-      this.swing.setFromUnitVectors(b.aim, this.aim);
+      turnBetween(b.aim, this.aim, this.swing, this.slerped);
       if (b.partial) this.slerpTurn(b, this.identity, this.inverse.copy(this.swing));
       this.rotation.copy(this.parentRotation).multiply(this.swing).multiply(b.relative);
     }
@@ -284,8 +289,7 @@ export class SwingDriver {
     const side = b.spec.side!;
     setVector(this.aim, pos, b.spec.to * 3, -1);
     this.aim.sub(this.origin);
-    if (this.aim.lengthSq() === 0) return false;
-    this.aim.normalize();
+    if (!normalizeInPlace(this.aim)) return false;
     setVector(this.side, pos, side[0] * 3, side[1] * 3);
     frame(b.aim, b.side, this.bindBasis);
     frame(this.aim, this.side, this.basis);
@@ -309,6 +313,60 @@ function setVector(out: Vector3, pos: Float64Array, a: number, b: number): void 
     out.y = pos[a + 1]! - pos[b + 1]!;
     out.z = pos[a + 2]! - pos[b + 2]!;
   }
+}
+
+/**
+ * Scales `v` to length 1, or returns false and leaves it when it has no length.
+ * Written out rather than `lengthSq()` and `normalize()`: once this file's
+ * functions grew past V8's inlining budget, the lengths those return (a double
+ * from a call not inlined) were boxed, 16 bytes each, every frame.
+ */
+function normalizeInPlace(v: Vector3): boolean {
+  const x = v.x;
+  const y = v.y;
+  const z = v.z;
+  const squared = x * x + y * y + z * z;
+  if (squared === 0) return false;
+  const scale = 1 / Math.sqrt(squared);
+  v.x = x * scale;
+  v.y = y * scale;
+  v.z = z * scale;
+  return true;
+}
+
+/**
+ * `out` = the shortest turn taking unit vector `a` onto unit vector `b`, as
+ * three.js's `setFromUnitVectors` but written out (its `dot` returned a boxed
+ * double here, see {@link normalizeInPlace}); `scratch` holds four numbers.
+ */
+function turnBetween(a: Vector3, b: Vector3, out: Quaternion, scratch: Float64Array): void {
+  let w = a.x * b.x + a.y * b.y + a.z * b.z + 1;
+  let x: number;
+  let y: number;
+  let z: number;
+  if (w < Number.EPSILON) {
+    // Opposite: half a turn about any axis square to a.
+    w = 0;
+    if (Math.abs(a.x) > Math.abs(a.z)) {
+      x = -a.y;
+      y = a.x;
+      z = 0;
+    } else {
+      x = 0;
+      y = -a.z;
+      z = a.y;
+    }
+  } else {
+    x = a.y * b.z - a.z * b.y;
+    y = a.z * b.x - a.x * b.z;
+    z = a.x * b.y - a.y * b.x;
+  }
+  const length = Math.sqrt(x * x + y * y + z * z + w * w);
+  scratch[0] = x / length;
+  scratch[1] = y / length;
+  scratch[2] = z / length;
+  scratch[3] = w / length;
+  out.fromArray(scratch);
 }
 
 /** Orthonormal basis (columns: side, aim made square to it, their cross product) into `out`. */
