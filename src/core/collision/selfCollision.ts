@@ -112,13 +112,14 @@ class SelfCollisionPass implements Constraint {
       const sz = pos[i * 3 + 2]! - searched[k * 3 + 2]! - (cz - centre[2]!);
       if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > allowance[k]!) stale = true;
     }
+    const triangles = surface ? surface.triangles : NO_TRIANGLES;
     if (!stale) {
-      contact.refreshSides(particles);
+      contact.activate(particles, triangles, triangleCount, next);
       return;
     }
     for (let i = first; i < end; i++) {
       const k = i - first;
-      allowance[k] = thickness + next[k]!;
+      allowance[k] = thickness + SKIN_STEPS * next[k]!;
       searched[k * 3] = pos[i * 3]!;
       searched[k * 3 + 1] = pos[i * 3 + 1]!;
       searched[k * 3 + 2] = pos[i * 3 + 2]!;
@@ -127,7 +128,8 @@ class SelfCollisionPass implements Constraint {
     centre[1] = cy;
     centre[2] = cz;
     this.searchedTriangles = triangleCount;
-    contact.findCandidates(particles, surface ? surface.triangles : NO_TRIANGLES, triangleCount);
+    contact.findCandidates(particles, triangles, triangleCount);
+    contact.activate(particles, triangles, triangleCount, next);
   }
 
   project(world: World): void {
@@ -139,6 +141,14 @@ class SelfCollisionPass implements Constraint {
 
 /** Most a particle's next move counts for in a search (m): bounds its cost when a cloth is flung. */
 const MAX_REACH = 0.15;
+
+/**
+ * A search's skin, in steps of each particle's current move beyond one
+ * thickness: a particle moving steadily outlasts about this many steps before
+ * it calls for the next search. (Measured on the bench's draped 64² cloth: 1
+ * searched 99 of 300 steps, 2 six, with a list about as long.)
+ */
+const SKIN_STEPS = 2;
 
 const NO_TRIANGLES = new Int32Array(0);
 

@@ -109,19 +109,24 @@ export class TriangleGrid {
     return nx * ny * nz;
   }
 
-  /** Room for `total` entries and `count` boxes, and a table of at least twice as many buckets as entries. */
+  /**
+   * Room for `total` entries and `count` boxes, and a table of the least power
+   * of two buckets at or above twice the entries. The arrays only grow; the
+   * table in use shrinks with the entries (a cloth that was flung once, with
+   * boxes grown large, does not go on clearing millions of buckets per build).
+   */
   private reserve(total: number, count: number): void {
     if (total > this.entries.length) this.entries = new Int32Array(Math.max(total, this.entries.length * 2));
     if (count > this.stamp.length) {
       this.stamp = new Int32Array(Math.max(count, this.stamp.length * 2));
       this.query = 0;
     }
-    let size = this.mask + 1;
+    let size = 16;
     while (size < 2 * total) size *= 2;
-    if (size !== this.mask + 1) {
-      this.mask = size - 1;
+    if (size > this.cursor.length) {
       this.cellStart = new Int32Array(size + 1);
       this.cursor = new Int32Array(size);
     }
+    this.mask = size - 1;
   }
 }
