@@ -60,3 +60,13 @@ export class StepContext {
     this.bounceThreshold = world.contacts.restitutionThreshold * h;
   }
 }
+
+/**
+ * Removes `stage` from the world's substep stages if it is there: safe to call
+ * twice (a bare `splice(indexOf(…), 1)` would remove the last stage, someone
+ * else's, once it is gone).
+ */
+export function removeSubstepStage(stages: SubstepStage[], stage: SubstepStage): void {
+  const i = stages.indexOf(stage);
+  if (i >= 0) stages.splice(i, 1);
+}

@@ -8,6 +8,7 @@ import {
   createSoftBody,
   createTetrahedron,
   quatFromEuler,
+  quatMultiply,
   toRotation,
   type ClothPin,
   type ObbCollider,
@@ -48,17 +49,19 @@ function expectSameRotation(a: Quat, b: Quat): void {
 
 describe('toRotation', () => {
   it('reads Euler angles [x, y, z] in XYZ order and quaternions [x, y, z, w] as the same rotation', () => {
-    const q = quatFromEuler(0.3, -0.4, 1.1);
+    // XYZ order (three.js's default): the rotation is the x turn, then y, then z applied to the
+    // object's own axes, q = qx·qy·qz, built here from plain axis turns.
+    const axis = (x: number, y: number, z: number, angle: number): Quat => [x * Math.sin(angle / 2), y * Math.sin(angle / 2), z * Math.sin(angle / 2), Math.cos(angle / 2)];
+    const q = quatMultiply(quatMultiply(axis(1, 0, 0, 0.3), axis(0, 1, 0, -0.4)), axis(0, 0, 1, 1.1));
     expectSameRotation(toRotation([0.3, -0.4, 1.1], 'test'), q);
     expectSameRotation(toRotation(q, 'test'), q);
     expectSameRotation(toRotation({ x: q[0], y: q[1], z: q[2], w: q[3] }, 'test'), q);
     expectSameRotation(toRotation({ x: 0.3, y: -0.4, z: 1.1 }, 'test'), q);
     // A quarter turn about y, both ways.
     expectSameRotation(toRotation([0, Math.PI / 2, 0], 'test'), [0, Math.SQRT1_2, 0, Math.SQRT1_2]);
-    // XYZ: q = qx·qy·qz, so a lone angle is the plain axis turn, and orders differ once two are set.
-    expectSameRotation(quatFromEuler(0, 0, 0.5), [0, 0, Math.sin(0.25), Math.cos(0.25)]);
-    const zyx = toRotation({ x: 0.3, y: -0.4, z: 1.1, order: 'ZYX' }, 'test');
-    expect(Math.abs(zyx[0] - q[0])).toBeGreaterThan(0.01);
+    // ZYX: q = qz·qy·qx.
+    const zyx = quatMultiply(quatMultiply(axis(0, 0, 1, 1.1), axis(0, 1, 0, -0.4)), axis(1, 0, 0, 0.3));
+    expectSameRotation(toRotation({ x: 0.3, y: -0.4, z: 1.1, order: 'ZYX' }, 'test'), zyx);
   });
 
   it('names the argument and the bad value', () => {

@@ -93,7 +93,8 @@ export class OwnPasses implements SubstepStage {
     const energy = this.energy;
     contactFrame(particles, first, end, this.frame);
     kineticMeasure(particles, first, end, this.frame, energy, 0);
-    for (let pass = 0; pass < this.passes && this.exceeds(world); pass++) {
+    // A bone is off its length (checked above); after each pass, stop once none is.
+    for (let pass = 0; pass < this.passes; pass++) {
       copyValues(particles.position, first * 3, saved, 0, count);
       if (angles !== undefined && this.angleCount > 0) angles.projectRows(world, this.angleRows, this.angleCount, true);
       if (this.segment >= 0) solveSegment(sticks, particles, this.segment, world.sqrtApprox, world.random, world.stickKernel);
@@ -105,6 +106,7 @@ export class OwnPasses implements SubstepStage {
         break;
       }
       energy[0] = energy[1]!;
+      if (!this.exceeds(world)) break;
     }
   }
 

@@ -11,6 +11,7 @@ import type { Jointable } from './joints.js';
 import { InternalDamping } from './rigidTransform.js';
 import { LimbFrames, type LimbFrame } from './limbFrames.js';
 import { OwnPasses } from './ownPasses.js';
+import { removeSubstepStage } from '../stepContext.js';
 import {
   angleLimits,
   braces,
@@ -317,7 +318,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
       BONE_TOLERANCE,
     );
     world.substepStages.push(stage);
-    record.onRemove.push(() => world.substepStages.splice(world.substepStages.indexOf(stage), 1));
+    record.onRemove.push(() => removeSubstepStage(world.substepStages, stage));
   }
   const damping = new InternalDamping(first, ragdollParts.length, jointDamping);
   const dampingStep = world.onBeforeStep(() => damping.apply(world));

@@ -139,7 +139,8 @@ function applyFriction(particles: ParticleStore, i: number, contact: Contact): v
   const nx = contact[0]!;
   const ny = contact[1]!;
   const nz = contact[2]!;
-  const moving = contact.length >= CONTACT_SIZE;
+  // Nine numbers and up carry the obstacle's motion (slots 6–8); six are a static contact from older code.
+  const moving = contact.length >= 9;
   const mx = moving ? contact[6]! : 0;
   const my = moving ? contact[7]! : 0;
   const mz = moving ? contact[8]! : 0;

@@ -1,7 +1,8 @@
 import { castLine, makeLineCast } from '../collision/lineCast.js';
-import { toVec3, type Vec3Like } from '../math.js';
+import { toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { ParticleStore } from '../particles.js';
-import { toRotation, type RotationLike } from '../quaternion.js';
+import { toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
+import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { StepContext } from '../stepContext.js';
 import type { World } from '../world.js';
 import { BoxCollider } from './box.js';
@@ -20,6 +21,14 @@ export interface KinematicPoseOptions {
    * moving it). Particles it lands in come out at `maxPushOutSpeed`. Default false.
    */
   teleport?: boolean;
+}
+
+const IDENTITY: RotationLike = [0, 0, 0, 1];
+const NO_OPTIONS: KinematicPoseOptions = {};
+
+/** True for `[x, y, z, w]` and `{x, y, z, w}` (a THREE.Quaternion); false for Euler angles. */
+function isQuaternionForm(rotation: RotationLike): boolean {
+  return Array.isArray(rotation) ? rotation.length === 4 : typeof rotation === 'object' && rotation !== null && 'w' in rotation;
 }
 
 /** A pose: position xyz, then the rotation as a unit quaternion xyzw. */
@@ -86,6 +95,8 @@ export class KinematicCollider implements Collider {
   /** World box (min xyz, max xyz) the collider swept over the latest step, grown by {@link WAKE_REACH}: sleepers in it wake. */
   readonly sweptBox = new Float64Array(6);
 
+  private readonly scratchPosition: Vec3 = [0, 0, 0];
+  private readonly scratchRotation: Quat = [0, 0, 0, 1];
   /** The running step's turn in the start frame: unit axis xyz, angle (rad). */
   private readonly turn = new Float64Array(4);
   /** Frame the running substep started with (origin, rotation columns) and ends with. */
@@ -137,9 +148,17 @@ export class KinematicCollider implements Collider {
    * of the next step; the move becomes the collider's velocity. With
    * `teleport` it is there at once, with no velocity.
    */
-  setPose(position: Vec3Like, rotation: RotationLike = [0, 0, 0, 1], options: KinematicPoseOptions = {}): void {
-    const p = toVec3(position, 'kinematic collider setPose: position');
-    const q = toRotation(rotation, 'kinematic collider setPose: rotation');
+  setPose(position: Vec3Like, rotation: RotationLike = IDENTITY, options: KinematicPoseOptions = NO_OPTIONS): void {
+    // Called every frame for a collider that follows an object: read into scratch without allocating
+    // (toVec3/toRotation return new arrays); Euler angles, the rare form, go through toRotation.
+    const p = this.scratchPosition;
+    const q = this.scratchRotation;
+    readVec3(position, p, 'kinematic collider setPose', 'position');
+    if (isQuaternionForm(rotation)) readQuat(rotation as QuatLike, q, 'kinematic collider setPose', 'rotation');
+    else {
+      const euler = toRotation(rotation, 'kinematic collider setPose: rotation');
+      for (let k = 0; k < 4; k++) q[k] = euler[k]!;
+    }
     const target = this.targetPose;
     for (let k = 0; k < 3; k++) target[k] = p[k]!;
     for (let k = 0; k < 4; k++) target[3 + k] = q[k]!;

@@ -3,7 +3,7 @@ import { checkCompliance } from '../materials.js';
 import { checkOptions } from '../math.js';
 import { checkBreakForce } from '../motion/attachment.js';
 import { ParticleFlag } from '../particles.js';
-import type { StepContext, SubstepStage } from '../stepContext.js';
+import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
 
@@ -134,7 +134,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
     this.world.remove(this.id);
     for (const id of this.callbacks) this.world.remove(id);
     const stages = this.world.substepStages;
-    stages.splice(stages.indexOf(this), 1);
+    removeSubstepStage(stages, this);
   }
 
   /** @internal Each substep restarts the multipliers (XPBD accumulates them over one substep's passes). */

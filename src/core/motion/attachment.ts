@@ -2,7 +2,7 @@ import type { CallbackId, ParticleId } from '../ids.js';
 import { checkCompliance, checkDamping } from '../materials.js';
 import { checkOptions, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { toQuat, type QuatLike } from '../quaternion.js';
-import type { StepContext, SubstepStage } from '../stepContext.js';
+import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { PoseTrack } from './poseTrack.js';
 
@@ -170,7 +170,7 @@ export class Attachment implements SubstepStage {
     for (let i = 0; i < this.pins.length; i++) this.release(i);
     for (const id of this.callbacks) this.world.remove(id);
     const stages = this.world.substepStages;
-    stages.splice(stages.indexOf(this), 1);
+    removeSubstepStage(stages, this);
   }
 
   /** True once {@link Attachment.dispose} ran. */

@@ -151,7 +151,7 @@ export class PoseTrack {
 const ONE: Vec3Like = [1, 1, 1];
 
 /** Copies a checked vector into `out` without allocating; the error names `who` and `name` and shows the value. */
-function readVec3(v: Vec3Like, out: Vec3, who: string, name: string): void {
+export function readVec3(v: Vec3Like, out: Vec3, who: string, name: string): void {
   if (typeof v !== 'object' || v === null) throw new TypeError(`${who}: ${name} must be [x, y, z] or {x, y, z}, got ${String(v)}`);
   const isArray = Array.isArray(v);
   if (isArray && (v as readonly number[]).length !== 3) throw new TypeError(`${who}: ${name} must have 3 components, got ${(v as readonly number[]).length}`);
@@ -166,7 +166,7 @@ function readVec3(v: Vec3Like, out: Vec3, who: string, name: string): void {
 }
 
 /** Copies a checked quaternion into `out`, normalised, without allocating. */
-function readQuat(q: QuatLike, out: Quat, who: string, name: string): void {
+export function readQuat(q: QuatLike, out: Quat, who: string, name: string): void {
   if (typeof q !== 'object' || q === null) throw new TypeError(`${who}: ${name} must be [x, y, z, w] or {x, y, z, w}, got ${String(q)}`);
   const isArray = Array.isArray(q);
   if (isArray && (q as readonly number[]).length !== 4) throw new TypeError(`${who}: ${name} must have 4 components, got ${(q as readonly number[]).length}`);
