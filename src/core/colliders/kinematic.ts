@@ -1,5 +1,5 @@
 import { castLine, makeLineCast } from '../collision/lineCast.js';
-import { toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Vec3, Vec3Like } from '../math.js';
 import { ParticleStore } from '../particles.js';
 import { toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
 import { readQuat, readVec3 } from '../motion/poseTrack.js';
@@ -150,7 +150,7 @@ export class KinematicCollider implements Collider {
    */
   setPose(position: Vec3Like, rotation: RotationLike = IDENTITY, options: KinematicPoseOptions = NO_OPTIONS): void {
     // Called every frame for a collider that follows an object: read into scratch without allocating
-    // (toVec3/toRotation return new arrays); Euler angles, the rare form, go through toRotation.
+    // (toVec3 and toRotation return new arrays); Euler angles, the rare form, go through toRotation.
     const p = this.scratchPosition;
     const q = this.scratchRotation;
     readVec3(position, p, 'kinematic collider setPose', 'position');
