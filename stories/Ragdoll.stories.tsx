@@ -456,41 +456,45 @@ export const HitOnClick: StoryObj<HitArgs> = {
     swing: { control: { type: 'range', min: 0, max: 3, step: 0.1 } },
   },
   render: (args) => <HitScene {...args} />,
-  play: async () => {
+  play: async ({ args }) => {
     const probe = await waitForProbe();
     const { world, canvas, camera } = probe;
-    await waitForSteps(world, 5);
+    // Past the first swings, while the pins pull the hands in to the grip and the arms snap taut.
+    await waitForSteps(world, 60);
     const [dummy] = ragdolls(probe);
     if (!dummy) throw new Error('no ragdoll in the scene');
     const shoulder = ragdollPart(dummy, 'rightShoulder');
     const view = camera.getWorldDirection(new Vector3());
+    const positions = () => Array.from({ length: dummy.count }, (_, i) => world.getPosition(dummy.first + i));
     // Distance along the line of sight (away from the camera) of every particle of the dummy.
-    const depths = () =>
-      Array.from({ length: dummy.count }, (_, i) => {
-        const [x, y, z] = world.getPosition(dummy.first + i);
-        return x * view.x + y * view.y + z * view.z;
-      });
+    const depths = () => positions().map(([x, y, z]) => x * view.x + y * view.y + z * view.z);
     const [x, y] = particleOnScreen(probe, shoulder);
     // What four steps do without the click (the dummy swings anyway), then the same four steps after it.
     // All synchronous, so no frame steps the world in between.
     const start = world.snapshot();
+    const before = positions();
     for (let k = 0; k < 4; k++) world.step();
     const without = depths();
     world.restore(start);
     pointer(canvas, 'pointerdown', x, y);
     pointer(canvas, 'pointerup', x, y);
     pointer(canvas, 'click', x, y);
-    for (let k = 0; k < 4; k++) world.step();
-    const pushed = depths().map((d, i) => d - (without[i] ?? 0));
-    // The particle that took the blow is whichever is nearest the point the ray hit (the shoulder, or the
-    // arm or neck in front of it, depending on where the swing has got to): the one pushed farthest.
-    const struck = pushed.indexOf(Math.max(...pushed));
+    // The click moved exactly one particle, by `strength` along the line of sight (the paper's hit: a position
+    // change that Verlet turns into velocity): the one nearest the point the ray hit, so one of the particles
+    // nearest the click on screen (the shoulder, or the arm or neck in front of it as the dummy swings).
+    const moved = positions().map((p, i) => distance(p, before[i]!));
+    const hits = moved.flatMap((d, i) => (d > 0 ? [i] : []));
+    await expect(hits).toHaveLength(1);
+    const struck = hits[0]!;
+    await expect(moved[struck]).toBeCloseTo(args.strength, 6);
     const onScreen = (i: number) => {
       const [sx, sy] = particleOnScreen(probe, dummy.first + i);
       return Math.hypot(sx - x, sy - y);
     };
-    const nearestOnScreen = pushed.map((_, i) => i).sort((a, b) => onScreen(a) - onScreen(b));
+    const nearestOnScreen = moved.map((_, i) => i).sort((a, b) => onScreen(a) - onScreen(b));
     await expect(nearestOnScreen.slice(0, 5)).toContain(struck);
+    for (let k = 0; k < 4; k++) world.step();
+    const pushed = depths().map((d, i) => d - (without[i] ?? 0));
     // The click knocked it away from the camera, and farther than the rest of the body: the body turns.
     await expect(pushed[struck]).toBeGreaterThan(0.02);
     await expect(pushed[struck]! - Math.min(...pushed)).toBeGreaterThan(0.01);
