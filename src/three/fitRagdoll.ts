@@ -63,8 +63,12 @@ export interface RagdollFit {
   readonly radiiFromSkin: boolean;
   /** Each particle's place on the rig, to read an animated pose from the bones. */
   readonly anchors: Readonly<Record<RagdollPart, PartAnchor>>;
-  /** Bones a ragdoll should pose, with the index (in `limbSpecs`) of the limb that poses each. */
-  readonly driven: readonly { bone: Bone; frame: number }[];
+  /**
+   * The rig's bones that belong to a limb, each with the index (in `limbSpecs`) of that limb: the skin
+   * hanging on a bone measures its limb's capsule radius. (Which bones a ragdoll poses, and how, is the
+   * `SwingDriver`'s business.)
+   */
+  readonly limbBones: readonly { bone: Bone; limb: number }[];
 }
 
 // Share of the height between the neck joint and the ankle along the body
@@ -135,11 +139,11 @@ export function fitRagdoll(root: Object3D | Skeleton, options: FitRagdollOptions
   ) as Record<RagdollPart, PartAnchor>;
   const joints = Object.fromEntries(ragdollParts.map((p) => [p, points[p].toArray() as Vec3])) as Record<RagdollPart, Vec3>;
   const limbLengths = Object.fromEntries(limbSpecs.map((s) => [s.name, points[s.from].distanceTo(points[s.to])])) as Record<RagdollLimbName, number>;
-  const driven = drivenBones(byPart);
+  const limbBones = bonesOfLimbs(byPart);
   const mesh = options.mesh ?? findSkinnedMesh(root, bones);
-  const skinRadii = mesh ? radiiFromSkin(mesh, driven, points) : undefined;
+  const skinRadii = mesh ? radiiFromSkin(mesh, limbBones, points) : undefined;
   const limbRadii = Object.fromEntries(limbSpecs.map((s) => [s.name, skinRadii?.get(s.name) ?? s.radius * height])) as Record<RagdollLimbName, number>;
-  return { joints, height, limbLengths, limbRadii, radiiFromSkin: skinRadii !== undefined, anchors, driven };
+  return { joints, height, limbLengths, limbRadii, radiiFromSkin: skinRadii !== undefined, anchors, limbBones };
 }
 
 function collectBones(root: Object3D | Skeleton): Bone[] {
@@ -157,16 +161,16 @@ function findMixamo(bones: readonly Bone[], name: string): Bone | undefined {
 }
 
 /**
- * Which limb poses which bone: each limb its start joint's bone (the thigh the
+ * Which limb each bone belongs to: each limb its start joint's bone (the thigh the
  * hip bone, the forearm the elbow bone), the first claim winning (the spine
  * before the clavicles and pelvis sides that share its start); the limbs that
  * end at a hand, foot or head carry that bone too (it has no limb of its own);
  * a clavicle limb poses the bone between the chest and the shoulder, if the rig has one.
  */
-function drivenBones(byPart: Record<RagdollPart, Bone>): { bone: Bone; frame: number }[] {
-  const driven: { bone: Bone; frame: number }[] = [];
-  const claim = (bone: Bone | undefined, frame: number) => {
-    if (bone && !driven.some((d) => d.bone === bone)) driven.push({ bone, frame });
+function bonesOfLimbs(byPart: Record<RagdollPart, Bone>): { bone: Bone; limb: number }[] {
+  const owned: { bone: Bone; limb: number }[] = [];
+  const claim = (bone: Bone | undefined, limb: number) => {
+    if (bone && !owned.some((d) => d.bone === bone)) owned.push({ bone, limb });
   };
   limbSpecs.forEach((s, i) => {
     if (s.name.endsWith('Clavicle') || s.name.endsWith('Pelvis')) return;
@@ -179,7 +183,7 @@ function drivenBones(byPart: Record<RagdollPart, Bone>): { bone: Bone; frame: nu
       if (clavicle?.isBone && clavicle !== byPart.chest && clavicle !== byPart.neck) claim(clavicle, i);
     }
   });
-  return driven;
+  return owned;
 }
 
 function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[]): SkinnedMesh | undefined {
@@ -194,14 +198,14 @@ function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[]): Ski
 
 /**
  * Median distance from its limb's segment of the vertices whose heaviest bone
- * a limb poses, the skin taken in its current pose. Limbs that pose no bone
+ * belongs to a limb, the skin taken in its current pose. Limbs that own no bone
  * (the pelvis sides) or carry too few vertices keep the proportional radius.
  */
-function radiiFromSkin(mesh: SkinnedMesh, driven: readonly { bone: Bone; frame: number }[], points: Record<RagdollPart, Vector3>): Map<RagdollLimbName, number> {
+function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb: number }[], points: Record<RagdollPart, Vector3>): Map<RagdollLimbName, number> {
   const limbOfBone = new Map<number, number>();
   mesh.skeleton.bones.forEach((bone, index) => {
-    const d = driven.find((x) => x.bone === bone);
-    if (d) limbOfBone.set(index, d.frame);
+    const owned = limbBones.find((x) => x.bone === bone);
+    if (owned) limbOfBone.set(index, owned.limb);
   });
   const distances = limbSpecs.map(() => [] as number[]);
   const skinIndex = mesh.geometry.getAttribute('skinIndex');

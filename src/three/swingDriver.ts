@@ -215,6 +215,12 @@ export class SwingDriver {
       this.rotation.copy(this.swing).multiply(b.rotation);
       return true;
     }
+    if (side) {
+      // Turned fully with its side particles, aiming from its joint (a side bone with a root or `from` is early).
+      if (!this.sideTurn(b, pos)) return false;
+      this.rotation.copy(this.swing).multiply(b.rotation);
+      return true;
+    }
     if (b.from < 0) {
       setVector(this.aim, pos, to * 3, -1);
       this.aim.sub(this.origin);
@@ -226,21 +232,12 @@ export class SwingDriver {
       this.aim.z = pos[t + 2]! - pos[f + 2]!;
     }
     if (!normalizeInPlace(this.aim)) return false;
-    if (side) {
-      setVector(this.side, pos, side[0] * 3, side[1] * 3);
-      // The turn that takes the bind basis (aim, side) onto today's.
-      frame(b.aim, b.side, this.bindBasis);
-      frame(this.aim, this.side, this.basis);
-      this.swing.setFromRotationMatrix(this.basis.multiply(this.bindBasis.transpose()));
-      this.rotation.copy(this.swing).multiply(b.rotation);
-    } else {
-      if (parent) parent.matrixWorld.decompose(this.position, this.parentRotation, this.scale);
-      else this.parentRotation.identity();
-      this.aim.applyQuaternion(this.inverse.copy(this.parentRotation).invert());
-      turnBetween(b.aim, this.aim, this.swing, this.slerped);
-      if (b.partial) this.slerpTurn(b, this.identity, this.inverse.copy(this.swing));
-      this.rotation.copy(this.parentRotation).multiply(this.swing).multiply(b.relative);
-    }
+    if (parent) parent.matrixWorld.decompose(this.position, this.parentRotation, this.scale);
+    else this.parentRotation.identity();
+    this.aim.applyQuaternion(this.inverse.copy(this.parentRotation).invert());
+    turnBetween(b.aim, this.aim, this.swing, this.slerped);
+    if (b.partial) this.slerpTurn(b, this.identity, this.inverse.copy(this.swing));
+    this.rotation.copy(this.parentRotation).multiply(this.swing).multiply(b.relative);
     return true;
   }
 

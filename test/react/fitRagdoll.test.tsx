@@ -66,7 +66,7 @@ describe('fitRagdoll', () => {
     // 1.8 m to the top of the head; the estimate reads neck, spine and legs.
     expect(fit.height).toBeGreaterThan(1.65);
     expect(fit.height).toBeLessThan(1.9);
-    expect(fit.driven.length).toBeGreaterThanOrEqual(limbSpecs.length - 2);
+    expect(fit.limbBones.length).toBeGreaterThanOrEqual(limbSpecs.length - 2);
   });
 
   it('measures the same radii wherever the character stands (the skin read in world space)', () => {
