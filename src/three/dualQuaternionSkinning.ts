@@ -13,10 +13,10 @@ import { Matrix4, type BufferAttribute, Quaternion, Vector3, Vector4, type Mater
 const SKIN_BASE = /* glsl */ `
 #include <skinbase_vertex>
 #ifdef USE_SKINNING
-  vec4 sinewReal = vec4(0.0);
-  vec4 sinewDual = vec4(0.0);
+  // The first bone's rotation, converted once: it starts the blend and picks the hemisphere of the others.
   vec4 sinewFirst = sinewMatToQuat(mat3(boneMatX));
-  sinewBlend(boneMatX, skinWeight.x, sinewFirst, sinewReal, sinewDual);
+  vec4 sinewReal = skinWeight.x * sinewFirst;
+  vec4 sinewDual = skinWeight.x * 0.5 * sinewQuatMul(vec4(boneMatX[3].xyz, 0.0), sinewFirst);
   sinewBlend(boneMatY, skinWeight.y, sinewFirst, sinewReal, sinewDual);
   sinewBlend(boneMatZ, skinWeight.z, sinewFirst, sinewReal, sinewDual);
   sinewBlend(boneMatW, skinWeight.w, sinewFirst, sinewReal, sinewDual);
