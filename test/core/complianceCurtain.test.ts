@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   createCloth,
@@ -14,6 +13,7 @@ import {
   type WorldOptions,
 } from '../../src/core/index.js';
 import { leastAllocation } from '../support/heap.js';
+import { readmeBlock, runReadmeBlock } from '../support/readme.js';
 
 // The issue's curtain: 20 × 20 particles of 1 kg, spacing 0.05 m (rest length
 // 0.95 m), pinned along its top, structural and shear sticks. With the legacy
@@ -157,17 +157,9 @@ describe('fabric presets', () => {
 
 describe("the README's Materials example", () => {
   it('runs as printed, and its presets set the masses from the densities', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Materials'));
-    const block = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(block).toBeDefined();
     const world = new World();
-    const run = new Function('world', 'createCloth', 'createRope', `${block}\nreturn { curtain, rope };`) as (
-      w: World,
-      c: typeof createCloth,
-      r: typeof createRope,
-    ) => { curtain: ClothHandle; rope: RopeHandle };
-    const { curtain, rope } = run(world, createCloth, createRope);
+    const { returned } = runReadmeBlock(readmeBlock('### Materials', 'js'), { world, createCloth, createRope }, '{ curtain, rope }');
+    const { curtain, rope } = returned as { curtain: ClothHandle; rope: RopeHandle };
     for (let i = 0; i < 60; i++) world.step();
     expect(1 / world.particles.inverseMass[curtain.first + 20]!).toBeCloseTo(FABRICS.denim.arealDensity * 0.05 * 0.05, 12);
     // A 2 m climbing rope of 65 g/m over 21 particles; its segments stretch by their share of E·A.

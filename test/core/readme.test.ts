@@ -1,16 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import * as core from '../../src/core/index.js';
+import { readmeBlock, runReadmeBlock } from '../support/readme.js';
 
 // The README's first TypeScript example must run as printed.
-it('the README example runs', async () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  expect(block).toBeDefined();
-  const body = block!.replace(/^import .* from 'sinew\/core';$/m, '');
-  const logged: string[] = [];
-  const run = new Function('World', 'console', body) as (w: typeof core.World, c: Pick<Console, 'log'>) => void;
-  run(core.World, { log: (line: string) => logged.push(line) });
+it('the README example runs', () => {
+  // The first ```ts block in the README.
+  const { logged } = runReadmeBlock(readmeBlock('```ts', 'ts'), { World: core.World });
   expect(logged).toHaveLength(1);
   const [, x, y] = /\((-?[\d.]+), (-?[\d.]+)\)/.exec(logged[0]!)!.map(Number);
   // The bob swings on a 1 m stick around (0, 2, 0) and stays above the floor.

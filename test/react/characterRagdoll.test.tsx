@@ -12,6 +12,7 @@ import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
 import { expectRenderError, mountWorld } from './helpers.js';
 import { ShotWalker } from './readme/ShotWalker.js';
+import { readme } from '../support/readme.js';
 
 // Issue 12 in React: <CharacterRagdoll> around an animated model.
 
@@ -127,7 +128,6 @@ describe('<CharacterRagdoll>', () => {
 
 describe('the README example of <CharacterRagdoll>', () => {
   const source = readFileSync(new URL('./readme/ShotWalker.tsx', import.meta.url), 'utf8');
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
   it('is printed in the README exactly as it is tested', () => {
     expect(readme).toContain(source.trim());

@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { Box3, InstancedMesh, Matrix4, Mesh, Vector3, type Object3D } from 'three';
 import { describe, expect, it } from 'vitest';
 import { Playground } from './readme/Playground.js';
+import { readme } from '../support/readme.js';
 
 // The README's React example is ./readme/Playground.tsx, verbatim; here it runs
 // (the <Canvas> wrapper is left to the browser; the test renderer supplies its own).
 const source = readFileSync(new URL('./readme/Playground.tsx', import.meta.url), 'utf8');
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 function find<T extends Object3D>(root: Object3D, test: (o: Object3D) => o is T): T[] {
   const found: T[] = [];

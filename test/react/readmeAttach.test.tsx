@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CapedBox } from './readme/CapedBox.js';
 import { mountWorld } from './helpers.js';
+import { readme } from '../support/readme.js';
 
 // The README's "Attaching to moving objects" example is ./readme/CapedBox.tsx, verbatim; here it runs.
 const source = readFileSync(new URL('./readme/CapedBox.tsx', import.meta.url), 'utf8');
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
 describe('the README attachment example', () => {
   it('is printed in the README exactly as it is tested', () => {

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Mesh, PlaneGeometry, type Object3D } from 'three';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from './readme/GettingStarted.js';
+import { readme } from '../support/readme.js';
 
 // The README's "Getting started" prints ./readme/GettingStarted.tsx verbatim and
 // the install line of the package's peers; here both are checked and the app runs.
@@ -14,7 +15,6 @@ vi.mock('@react-three/fiber', async (original) => ({ ...(await original<object>(
 vi.mock('@react-three/drei', () => ({ OrbitControls: () => null }));
 
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
-const readme = read('../../README.md');
 const section = /\n## Getting started\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
 const pkg = JSON.parse(read('../../package.json')) as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }> };
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readme } from '../support/readme.js';
 
 // The README's "Testing your scene" section prints files that run: its test is
 // ./readme/tyreSwing.test.tsx (run by this project, and by test/consumer/run.sh
 // against the packed package), its config and setup file are the consumer
 // fixture's, and its versions are the ones the fixture installs.
 const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
-const readme = read('../../README.md');
 const section = /## Testing your scene\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? '';
 
 /** The body of each fenced block in the section, by language. */
