@@ -13,7 +13,10 @@ function capeScene(kernel: 'wasm' | 'js') {
   return { world, cape, top, attachment };
 }
 
-/** Kinetic energy measured in a frame moving at `v` along x, plus gravity's potential energy (J). */
+/**
+ * Kinetic energy measured in a frame moving at `v` along x, plus gravity's potential energy (J), both at the
+ * middle of the last substep: its velocity x − x* over the substep is the one at its middle, so the height is too.
+ */
 function energyInFrame(world: World, first: number, count: number, vx: number): number {
   const h = world.timeStep;
   let e = 0;
@@ -21,12 +24,11 @@ function energyInFrame(world: World, first: number, count: number, vx: number): 
     const m = world.getMass(i);
     const p = world.particles.position;
     const q = world.particles.previous;
-    // Velocities of the last substep: x − x* over the substep.
     const sub = h / world.substeps;
     const ux = (p[i * 3]! - q[i * 3]!) / sub - vx;
     const uy = (p[i * 3 + 1]! - q[i * 3 + 1]!) / sub;
     const uz = (p[i * 3 + 2]! - q[i * 3 + 2]!) / sub;
-    e += 0.5 * m * (ux * ux + uy * uy + uz * uz) + m * 9.81 * p[i * 3 + 1]!;
+    e += 0.5 * m * (ux * ux + uy * uy + uz * uz) + m * 9.81 * 0.5 * (p[i * 3 + 1]! + q[i * 3 + 1]!);
   }
   return e;
 }
