@@ -33,7 +33,7 @@ function drive(world: World, mass: number, inverseInertia: number, c: Vec3, v: V
 function stepBoth(world: World, d: Driven, g: number, c = 0): void {
   const dt = world.timeStepValue;
   d.body.gravity[1] = g;
-  for (let k = 0; k < 3; k++) d.v[k] /= 1 + c * dt;
+  d.v = d.v.map((x) => x / (1 + c * dt)) as Vec3;
   const end: Vec3 = [d.c[0] + d.v[0] * dt, d.c[1] + d.v[1] * dt, d.c[2] + d.v[2] * dt];
   const [wx, wy, wz] = d.w;
   const [qx, qy, qz, qw] = d.q;
@@ -49,10 +49,8 @@ function stepBoth(world: World, d: Driven, g: number, c = 0): void {
   d.body.setStep(d.c, d.q, end, nq);
   d.collider?.followPath(d.c, d.q, end, nq);
   world.step();
-  for (let k = 0; k < 3; k++) {
-    d.v[k] += d.body.velocityChange[k]!;
-    d.w[k] += d.body.angularVelocityChange[k]!;
-  }
+  d.v = d.v.map((x, k) => x + d.body.velocityChange[k]!) as Vec3;
+  d.w = d.w.map((x, k) => x + d.body.angularVelocityChange[k]!) as Vec3;
   d.c = d.body.endPosition();
   d.q = d.body.endRotation();
 }
@@ -64,7 +62,7 @@ function particleMomentum(world: World, first: number, count: number): Vec3 {
     const w = world.particles.inverseMass[i]!;
     if (w === 0) continue;
     world.getVelocity(i, v);
-    for (let k = 0; k < 3; k++) out[k] += v[k] / w;
+    for (let k = 0; k < 3; k++) out[k] = out[k]! + v[k]! / w;
   }
   return out;
 }
