@@ -124,7 +124,7 @@ export class CoupledBody implements SubstepStage {
 
   /** Sets mass (kg, > 0, Infinity = immovable) and world-axes inverse inertia (see the constructor). */
   setMass(mass: number, inverseInertia: number | ArrayLike<number>): void {
-    checkNumber(mass, 'CoupledBody: mass', 0);
+    if (mass !== Infinity) checkNumber(mass, 'CoupledBody: mass', 0);
     if (!(mass > 0)) throw new RangeError(`CoupledBody: mass must be > 0 (Infinity for immovable), got ${mass}`);
     this.inverseMass = mass === Infinity ? 0 : 1 / mass;
     const inertia = this.inverseInertia;
