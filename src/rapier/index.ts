@@ -11,3 +11,4 @@ export {
   type RapierVector,
   type RapierWorldLike,
 } from './rapierTypes.js';
+export { RapierBridge, type RapierBridgeProps } from './RapierBridge.js';
