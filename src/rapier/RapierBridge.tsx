@@ -1,8 +1,8 @@
 import { useRapier } from '@react-three/rapier';
 import { useContext, useEffect, useImperativeHandle, useState, type Ref } from 'react';
-import { ComponentErrorContext } from '../react/guarded.js';
-import { guarded } from '../react/guarded.js';
-import { useWorld } from '../react/hooks/useWorld.js';
+// sinew's hooks through the sinew entry, as bridge.ts reaches the engine (see there why).
+import { useWorld } from '../index.js';
+import { ComponentErrorContext, guarded } from '../react/guarded.js';
 import { bridgeRapier, type RapierBridge as RapierBridgeHandle } from './bridge.js';
 import type { RapierColliderLike, RapierWorldLike } from './rapierTypes.js';
 

@@ -1,12 +1,8 @@
-import { CoupledBody } from '../core/colliders/coupledBody.js';
-import type { KinematicCollider } from '../core/colliders/kinematic.js';
-import type { ColliderShape } from '../core/colliderFactory.js';
-import { convexHull } from '../core/collision/hull.js';
-import { CoupledAttachment } from '../core/constraints/coupledAttachment.js';
-import type { ColliderId, ParticleId } from '../core/ids.js';
-import type { Vec3Like } from '../core/math.js';
-import { readVec3 } from '../core/motion/poseTrack.js';
-import type { World } from '../core/world.js';
+// The engine through its public entry, not module by module: reached from sinew/rapier's entry
+// file by file, the modules it shares with the engine (pose maths, say) were split off into a
+// chunk of their own in the library build, and calls across chunks in the step made a cloth
+// on a moving kinematic box 1.6× slower (test/bench/rapierBridge.bench.ts).
+import { CoupledAttachment, CoupledBody, type ColliderId, type ColliderShape, type KinematicCollider, type ParticleId, type Vec3Like, type World } from '../core/index.js';
 import { RAPIER_SHAPE_NAMES, RapierShape, type RapierBodyLike, type RapierColliderLike, type RapierWorldLike } from './rapierTypes.js';
 
 /** What {@link bridgeRapier} takes. */
@@ -305,8 +301,7 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
       const entry = couple(body);
       let anchor: Vec3Like | undefined;
       if (attachOptions.anchor !== undefined) {
-        const a: [number, number, number] = [0, 0, 0];
-        readVec3(attachOptions.anchor, a, 'RapierBridge.attach', 'anchor');
+        const a = vector(attachOptions.anchor, 'RapierBridge.attach: anchor');
         const l = body.localCom();
         anchor = [a[0] - l.x, a[1] - l.y, a[2] - l.z];
       }
@@ -391,12 +386,11 @@ function sinewShape(collider: RapierColliderLike): ColliderShape | string {
       return { type: 'mesh', vertices: Array.from(collider.vertices()), indices: Array.from(indices), friction, kinematic: true };
     }
     case RapierShape.ConvexPolyhedron: {
-      // Rapier hands out the hull's faces (0.19 does); sinew works them out where it does not.
+      // Rapier 0.19 hands out the hull's faces.
       const points = Array.from(collider.vertices());
       const faces = collider.indices();
-      const triangles = faces && faces.length > 0 ? Array.from(faces) : convexHull(points, points.length / 3)?.triangles;
-      if (!triangles) return 'flat ConvexPolyhedron';
-      return { type: 'mesh', vertices: points, indices: facingOut(points, triangles), friction, kinematic: true };
+      if (!faces || faces.length === 0) return 'ConvexPolyhedron without faces';
+      return { type: 'mesh', vertices: points, indices: facingOut(points, Array.from(faces)), friction, kinematic: true };
     }
     default:
       return RAPIER_SHAPE_NAMES[type] ?? `shape of type ${type}`;
@@ -428,6 +422,13 @@ function facingOut(points: readonly number[], triangles: readonly number[]): num
     }
   }
   return out;
+}
+
+/** `[x, y, z]` or `{x, y, z}` of finite numbers, or an error naming `what` and the value. */
+function vector(v: Vec3Like, what: string): [number, number, number] {
+  const xyz = Array.isArray(v) ? v : v && typeof v === 'object' ? [(v as { x: unknown }).x, (v as { y: unknown }).y, (v as { z: unknown }).z] : [];
+  if (xyz.length !== 3 || !xyz.every((c) => typeof c === 'number' && Number.isFinite(c))) throw new TypeError(`${what} must be [x, y, z] or {x, y, z} of finite numbers, got ${JSON.stringify(v)}`);
+  return xyz as [number, number, number];
 }
 
 function describe(value: unknown): string {
