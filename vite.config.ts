@@ -27,6 +27,7 @@ const browserDeps = [
   '@react-three/drei',
   'zustand',
   'zustand/vanilla',
+  '@react-three/rapier',
 ];
 
 // Library build of the entry points (`sinew`, `sinew/core`, `sinew/teaching`, `sinew/testing`, `sinew/rapier`); declarations come

@@ -126,6 +126,8 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
   const couplings = new Map<number, Coupling>();
   const coupled = new Map<number, CoupledBody>();
   const refused = new Set<number>();
+  /** The particles' box this step (min xyz, max xyz). */
+  const box = new Float64Array(6);
   let generation = 0;
   let live = true;
 
@@ -238,12 +240,25 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
       // Rapier's path without its gravity's share: sinew gives that back over its substeps.
       c.setStep([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], [com.x - entry.fall[0]!, com.y - entry.fall[1]!, com.z - entry.fall[2]!], [r.x, r.y, r.z, r.w]);
     }
+    const reach = particleReach(world, box);
     for (const entry of mirrors.values()) {
       const t = entry.rapier.translation();
       const r = entry.rapier.rotation();
       const b = entry.before;
       const fall = entry.bodyHandle >= 0 ? couplings.get(entry.bodyHandle)!.fall : NO_FALL;
-      entry.kinematic.followPath([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], [t.x - fall[0]!, t.y - fall[1]!, t.z - fall[2]!], [r.x, r.y, r.z, r.w]);
+      const x = t.x - fall[0]!;
+      const y = t.y - fall[1]!;
+      const z = t.z - fall[2]!;
+      entry.kinematic.followPath([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], [x, y, z], [r.x, r.y, r.z, r.w]);
+      // Skipped this step when its sweep is out of every particle's reach.
+      const k = entry.kinematic.boundRadius + reach;
+      entry.kinematic.near =
+        Math.min(b[0]!, x) - k <= box[3]! &&
+        Math.max(b[0]!, x) + k >= box[0]! &&
+        Math.min(b[1]!, y) - k <= box[4]! &&
+        Math.max(b[1]!, y) + k >= box[1]! &&
+        Math.min(b[2]!, z) - k <= box[5]! &&
+        Math.max(b[2]!, z) + k >= box[2]!;
     }
   });
 
@@ -319,6 +334,37 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
 }
 
 const NO_FALL = new Float64Array(3);
+
+/**
+ * The box of every live particle now, into `box`, and how far beyond it one
+ * may get this step: its largest radius plus twice its largest move of the
+ * last step (a particle that falls or is flung goes on at about that speed;
+ * sticks and pins pull it no farther), plus 0.1 m. Infinity without particles is
+ * not needed: an empty box (min > max) reaches nothing.
+ */
+function particleReach(world: World, box: Float64Array): number {
+  const particles = world.particles;
+  const pos = particles.position;
+  const prev = particles.previous;
+  const radius = particles.radius;
+  box.fill(Infinity, 0, 3);
+  box.fill(-Infinity, 3, 6);
+  let most = 0;
+  let move = 0;
+  for (let i = 0; i < particles.end; i++) {
+    if (!particles.isAlive(i)) continue;
+    for (let k = 0; k < 3; k++) {
+      const v = pos[i * 3 + k]!;
+      if (v < box[k]!) box[k] = v;
+      if (v > box[3 + k]!) box[3 + k] = v;
+      const d = Math.abs(v - prev[i * 3 + k]!);
+      if (d > move) move = d;
+    }
+    if (radius[i]! > most) most = radius[i]!;
+  }
+  // `previous` is one substep back: a step is `substeps` of those.
+  return most + 2 * move * world.activeSubsteps + 0.1;
+}
 
 /** A coupled body's mass and world inverse inertia from Rapier (a fixed or kinematic body: immovable). */
 function readMass(entry: Coupling): void {

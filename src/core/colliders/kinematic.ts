@@ -118,6 +118,13 @@ export class KinematicCollider implements Collider, CoupledFrame {
   /** @internal The running substep's frame on the given path, before a coupled body's yield. */
   readonly baseOrigin = new Float64Array(3);
   readonly baseAxes = new Float64Array(9);
+  /**
+   * False skips the collider's projection (it still moves): set by code that
+   * knows no particle can reach it this step, as `sinew/rapier` does for Rapier
+   * colliders far from every particle (testing each awake particle against
+   * each collider every pass was most of the bridge's cost). Default true.
+   */
+  near = true;
   /** The next step runs along the path {@link KinematicCollider.followPath} gave, not toward the target. */
   private pathGiven = false;
   /** Scratch for a coupled contact: world pushes and position before the projection (contact xyz, friction xyz, position xyz). */
@@ -283,6 +290,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
 
   /** Projects live, movable particles in `[from, to)` out of the shape, in the frames of the running substep. */
   project(particles: ParticleStore, from: number, to: number): void {
+    if (!this.near) return;
     const pos = particles.position;
     const prev = particles.previous;
     const radius = particles.radius;
