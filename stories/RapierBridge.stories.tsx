@@ -30,7 +30,10 @@ interface HammockArgs {
   mass: number;
 }
 
-const HAMMOCK = { width: 18, height: 14, spacing: 0.08, top: 1 } as const;
+// Balls dropped near its middle, and damped against rolling (angularDamping 6): a hammock pinned at
+// its corners sags at its edges too, and balls dropped 0.3 m off-centre, or nudged there by the
+// others with angularDamping 1.5, rolled out over them.
+const HAMMOCK = { width: 22, height: 22, spacing: 0.07, top: 1 } as const;
 const RADIUS = 0.14;
 
 /** A striped canvas. */
@@ -41,7 +44,7 @@ function paintStripes(g: CanvasRenderingContext2D, width: number, height: number
   for (let x = 0; x < width; x += 32) g.fillRect(x, 0, 14, height);
 }
 
-/** Rapier balls dropped one after another from above the hammock, a little apart. */
+/** Rapier balls dropped one after another from above the hammock's middle, a little apart. */
 function Balls({ balls, mass }: HammockArgs) {
   const refs = useRef<(RapierRigidBody | null)[]>([]);
   useEffect(() => {
@@ -55,9 +58,9 @@ function Balls({ balls, mass }: HammockArgs) {
           key={i}
           ref={(body) => void (refs.current[i] = body)}
           colliders={false}
-          position={[((i % 3) - 1) * 0.32, 1.7 + i * 0.45, ((i % 2) - 0.5) * 0.2]}
+          position={[((i % 3) - 1) * 0.15, 1.7 + i * 0.45, ((i % 2) - 0.5) * 0.2]}
           linearDamping={1.5}
-          angularDamping={1.5}
+          angularDamping={6}
         >
           <BallCollider args={[RADIUS]} mass={mass} />
           <mesh castShadow>
@@ -96,7 +99,7 @@ function HammockScene(args: HammockArgs) {
             position={[-w / 2, HAMMOCK.top, -d / 2]}
             pin="corners"
             radius={0.02}
-            totalMass={0.6}
+            totalMass={0.8}
             castShadow
           >
             <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
@@ -123,8 +126,8 @@ function HammockScene(args: HammockArgs) {
  * dynamic bodies two-way inside sinew's step: every correction between a
  * particle and a ball is shared by their inverse masses, so the cloth gives
  * under a heavy ball and the ball comes to rest in the cloth, with no energy
- * gained. The balls are damped in Rapier (`linearDamping`): the coupling adds
- * no damping of its own.
+ * gained. The balls are damped in Rapier (`linearDamping`, `angularDamping`):
+ * the coupling adds no damping of its own.
  */
 export const HammockCatchingRapierBalls: StoryObj<HammockArgs> = {
   name: 'Hammock catching Rapier balls',
