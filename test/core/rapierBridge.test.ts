@@ -71,6 +71,13 @@ describe('sinew/rapier: Rapier colliders as sinew colliders, dynamic bodies coup
     let below = Infinity;
     for (let i = hammock.first; i < hammock.first + hammock.count; i++) below = Math.min(below, sinew.getPosition(i)[1]);
     expect(ball.translation().y - radius).toBeGreaterThan(below - 0.03);
+    // Resting in the cloth it stays awake (sinew's yield is written back with wakeUp every step,
+    // so Rapier, which knows nothing of the cloth, never leaves it asleep in the air); the cloth
+    // taken away, it falls.
+    expect(ball.isSleeping()).toBe(false);
+    sinew.remove(hammock);
+    for (let frame = 0; frame < 30; frame++) sinew.step();
+    expect(ball.translation().y).toBeLessThan(0.5);
     bridge.remove();
     expect(sinew.colliders).toHaveLength(0);
     expect(sinew.substepStages).toHaveLength(0);
