@@ -424,8 +424,10 @@ export class KinematicCollider implements Collider, CoupledFrame {
     x[3] = dx / length;
     x[4] = dy / length;
     x[5] = dz / length;
-    // The contact: the particle's surface point facing the body.
-    for (let k = 0; k < 3; k++) x[k] = pos[p + k]! - x[3 + k]! * r;
+    // The contact: the particle's surface point facing the body, along the contact normal (the
+    // correction's direction, which friction tilts, would put it off the surface).
+    const normal = particles.contactNormal;
+    for (let k = 0; k < 3; k++) x[k] = pos[p + k]! - normal[p + k]! * r;
     const wp = particles.inverseMass[i]!;
     const total = wp + body.inverseMassAlong(x);
     const keep = wp / total;
