@@ -1,6 +1,5 @@
-// @ts-expect-error: the copy nested in @react-three/rapier has no declarations at this path (see test/core/rapierBridge.test.ts)
-import RAPIER from '@react-three/rapier/node_modules/@dimforge/rapier3d-compat/rapier.mjs';
-import type * as RapierTypes from '@react-three/rapier/node_modules/@dimforge/rapier3d-compat/rapier.js';
+import RAPIER from '@dimforge/rapier3d-compat';
+import type * as RapierTypes from '@dimforge/rapier3d-compat';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,5 @@
-// @ts-expect-error: the copy nested in @react-three/rapier has no declarations at this path; the bridge's structural types (src/rapier/rapierTypes.ts) are checked against its real typings in rapierTypes.test.ts
-import RAPIER from '@react-three/rapier/node_modules/@dimforge/rapier3d-compat/rapier.mjs';
-import type * as RapierTypes from '@react-three/rapier/node_modules/@dimforge/rapier3d-compat/rapier.js';
+import RAPIER from '@dimforge/rapier3d-compat';
+import type * as RapierTypes from '@dimforge/rapier3d-compat';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCloth, createRope, World, type Vec3 } from '../../src/core/index.js';
 import { bridgeRapier, type RapierWorldLike } from '../../src/rapier/index.js';
