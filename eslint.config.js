@@ -32,7 +32,22 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/three/**', '**/react/**', '**/teaching/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              group: [
+                '**/rapier/**',
+                '@dimforge/*',
+                '**/three/**',
+                '**/react/**',
+                '**/teaching/**',
+                '**/testing/**',
+                'three',
+                'three/*',
+                'react',
+                'react/*',
+                'react-dom',
+                '@react-three/*',
+                'zustand',
+                'zustand/*',
+              ],
               message: 'src/core is the engine alone: no three.js, React or the layers above it.',
             },
           ],
@@ -48,7 +63,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/react/**', '**/teaching/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              group: ['**/rapier/**', '@dimforge/*', '**/react/**', '**/teaching/**', '**/testing/**', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
               message: 'src/three reads the engine back into three.js: no React or the layers above it.',
             },
           ],
@@ -66,7 +81,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
+              group: ['**/rapier/**', '@dimforge/*', '**/three/**', '**/react/**', '**/testing/**', 'three', 'three/*', 'react', 'react/*', 'react-dom', '@react-three/*', 'zustand', 'zustand/*'],
               message: 'src/teaching is plain TypeScript on the engine: no three.js, React or the layers above it.',
             },
           ],
@@ -76,6 +91,17 @@ export default tseslint.config(
   },
   {
     files: ['src/index.ts', 'src/react/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/teaching/**', 'sinew/teaching'], message: 'The sinew entry leaves the teaching code to sinew/teaching.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/teaching/**', 'sinew/teaching'], message: 'The sinew entry leaves the teaching code to sinew/teaching.' },
+            // Rapier is an optional peer: only sinew/rapier (src/rapier) may import it.
+            { group: ['**/rapier/**', 'sinew/rapier', '@react-three/rapier', '@dimforge/*'], message: 'The sinew entry leaves Rapier to sinew/rapier (an optional peer).' },
+          ],
+        },
+      ],
+    },
   },
 );

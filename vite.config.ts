@@ -27,9 +27,10 @@ const browserDeps = [
   '@react-three/drei',
   'zustand',
   'zustand/vanilla',
+  '@react-three/rapier',
 ];
 
-// Library build of the entry points (`sinew`, `sinew/core`, `sinew/teaching`, `sinew/testing`); declarations come
+// Library build of the entry points (`sinew`, `sinew/core`, `sinew/teaching`, `sinew/testing`, `sinew/rapier`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
 export default defineConfig({
   plugins: [react()],
@@ -39,6 +40,7 @@ export default defineConfig({
       { find: /^sinew\/core$/, replacement: resolve(import.meta.dirname, 'src/core/index.ts') },
       { find: /^sinew\/teaching$/, replacement: resolve(import.meta.dirname, 'src/teaching/index.ts') },
       { find: /^sinew\/testing$/, replacement: resolve(import.meta.dirname, 'src/testing/index.ts') },
+      { find: /^sinew\/rapier$/, replacement: resolve(import.meta.dirname, 'src/rapier/index.ts') },
       { find: /^sinew$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
     ],
   },
@@ -49,12 +51,14 @@ export default defineConfig({
         core: resolve(import.meta.dirname, 'src/core/index.ts'),
         teaching: resolve(import.meta.dirname, 'src/teaching/index.ts'),
         testing: resolve(import.meta.dirname, 'src/testing/index.ts'),
+        rapier: resolve(import.meta.dirname, 'src/rapier/index.ts'),
       },
       formats: ['es'],
     },
     rollupOptions: {
-      // @react-three/test-renderer (sinew/testing's optional peer) falls under /^@react-three\//.
-      external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\//, /^zustand($|\/)/],
+      // @react-three/test-renderer (sinew/testing's optional peer) and @react-three/rapier
+      // (sinew/rapier's) fall under /^@react-three\//.
+      external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\//, /^@dimforge\//, /^zustand($|\/)/],
     },
     sourcemap: true,
   },

@@ -1,6 +1,7 @@
 import { BoxCollider, type BoxShape } from './colliders/box.js';
 import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 import type { Collider } from './colliders/collider.js';
+import { CoupledBody } from './colliders/coupledBody.js';
 import { KinematicCollider } from './colliders/kinematic.js';
 import { ObbCollider, type ObbShape } from './colliders/obb.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
@@ -15,6 +16,12 @@ import { checkNumber } from './math.js';
 export interface KinematicOption {
   /** Make the collider movable with `world.setColliderPose` (see `KinematicCollider`). Default false: static. */
   kinematic?: boolean;
+  /**
+   * With `kinematic: true`: the body the collider rides on and yields with
+   * (two-way, see {@link CoupledBody}); its contacts share each correction with
+   * the body by their inverse masses. Default none: the collider moves as told.
+   */
+  body?: CoupledBody;
 }
 
 /** What {@link World.addCollider} takes. */
@@ -29,7 +36,16 @@ export function makeCollider(shape: ColliderShape): Collider {
   }
   if ('kinematic' in shape && shape.kinematic !== undefined && shape.kinematic !== false) {
     if (shape.kinematic !== true) throw new TypeError(`addCollider: kinematic must be true or false, got ${String(shape.kinematic)}`);
-    return new KinematicCollider(makeCollider({ ...shape, kinematic: false }));
+    const { body, ...rest } = shape as KinematicOption & { type: string };
+    const collider = new KinematicCollider(makeCollider({ ...rest, kinematic: false } as ColliderShape));
+    if (body !== undefined) {
+      if (!(body instanceof CoupledBody)) throw new TypeError(`addCollider: body must be a CoupledBody, got ${String(body)}`);
+      collider.body = body;
+    }
+    return collider;
+  }
+  if ('body' in shape && shape.body !== undefined) {
+    throw new TypeError('addCollider: body (a CoupledBody) needs kinematic: true: a static collider cannot yield');
   }
   switch (shape.type) {
     case 'plane':

@@ -38,6 +38,7 @@ export { PinGlide } from './motion/pinGlide.js';
 export { Attachment, BREAKABLE_COMPLIANCE, type AttachmentOptions } from './motion/attachment.js';
 export { PoseTrack } from './motion/poseTrack.js';
 export { BodyAttachment, type BodyAttachmentOptions } from './constraints/bodyAttachment.js';
+export { CoupledAttachment, type CoupledAttachmentOptions } from './constraints/coupledAttachment.js';
 export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';
 // Rigid bodies, joints, ragdolls, angle and plane constraints.
@@ -99,6 +100,7 @@ export { ObbCollider, type ObbShape } from './colliders/obb.js';
 export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.js';
 export { Bvh } from './colliders/bvh.js';
 export { KinematicCollider, type KinematicPoseOptions, WAKE_REACH } from './colliders/kinematic.js';
+export { CoupledBody, type CoupledFrame } from './colliders/coupledBody.js';
 export { addCapsuleEdge, removeCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
 export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision, removeSurfaceCollision } from './collision/faces.js';
 export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';

@@ -17,6 +17,7 @@ const kinematicStage: SubstepStage = {
 export function trackKinematic(world: World, collider: unknown): void {
   if (!(collider instanceof KinematicCollider)) return;
   world.kinematicColliders.push(collider);
+  if (collider.body !== null) collider.body.riders.push(collider);
   if (!world.substepStages.includes(kinematicStage)) world.substepStages.push(kinematicStage);
 }
 
@@ -24,6 +25,8 @@ export function trackKinematic(world: World, collider: unknown): void {
 export function untrackKinematic(world: World, collider: unknown): void {
   if (!(collider instanceof KinematicCollider)) return;
   world.kinematicColliders.splice(world.kinematicColliders.indexOf(collider), 1);
+  const riders = collider.body?.riders;
+  if (riders && riders.includes(collider)) riders.splice(riders.indexOf(collider), 1);
   if (world.kinematicColliders.length === 0) {
     const at = world.substepStages.indexOf(kinematicStage);
     if (at >= 0) world.substepStages.splice(at, 1);

@@ -28,7 +28,7 @@ npm pack --dry-run --json --ignore-scripts 2>/dev/null | node -e '
   const files = pack.files.map((f) => f.path);
   const allowed = /^(README\.md|package\.json|LICENSE|dist\/[\w-]+\.js(\.map)?|dist\/types\/[\w/.-]+\.d\.ts)$/;
   const stray = files.filter((f) => !allowed.test(f));
-  const entries = ["dist/index.js", "dist/core.js", "dist/teaching.js", "dist/testing.js", "dist/types/index.d.ts", "dist/types/core/index.d.ts", "dist/types/teaching/index.d.ts", "dist/types/testing/index.d.ts"];
+  const entries = ["dist/index.js", "dist/core.js", "dist/teaching.js", "dist/testing.js", "dist/rapier.js", "dist/types/index.d.ts", "dist/types/core/index.d.ts", "dist/types/teaching/index.d.ts", "dist/types/testing/index.d.ts", "dist/types/rapier/index.d.ts"];
   const missing = entries.filter((f) => !files.includes(f));
   if (stray.length || missing.length) {
     console.error("test/consumer/run.sh: the package would publish " + JSON.stringify(stray) + " and lacks " + JSON.stringify(missing));
@@ -67,6 +67,13 @@ npm install --no-audit --no-fund --loglevel=error
 # The main entry must not need the optional peer @react-three/test-renderer.
 if grep -l '@react-three/test-renderer' node_modules/sinew/dist/*.js | grep -v '/testing\.js$'; then
   echo "test/consumer/run.sh: the files above import @react-three/test-renderer, which only sinew/testing may" >&2
+  exit 1
+fi
+
+# Nor the optional peers @react-three/rapier and @dimforge/rapier3d-compat: only sinew/rapier
+# may import them (from dist/rapier.js itself, or a chunk only it loads).
+if grep -lE "from ['\"](@react-three/rapier|@dimforge/)" node_modules/sinew/dist/*.js | grep -v '/rapier\.js$'; then
+  echo "test/consumer/run.sh: the files above import Rapier, which only sinew/rapier may" >&2
   exit 1
 fi
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCloth, World, type KinematicCollider } from '../../src/core/index.js';
+import { CoupledAttachment, CoupledBody, createCloth, createRope, World, type KinematicCollider } from '../../src/core/index.js';
 import { leastAllocation } from '../support/heap.js';
 
 // The step loop with kinematic colliders allocates nothing: a platform carrying a
@@ -27,5 +27,32 @@ describe('kinematic colliders: heap', () => {
     run(3000);
     expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
     for (let i = 0; i < world.particleCount; i++) expect(world.getPosition(i)[1]).toBeGreaterThan(-0.01);
+  }, 300_000);
+});
+
+describe('coupled bodies: heap', () => {
+  it('a ball yielding to a cloth it lies in, and a rope tied to it, allocate nothing per step', () => {
+    const world = new World();
+    createCloth(world, { width: 8, height: 8, spacing: 0.08, orientation: 'horizontal', position: [-0.28, 1, -0.28], pin: 'corners', radius: 0.02 });
+    const body = new CoupledBody(world, { mass: 1, inverseInertia: 1 / (0.4 * 0.1 ** 2) });
+    body.gravity[1] = -9.81;
+    const ball = world.getCollider(world.addCollider({ type: 'sphere', radius: 0.1, kinematic: true, body })) as KinematicCollider;
+    const rope = createRope(world, { from: [0, 1.5, 0], to: [0, 1.2, 0], segments: 4 });
+    new CoupledAttachment(world, rope.last, body, { anchor: [0, 0.1, 0] });
+    const start = ball.startPose;
+    const end = ball.targetPose;
+    const bodyStart = body.startPose;
+    const bodyEnd = body.endPose;
+    // The other engine's step, written into the paths directly (setStep and followPath check their input and allocate):
+    // the ball stands where sinew left it, so it rests in the cloth, hanging from the rope too.
+    const run = (steps: number) => {
+      for (let s = 0; s < steps; s++) {
+        for (let k = 0; k < 3; k++) bodyStart[k] = bodyEnd[k] = start[k] = end[k] = body.offset[k]! + bodyEnd[k]!;
+        world.step();
+      }
+    };
+    run(3000);
+    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
+    expect(body.yielded).toBe(true);
   }, 300_000);
 });

@@ -8,6 +8,7 @@ import type { World } from '../world.js';
 import { BoxCollider } from './box.js';
 import { CapsuleCollider } from './capsule.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
+import type { CoupledBody, CoupledFrame } from './coupledBody.js';
 import { ObbCollider } from './obb.js';
 import { PlaneCollider } from './plane.js';
 import { SphereCollider } from './sphere.js';
@@ -66,7 +67,7 @@ const POSE_SIZE = 7;
  * world.step();
  * ```
  */
-export class KinematicCollider implements Collider {
+export class KinematicCollider implements Collider, CoupledFrame {
   /** Shape name. */
   readonly type = 'kinematic';
   /** The shape in the collider's own frame (a static collider, never added to the world itself). */
@@ -102,12 +103,34 @@ export class KinematicCollider implements Collider {
   /** Frame the running substep started with (origin, rotation columns) and ends with. */
   private readonly previousOrigin = new Float64Array(3);
   private readonly previousAxes = new Float64Array(9);
-  private readonly origin = new Float64Array(3);
-  private readonly axes = new Float64Array(9);
+  /** @internal The frame the running substep ends with: origin, rotation columns. */
+  readonly origin = new Float64Array(3);
+  readonly axes = new Float64Array(9);
   /** World box the collider sweeps in the running substep (min xyz, max xyz). */
   private readonly box = new Float64Array(6);
   /** Substeps of the running step begun so far. */
   private substep = 0;
+  /**
+   * The body this collider rides on and yields with (see {@link CoupledBody}), or
+   * null: then it moves as it is told, whatever it meets.
+   */
+  body: CoupledBody | null = null;
+  /** @internal The running substep's frame on the given path, before a coupled body's yield. */
+  readonly baseOrigin = new Float64Array(3);
+  readonly baseAxes = new Float64Array(9);
+  /**
+   * False skips the collider's projection (it still moves): set by code that
+   * knows no particle can reach it this step, as `sinew/rapier` does for Rapier
+   * colliders far from every particle (testing each awake particle against
+   * each collider every pass was most of the bridge's cost). Default true.
+   */
+  near = true;
+  /** The next step runs along the path {@link KinematicCollider.followPath} gave, not toward the target. */
+  private pathGiven = false;
+  /** Scratch for a coupled contact: world pushes and position before the projection (contact xyz, friction xyz, position xyz). */
+  private readonly pushBefore = new Float64Array(9);
+  /** Scratch for a coupled contact: the contact point and the correction's direction, then the body's impulse. */
+  private readonly exchange = new Float64Array(6);
   /** 1 / the running substep's length (1/s). */
   private perSecond = 0;
   /** One particle seen from the collider's frame, for the shape's own projection. */
@@ -173,6 +196,29 @@ export class KinematicCollider implements Collider {
   }
 
   /**
+   * The whole path of the next step, from one pose to another (both
+   * quaternions `[x, y, z, w]`): what another engine's step did to the object
+   * this collider follows (`sinew/rapier` calls it before every step). Unlike
+   * {@link KinematicCollider.setPose} the step starts where it is told and is
+   * not spread over the steps of an `advance()` call.
+   */
+  followPath(position: Vec3Like, rotation: QuatLike, endPosition: Vec3Like, endRotation: QuatLike): void {
+    const p = this.scratchPosition;
+    const q = this.scratchRotation;
+    readVec3(position, p, 'kinematic collider followPath', 'position');
+    readQuat(rotation, q, 'kinematic collider followPath', 'rotation');
+    const start = this.startPose;
+    for (let k = 0; k < 3; k++) start[k] = p[k]!;
+    for (let k = 0; k < 4; k++) start[3 + k] = q[k]!;
+    readVec3(endPosition, p, 'kinematic collider followPath', 'endPosition');
+    readQuat(endRotation, q, 'kinematic collider followPath', 'endRotation');
+    const target = this.targetPose;
+    for (let k = 0; k < 3; k++) target[k] = p[k]!;
+    for (let k = 0; k < 4; k++) target[3 + k] = q[k]!;
+    this.pathGiven = true;
+  }
+
+  /**
    * @internal At the start of a step: the step's start is the last one's end;
    * its end moves toward the target by the step's share of the frame (all of it
    * for a bare `step()`), at constant linear and angular velocity. Returns true
@@ -183,10 +229,12 @@ export class KinematicCollider implements Collider {
     const end = this.endPose;
     const target = this.targetPose;
     const turn = this.turn;
-    start.set(end);
+    // A given path starts where it was told (the other engine's pose before its step) and runs all the way.
+    if (!this.pathGiven) start.set(end);
+    const share = this.pathGiven ? 1 : 1 / (world.frameSteps - world.frameStep);
+    this.pathGiven = false;
     this.impulse.fill(0);
     this.angularImpulse.fill(0);
-    const share = 1 / (world.frameSteps - world.frameStep);
     const dt = world.timeStepValue;
     for (let k = 0; k < 3; k++) {
       end[k] = start[k]! + (target[k]! - start[k]!) * share;
@@ -223,6 +271,13 @@ export class KinematicCollider implements Collider {
     this.point[3] = f;
     turnedQuaternion(start, this.turn, this.point, pose);
     poseMatrix(pose, this.axes);
+    const body = this.body;
+    if (body !== null) {
+      // The body's stage ran first: its offset so far carries this frame off the path.
+      this.baseOrigin.set(this.origin);
+      this.baseAxes.set(this.axes);
+      body.place(this);
+    }
     const reach = this.boundRadius;
     const box = this.box;
     for (let k = 0; k < 3; k++) {
@@ -235,6 +290,7 @@ export class KinematicCollider implements Collider {
 
   /** Projects live, movable particles in `[from, to)` out of the shape, in the frames of the running substep. */
   project(particles: ParticleStore, from: number, to: number): void {
+    if (!this.near) return;
     const pos = particles.position;
     const prev = particles.previous;
     const radius = particles.radius;
@@ -253,7 +309,10 @@ export class KinematicCollider implements Collider {
       b = prev[p + 2]!;
       if ((a > b ? a : b) + r < box[2]! || (a < b ? a : b) - r > box[5]!) continue;
       if (!collides(particles, i)) continue;
-      this.collide(particles, i);
+      // Two paths rather than checks inside collide(): with them there, V8 stopped inlining it
+      // and a cloth on a moving kinematic box stepped 1.5× slower (test/bench/rapierBridge.bench.ts).
+      if (this.body === null) this.collide(particles, i);
+      else this.collideCoupled(particles, i, this.body);
     }
   }
 
@@ -332,6 +391,84 @@ export class KinematicCollider implements Collider {
     motion[p] = pos[p]! - this.point[0]!;
     motion[p + 1] = pos[p + 1]! - this.point[1]!;
     motion[p + 2] = pos[p + 2]! - this.point[2]!;
+  }
+
+  /**
+   * A contact with a coupled body: {@link KinematicCollider.collide} projects
+   * particle `i` out of the shape by d, as if the body were immovable; then the
+   * particle keeps w_p/(w_p + w_body) of d and the body takes the position
+   * impulse −d/(w_p + w_body) at the contact (XPBD's split), so the gap closes
+   * and momentum is kept. What collide() wrote for the whole of d (the pushes
+   * the contact response reads, the impulse read-out, the surface's motion) is
+   * set to the particle's share.
+   */
+  private collideCoupled(particles: ParticleStore, i: number, body: CoupledBody): void {
+    const p = i * 3;
+    const pos = particles.position;
+    const saved = this.pushBefore;
+    for (let k = 0; k < 3; k++) {
+      saved[k] = particles.contactPush[p + k]!;
+      saved[3 + k] = particles.frictionPush[p + k]!;
+      saved[6 + k] = pos[p + k]!;
+    }
+    const depth = particles.contactDepth[i]!;
+    this.collide(particles, i);
+    if (particles.contactDepth[i] === depth) return;
+    const dx = pos[p]! - saved[6]!;
+    const dy = pos[p + 1]! - saved[7]!;
+    const dz = pos[p + 2]! - saved[8]!;
+    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
+    if (length === 0) return;
+    const x = this.exchange;
+    const r = particles.radius[i]!;
+    x[3] = dx / length;
+    x[4] = dy / length;
+    x[5] = dz / length;
+    // The contact: the particle's surface point facing the body, along the contact normal (the
+    // correction's direction, which friction tilts, would put it off the surface).
+    const normal = particles.contactNormal;
+    for (let k = 0; k < 3; k++) x[k] = pos[p + k]! - normal[p + k]! * r;
+    const wp = particles.inverseMass[i]!;
+    const total = wp + body.inverseMassAlong(x);
+    const keep = wp / total;
+    // The read-outs collide() booked for the whole move, J = m·d/h at the full position, come off.
+    const m = this.perSecond / wp;
+    const impulse = this.impulse;
+    const turn = this.angularImpulse;
+    const jx = dx * m;
+    const jy = dy * m;
+    const jz = dz * m;
+    impulse[0] = impulse[0]! - jx * (1 - keep);
+    impulse[1] = impulse[1]! - jy * (1 - keep);
+    impulse[2] = impulse[2]! - jz * (1 - keep);
+    turn[0] = turn[0]! - (pos[p + 1]! * jz - pos[p + 2]! * jy);
+    turn[1] = turn[1]! - (pos[p + 2]! * jx - pos[p]! * jz);
+    turn[2] = turn[2]! - (pos[p]! * jy - pos[p + 1]! * jx);
+    pos[p] = saved[6]! + dx * keep;
+    pos[p + 1] = saved[7]! + dy * keep;
+    pos[p + 2] = saved[8]! + dz * keep;
+    turn[0] = turn[0]! + (pos[p + 1]! * jz - pos[p + 2]! * jy) * keep;
+    turn[1] = turn[1]! + (pos[p + 2]! * jx - pos[p]! * jz) * keep;
+    turn[2] = turn[2]! + (pos[p]! * jy - pos[p + 1]! * jx) * keep;
+    const push = particles.contactPush;
+    const friction = particles.frictionPush;
+    for (let k = 0; k < 3; k++) {
+      push[p + k] = saved[k]! + (push[p + k]! - saved[k]!) * keep;
+      friction[p + k] = saved[3 + k]! + (friction[p + k]! - saved[3 + k]!) * keep;
+    }
+    x[3] = -dx / total;
+    x[4] = -dy / total;
+    x[5] = -dz / total;
+    body.push(x);
+    // The body moved: the surface point under the particle now, and where it was when the substep began.
+    const local = this.local;
+    const point = this.point;
+    toFrame(pos, p, this.origin, this.axes, local.position, 0);
+    toWorld(local.position, 0, this.previousOrigin, this.previousAxes, point, 0);
+    const motion = particles.contactMotion;
+    motion[p] = pos[p]! - point[0]!;
+    motion[p + 1] = pos[p + 1]! - point[1]!;
+    motion[p + 2] = pos[p + 2]! - point[2]!;
   }
 
   /**

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { act } from 'react';
+import { Vector3, type Object3D } from 'three';
+import { describe, expect, it } from 'vitest';
+import { mountWorld } from './helpers.js';
+import { RapierHammock } from './readme/RapierHammock.js';
+
+// The README's "Using sinew with Rapier" example is ./readme/RapierHammock.tsx, verbatim; here it runs
+// with the real @react-three/rapier (its <Physics> loads Rapier's WebAssembly in Node).
+const source = readFileSync(new URL('./readme/RapierHammock.tsx', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { peerDependencies: Record<string, string>; devDependencies: Record<string, string> };
+const section = readme.slice(readme.indexOf('## Using sinew with Rapier'), readme.indexOf('\n## ', readme.indexOf('## Using sinew with Rapier') + 5));
+
+describe('the README section "Using sinew with Rapier"', () => {
+  it('prints the example exactly as it is tested, and the peer ranges package.json asks for', () => {
+    expect(section).toContain('```tsx\n' + source.trim() + '\n```');
+    for (const name of ['@react-three/rapier', '@dimforge/rapier3d-compat']) expect(section).toContain(`| \`${name}\` | ${pkg.peerDependencies[name]} |`);
+  });
+
+  it('runs: the ball falls into the hammock, is caught and comes to rest on it', async () => {
+    const scene = await mountWorld(<RapierHammock />, { sleep: false });
+    let ball: Object3D | undefined;
+    for (let i = 0; i < 200 && !ball; i++) {
+      await act(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      });
+      ball = scene.renderer.scene.findAll((node) => node.instance.name === 'ball')[0]?.instance;
+    }
+    expect(ball).toBeDefined();
+    const at = () => ball!.getWorldPosition(new Vector3()).y;
+    await scene.frames(1);
+    expect(at()).toBeCloseTo(2, 1);
+    await scene.seconds(8);
+    const y = at();
+    // Lying in the cloth, which sags under it from its pinned corners at 1 m.
+    expect(y).toBeGreaterThan(0.75);
+    expect(y).toBeLessThan(1);
+    await scene.seconds(0.5);
+    expect(Math.abs(at() - y)).toBeLessThan(0.005);
+    expect(await scene.unmount()).toEqual([]);
+  });
+});
