@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCloth, createRagdoll, World, type ClothHandle, type KinematicCollider, type StickKernel } from '../../src/core/index.js';
+import { readmeBlock, runReadmeBlock } from '../support/readme.js';
 
 // Issue 14, part 1: kinematic colliders. A collider added with `kinematic: true`
 // is moved by `world.setColliderPose`; each step interpolates its pose over the
@@ -275,16 +276,8 @@ function batHitsRagdoll(speed: number, swung: boolean, ownPasses?: number): { co
 }
 
 describe('README "Moving colliders"', () => {
-  it('runs as printed and carries the cloth at 1 m/s', async () => {
-    const { readFileSync } = await import('node:fs');
-    const core = await import('../../src/core/index.js');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Moving colliders'));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
-    const body = block.replace(/^import .* from 'sinew\/core';$/m, '');
-    const logged: string[] = [];
-    const run = new Function('World', 'createCloth', 'console', body) as (w: typeof core.World, c: typeof core.createCloth, log: Pick<Console, 'log'>) => void;
-    run(core.World, core.createCloth, { log: (line: string) => logged.push(line) });
+  it('runs as printed and carries the cloth at 1 m/s', () => {
+    const { logged } = runReadmeBlock(readmeBlock('### Moving colliders', 'ts'), { World, createCloth });
     expect(logged).toEqual(['1.00']);
   });
 });
