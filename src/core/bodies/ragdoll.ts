@@ -10,6 +10,7 @@ import type { BodyRecord } from './body.js';
 import type { Jointable } from './joints.js';
 import { InternalDamping } from './rigidTransform.js';
 import { LimbFrames, type LimbFrame } from './limbFrames.js';
+import { ElbowHinges } from './elbowHinge.js';
 import { OwnPasses } from './ownPasses.js';
 import { removeSubstepStage } from '../stepContext.js';
 import {
@@ -22,6 +23,7 @@ import {
   ragdollParts,
   frontReferences,
   selfCollisions,
+  ELBOW_HYPEREXTENSION,
   torsoLimits,
   type RagdollJoint,
   type RagdollLimbName,
@@ -66,6 +68,15 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * Default 16; 0 turns them off.
    */
   ownPasses?: number;
+  /**
+   * Makes the elbows one-way hinges (see `bodies/elbowHinge.ts`): a forearm
+   * pushed past straight the wrong way comes back to within 10°, whichever way the
+   * upper arm points. Default false: on, the ragdolls of
+   * test/core/ragdollLimits.test.ts landed in other poses, and in some of them
+   * (shoved down the stairs; landing with a leg straight) a part still moved or the
+   * body could not sleep within the issue's times.
+   */
+  elbowHinges?: boolean;
   /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
   angleStiffness?: number;
   /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
@@ -310,6 +321,25 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   // Edges and the guard remove themselves with the body.
   if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
   if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
+  if (options.elbowHinges ?? false) {
+    const elbows = new ElbowHinges(
+      record,
+      (['left', 'right'] as const).map((side) => ({
+        shoulder: id(`${side}Shoulder`),
+        elbow: id(`${side}Elbow`),
+        hand: id(`${side}Hand`),
+        leftShoulder: id('leftShoulder'),
+        rightShoulder: id('rightShoulder'),
+        neck: id('neck'),
+        chest: id('chest'),
+        side: side === 'left' ? 1 : -1,
+      })),
+      ELBOW_HYPEREXTENSION * degrees,
+      angleStiffness,
+    );
+    const elbowsId = world.addConstraint(elbows);
+    record.onRemove.push(() => world.remove(elbowsId));
+  }
   if (ownPasses > 0) {
     const stage = new OwnPasses(
       record,

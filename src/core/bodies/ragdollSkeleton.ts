@@ -264,3 +264,13 @@ export const selfCollisions: readonly { a: RagdollPart; b: RagdollPart; distance
   { a: 'leftKnee', b: 'chest', distance: 0.15 },
   { a: 'rightKnee', b: 'chest', distance: 0.15 },
 ];
+
+/**
+ * How far an elbow may bend past straight the wrong way (degrees; see
+ * `elbowHinge.ts`). An arm lying straight rests on the upper arm's thicker
+ * capsule, and a hinge with no slack would hold the forearm up off the ground.
+ * With 5°, a ragdoll shoved down the stairs (test/core/ragdollLimits.test.ts) was
+ * still rolling down them at 1.6 m/s more than 3 s after landing; with 10°
+ * (within the 0–15° people's elbows hyperextend), at rest by then.
+ */
+export const ELBOW_HYPEREXTENSION = 10;
