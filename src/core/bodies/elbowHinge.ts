@@ -1,6 +1,7 @@
 import type { Constraint } from '../constraints/constraint.js';
 import type { World } from '../world.js';
 import type { BodyRecord } from './body.js';
+import { projectLimit, type LimitFunction } from './gradientProjection.js';
 
 /**
  * Largest violation repaired per projection, as for the knees' hinge (see
@@ -19,9 +20,6 @@ const MAX_CORRECTION = 0.03;
  * 3 mm/s for 5 s (test/core/ragdollLimits.test.ts, landing with a leg straight).
  */
 export const ELBOW_TWIST_GIVE = 0.5;
-
-/** Step of the finite differences that give the gradient (m). */
-const DELTA = 1e-6;
 
 /** The particles of one elbow hinge: the arm and the torso frame it bends in. */
 export interface ElbowHingeParticles {
@@ -67,19 +65,34 @@ export interface ElbowHingeParticles {
  * momentum and angular momentum, and pushes the torso back as it pushes the arm.
  */
 export function elbowHingeValue(pos: Float64Array, p: ElbowHingeParticles, slack: number): number {
-  const scratch = new Float64Array(2);
+  const scratch = new Float64Array(12);
   scratch[1] = slack;
-  evaluate(pos, p, scratch);
+  elbowHingeInto(pos, p, scratch);
   return scratch[0]!;
 }
 
 /**
  * {@link elbowHingeValue} without allocating: reads the slack from `io[1]`, writes
  * the value to `io[0]` (a double passed to or returned from a call V8 does not
- * inline is boxed, an allocation per call).
+ * inline is boxed, an allocation per call); `io[2..11]` is scratch.
  */
-function evaluate(pos: Float64Array, p: ElbowHingeParticles, io: Float64Array): void {
-  const slack = io[1]!;
+export function elbowHingeInto(pos: Float64Array, p: ElbowHingeParticles, io: Float64Array): void {
+  const a = io;
+  armFold(pos, p, a, 2);
+  const c = a[8]!;
+  const sN = a[9]! * a[5]! + a[10]! * a[6]! + a[11]! * a[7]!;
+  const su = a[9]! * a[2]! + a[10]! * a[3]! + a[11]! * a[4]!;
+  a[0] = sN + (1 + c) * (a[1]! + ELBOW_TWIST_GIVE * (1 - su));
+}
+
+/**
+ * The arm's frame for its elbow and its twist, written to `out` from `at` on:
+ * û (the upper arm, unit) at `at`, N = (1 + c)·n̂ (the fold direction of
+ * {@link elbowHingeValue} times 1 + c, a polynomial, so smooth everywhere) at
+ * `at + 3`, c = L·û at `at + 6` and ŝ (the forearm, unit) at `at + 7`.
+ * N ⟂ û, |N| = 1 + c.
+ */
+export function armFold(pos: Float64Array, p: ElbowHingeParticles, out: Float64Array, at: number): void {
   const ls = p.leftShoulder * 3;
   const rs = p.rightShoulder * 3;
   const nk = p.neck * 3;
@@ -123,13 +136,18 @@ function evaluate(pos: Float64Array, p: ElbowHingeParticles, io: Float64Array): 
   const wx = ly * az - lz * ay;
   const wy = lz * ax - lx * az;
   const wz = lx * ay - ly * ax;
-  const sf = bx * fx + by * fy + bz * fz;
-  // ŝ·(w × f)
-  const swf = bx * (wy * fz - wz * fy) + by * (wz * fx - wx * fz) + bz * (wx * fy - wy * fx);
   const wf = wx * fx + wy * fy + wz * fz;
-  const ws = wx * bx + wy * by + wz * bz;
-  const su = bx * ax + by * ay + bz * az;
-  io[0] = (1 + c) * (c * sf + swf + slack + ELBOW_TWIST_GIVE * (1 - su)) + wf * ws;
+  // N = (1 + c)(c·f + w × f) + (w·f)·w
+  out[at] = ax;
+  out[at + 1] = ay;
+  out[at + 2] = az;
+  out[at + 3] = (1 + c) * (c * fx + wy * fz - wz * fy) + wf * wx;
+  out[at + 4] = (1 + c) * (c * fy + wz * fx - wx * fz) + wf * wy;
+  out[at + 5] = (1 + c) * (c * fz + wx * fy - wy * fx) + wf * wz;
+  out[at + 6] = c;
+  out[at + 7] = bx;
+  out[at + 8] = by;
+  out[at + 9] = bz;
 }
 
 /**
@@ -150,8 +168,10 @@ export class ElbowHinges implements Constraint {
   private readonly ids: Int32Array;
   /** Gradient over the six particles, xyz interleaved. */
   private readonly gradient = new Float64Array(18);
-  /** Slack in, constraint value out (see `evaluate`). */
-  private readonly io = new Float64Array(2);
+  /** Slack in, constraint value out, scratch (see `evaluate`). */
+  private readonly io = new Float64Array(12);
+  /** Elbow `row`'s value (made once: a closure per call would allocate). */
+  private readonly evaluate: LimitFunction = (pos, row, io) => elbowHingeInto(pos, this.elbows[row]!, io);
 
   constructor(body: BodyRecord, elbows: readonly ElbowHingeParticles[], tolerance: number, stiffness: number) {
     this.body = body;
@@ -176,47 +196,7 @@ export class ElbowHinges implements Constraint {
 
   /** Projects elbow `i` if it is bent the wrong way; true when it moved particles. */
   projectElbow(world: World, i: number): boolean {
-    const pos = world.particles.position;
-    const w = world.particles.inverseMass;
-    const p = this.elbows[i]!;
-    const io = this.io;
-    io[1] = this.slack;
-    evaluate(pos, p, io);
-    const value = io[0]!;
-    if (value >= 0) return false;
-    const g = this.gradient;
-    const ids = this.ids;
-    // Finite differences over the first five particles; the chest's gradient is
-    // minus their sum, as the value depends on differences of positions only: the
-    // gradient then sums to zero exactly and the push keeps momentum to rounding.
-    for (let k = 0; k < 3; k++) g[15 + k] = 0;
-    for (let r = 0; r < 5; r++) {
-      const q = ids[i * 6 + r]! * 3;
-      for (let k = 0; k < 3; k++) {
-        const x = pos[q + k]!;
-        pos[q + k] = x + DELTA;
-        evaluate(pos, p, io);
-        g[r * 3 + k] = (io[0]! - value) / DELTA;
-        g[15 + k] = g[15 + k]! - g[r * 3 + k]!;
-        pos[q + k] = x;
-      }
-    }
-    let denominator = 0;
-    for (let r = 0; r < 6; r++) {
-      const wr = w[ids[i * 6 + r]!]!;
-      denominator += wr * (g[r * 3]! * g[r * 3]! + g[r * 3 + 1]! * g[r * 3 + 1]! + g[r * 3 + 2]! * g[r * 3 + 2]!);
-    }
-    if (denominator === 0) return false;
-    const depth = value < -MAX_CORRECTION ? -MAX_CORRECTION : value;
-    const lambda = (-depth * this.stiffness) / denominator;
-    for (let r = 0; r < 6; r++) {
-      const id = ids[i * 6 + r]!;
-      const q = id * 3;
-      const s = lambda * w[id]!;
-      pos[q] = pos[q]! + s * g[r * 3]!;
-      pos[q + 1] = pos[q + 1]! + s * g[r * 3 + 1]!;
-      pos[q + 2] = pos[q + 2]! + s * g[r * 3 + 2]!;
-    }
-    return true;
+    this.io[1] = this.slack;
+    return projectLimit(world.particles.position, world.particles.inverseMass, this.ids, i * 6, 6, i, this.evaluate, this.stiffness, MAX_CORRECTION, this.gradient, this.io);
   }
 }

@@ -11,6 +11,7 @@ import type { Jointable } from './joints.js';
 import { InternalDamping } from './rigidTransform.js';
 import { LimbFrames, type LimbFrame } from './limbFrames.js';
 import { ElbowHinges } from './elbowHinge.js';
+import { TwistLimits, type TwistLimitRow } from './twistLimits.js';
 import { OwnPasses } from './ownPasses.js';
 import { removeSubstepStage } from '../stepContext.js';
 import {
@@ -25,6 +26,7 @@ import {
   selfCollisions,
   ELBOW_HYPEREXTENSION,
   torsoLimits,
+  twistLimits,
   type RagdollJoint,
   type RagdollLimbName,
   type RagdollPart,
@@ -77,6 +79,14 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * body could not sleep within the issue's times.
    */
   elbowHinges?: boolean;
+  /**
+   * With `elbowHinges`, limits the upper arms' twist about themselves, read from
+   * the plane the elbow bends in (see `bodies/twistLimits.ts` and `twistLimits` in
+   * `ragdollSkeleton.ts`): an elbow bent 90° twists at most 78° either way. Default
+   * true (it does nothing without `elbowHinges`). The thighs' twist is bounded by
+   * the knee hinge's 25° of lean, always.
+   */
+  twistLimits?: boolean;
   /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
   angleStiffness?: number;
   /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
@@ -321,22 +331,27 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   // Edges and the guard remove themselves with the body.
   if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
   if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
-  if (options.elbowHinges ?? false) {
-    const elbows = new ElbowHinges(
-      record,
-      (['left', 'right'] as const).map((side) => ({
-        shoulder: id(`${side}Shoulder`),
-        elbow: id(`${side}Elbow`),
-        hand: id(`${side}Hand`),
-        leftShoulder: id('leftShoulder'),
-        rightShoulder: id('rightShoulder'),
-        neck: id('neck'),
-        chest: id('chest'),
-        side: side === 'left' ? 1 : -1,
-      })),
-      ELBOW_HYPEREXTENSION * degrees,
-      angleStiffness,
-    );
+  const arm = (side: 'left' | 'right') => ({
+    shoulder: id(`${side}Shoulder`),
+    elbow: id(`${side}Elbow`),
+    hand: id(`${side}Hand`),
+    leftShoulder: id('leftShoulder'),
+    rightShoulder: id('rightShoulder'),
+    neck: id('neck'),
+    chest: id('chest'),
+    side: side === 'left' ? (1 as const) : (-1 as const),
+  });
+  const elbowHinges = options.elbowHinges ?? false;
+  if (typeof elbowHinges !== 'boolean') throw new TypeError(`${what}: elbowHinges must be true or false, got ${String(elbowHinges)}`);
+  const twists = options.twistLimits ?? true;
+  if (typeof twists !== 'boolean') throw new TypeError(`${what}: twistLimits must be true or false, got ${String(twists)}`);
+  if (twists && elbowHinges) {
+    const rows: TwistLimitRow[] = twistLimits.map((t) => ({ particles: arm(t.name.startsWith('left') ? 'left' : 'right'), range: t.range * degrees, free: t.free * degrees }));
+    const twistId = world.addConstraint(new TwistLimits(record, rows, angleStiffness, ELBOW_HYPEREXTENSION * degrees));
+    record.onRemove.push(() => world.remove(twistId));
+  }
+  if (elbowHinges) {
+    const elbows = new ElbowHinges(record, [arm('left'), arm('right')], ELBOW_HYPEREXTENSION * degrees, angleStiffness);
     const elbowsId = world.addConstraint(elbows);
     record.onRemove.push(() => world.remove(elbowsId));
   }
