@@ -119,6 +119,13 @@ describe('twist limits of the shoulders (with elbowHinges)', () => {
     expect(armTwist(off.world, off.doll, 'left')).toBeGreaterThan(88);
   });
 
+  it('bad option values are named', () => {
+    const world = new World();
+    expect(() => createRagdoll(world, { twistLimits: 1 as unknown as boolean })).toThrow('createRagdoll: twistLimits must be true or false, got 1');
+    expect(() => createRagdoll(world, { elbowHinges: 'yes' as unknown as boolean })).toThrow('createRagdoll: elbowHinges must be true or false, got yes');
+    expect(world.particleCount).toBe(0); // checked before anything is added
+  });
+
   it('one projection moves no net momentum and no torque', () => {
     const { world, doll } = twistedArm('left', 92, { twistLimits: false });
     const arm = {
