@@ -78,7 +78,7 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * the ragdolls of test/core/ragdollLimits.test.ts land in other poses, and in some
    * of them (shoved down the stairs turned 17°; landing on the head) a body still
    * rolled 3 s after its first stop or a bone came out 2.16% off; of 60 random
-   * drops, 10 (not 6) still moved faster than 1 cm/s 3 s after landing.
+   * drops, 10 (not 8) still moved faster than 1 cm/s 3 s after landing.
    */
   elbowHinges?: boolean;
   /**
