@@ -62,9 +62,11 @@ interface StairsArgs {
   height: number;
   /** Stiffness of the joints' angle limits, in (0, 1]: low lets limbs bend past their anatomical range. */
   angleStiffness: number;
+  /** One-way elbows (`createRagdoll`'s `elbowHinges`): a forearm cannot pass straight the wrong way by more than 10°. */
+  elbowHinges: boolean;
 }
 
-function StairsScene({ count, height, angleStiffness }: StairsArgs) {
+function StairsScene({ count, height, angleStiffness, elbowHinges }: StairsArgs) {
   const [round, setRound] = useState(0);
   // Lying face down across the landing, head toward the stairs, tipped forward.
   const lying = quatMultiply(quatFromAxisAngle([0, 0, 1], -Math.PI / 2 + 0.25), quatFromAxisAngle([0, 1, 0], Math.PI / 2));
@@ -96,6 +98,7 @@ function StairsScene({ count, height, angleStiffness }: StairsArgs) {
               pose={i % 2 ? 'T' : 'standing'}
               height={height}
               angleStiffness={angleStiffness}
+              elbowHinges={elbowHinges}
               color={DOLL_COLORS[i % DOLL_COLORS.length]}
               castShadow
             />
@@ -386,8 +389,9 @@ const ragdolls = (probe: { world: Parameters<typeof bodiesOf>[0] }) => bodiesOf(
  */
 export const FallingDownStairs: StoryObj<StairsArgs> = {
   name: 'Falling down stairs',
-  args: { count: 3, height: 1.7, angleStiffness: 1 },
+  args: { count: 3, height: 1.7, angleStiffness: 1, elbowHinges: false },
   argTypes: {
+    elbowHinges: { control: 'boolean' },
     count: { control: { type: 'range', min: 1, max: 6, step: 1 } },
     height: { control: { type: 'range', min: 1.2, max: 2.2, step: 0.05 } },
     angleStiffness: { control: { type: 'range', min: 0.05, max: 1, step: 0.05 } },

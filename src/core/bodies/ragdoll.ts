@@ -10,6 +10,8 @@ import type { BodyRecord } from './body.js';
 import type { Jointable } from './joints.js';
 import { InternalDamping } from './rigidTransform.js';
 import { LimbFrames, type LimbFrame } from './limbFrames.js';
+import { ElbowHinges } from './elbowHinge.js';
+import { TwistLimits, type TwistLimitRow } from './twistLimits.js';
 import { OwnPasses } from './ownPasses.js';
 import { removeSubstepStage } from '../stepContext.js';
 import {
@@ -22,7 +24,9 @@ import {
   ragdollParts,
   frontReferences,
   selfCollisions,
+  ELBOW_HYPEREXTENSION,
   torsoLimits,
+  twistLimits,
   type RagdollJoint,
   type RagdollLimbName,
   type RagdollPart,
@@ -66,6 +70,25 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * Default 16; 0 turns them off.
    */
   ownPasses?: number;
+  /**
+   * Makes the elbows one-way hinges (see `bodies/elbowHinge.ts`): a forearm
+   * pushed past straight the wrong way comes back to within 10°, whichever way the
+   * upper arm points, and (with `twistLimits`) the upper arms' twist is limited.
+   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default false: on,
+   * the ragdolls of test/core/ragdollLimits.test.ts land in other poses, and in some
+   * of them (shoved down the stairs turned 17°; landing on the head) a body still
+   * rolled 3 s after its first stop or a bone came out 2.16% off; of 60 random
+   * drops, 10 (not 8) still moved faster than 1 cm/s 3 s after landing.
+   */
+  elbowHinges?: boolean;
+  /**
+   * With `elbowHinges`, limits the upper arms' twist about themselves, read from
+   * the plane the elbow bends in (see `bodies/twistLimits.ts` and `twistLimits` in
+   * `ragdollSkeleton.ts`): an elbow bent 90° twists at most 78° either way. Default
+   * true (it does nothing without `elbowHinges`). The thighs' twist is bounded by
+   * the knee hinge's 25° of lean, always.
+   */
+  twistLimits?: boolean;
   /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
   angleStiffness?: number;
   /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
@@ -251,6 +274,10 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   if (angleStiffness === 0) throw new RangeError(`${what}: angleStiffness must be in (0, 1], got 0`);
   const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
   const ownPasses = checkInteger(options.ownPasses ?? 16, `${what}: ownPasses`, 0);
+  const elbowHinges = options.elbowHinges ?? false;
+  if (typeof elbowHinges !== 'boolean') throw new TypeError(`${what}: elbowHinges must be true or false, got ${String(elbowHinges)}`);
+  const twists = options.twistLimits ?? true;
+  if (typeof twists !== 'boolean') throw new TypeError(`${what}: twistLimits must be true or false, got ${String(twists)}`);
 
   const joints = options.joints === undefined ? undefined : checkJoints(options.joints, `${what}: joints`);
   const limbRadii = options.limbRadii ?? {};
@@ -310,6 +337,26 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   // Edges and the guard remove themselves with the body.
   if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
   if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
+  const arm = (side: 'left' | 'right') => ({
+    shoulder: id(`${side}Shoulder`),
+    elbow: id(`${side}Elbow`),
+    hand: id(`${side}Hand`),
+    leftShoulder: id('leftShoulder'),
+    rightShoulder: id('rightShoulder'),
+    neck: id('neck'),
+    chest: id('chest'),
+    side: side === 'left' ? (1 as const) : (-1 as const),
+  });
+  if (twists && elbowHinges) {
+    const rows: TwistLimitRow[] = twistLimits.map((t) => ({ particles: arm(t.name.startsWith('left') ? 'left' : 'right'), range: t.range * degrees, free: t.free * degrees }));
+    const twistId = world.addConstraint(new TwistLimits(record, rows, angleStiffness, ELBOW_HYPEREXTENSION * degrees));
+    record.onRemove.push(() => world.remove(twistId));
+  }
+  if (elbowHinges) {
+    const elbows = new ElbowHinges(record, [arm('left'), arm('right')], ELBOW_HYPEREXTENSION * degrees, angleStiffness);
+    const elbowsId = world.addConstraint(elbows);
+    record.onRemove.push(() => world.remove(elbowsId));
+  }
   if (ownPasses > 0) {
     const stage = new OwnPasses(
       record,

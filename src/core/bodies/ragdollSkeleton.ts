@@ -264,3 +264,53 @@ export const selfCollisions: readonly { a: RagdollPart; b: RagdollPart; distance
   { a: 'leftKnee', b: 'chest', distance: 0.15 },
   { a: 'rightKnee', b: 'chest', distance: 0.15 },
 ];
+
+/**
+ * How far an elbow may bend past straight the wrong way (degrees; see
+ * `elbowHinge.ts`). An arm lying straight rests on the upper arm's thicker
+ * capsule, and a hinge with no slack would hold the forearm up off the ground.
+ * With 5°, a ragdoll shoved down the stairs (test/core/ragdollLimits.test.ts) was
+ * still rolling down them at 1.6 m/s more than 3 s after landing; with 10°
+ * (within the 0–15° people's elbows hyperextend), at rest by then.
+ */
+export const ELBOW_HYPEREXTENSION = 10;
+
+/** Name of a twist limit. */
+export type RagdollTwist = 'leftShoulderTwist' | 'rightShoulderTwist';
+
+/**
+ * A shoulder's twist limit (see `twistLimits.ts`): the upper arm's rotation about
+ * itself, read from the plane the elbow bends in. The sideways part of the bend
+ * stays within a wedge of half-angle `range` degrees about the elbow hinge's fold
+ * direction, widened by `free` degrees of sideways bend allowed at any bend: an
+ * elbow bent 90° stops twisting at {@link twistStop} degrees, a nearly straight
+ * arm (whose bend plane means little) may bend `free` sideways. Only with
+ * `createRagdoll`'s `elbowHinges`: the fold direction is the hinge's, and without
+ * it the elbow bends either way.
+ */
+export interface TwistLimitSpec {
+  name: RagdollTwist;
+  bone: RagdollLimbName;
+  plane: RagdollJoint;
+  range: number;
+  free: number;
+}
+
+// A person turns the upper arm about 70° inward and 90° outward (elbow bent 90°);
+// the limit is symmetric about the hinge's fold direction, which is not the
+// anatomical neutral in every pose, and stops at 78° each way. The thighs' twist
+// is the knee hinge's lean (`angleLimits`): its 25° sideways stop the thigh's
+// twist at 25° with the knee bent 90°, asin(sin 25° / sin β) at a bend β. A
+// wedge like the arm's (35°, 25° free: 55° at 90°) never bound inside that.
+export const twistLimits: readonly TwistLimitSpec[] = [
+  { name: 'leftShoulderTwist', bone: 'leftUpperArm', plane: 'leftElbow', range: 70, free: 25 },
+  { name: 'rightShoulderTwist', bone: 'rightUpperArm', plane: 'rightElbow', range: 70, free: 25 },
+];
+
+/** Where a twist limit stops an elbow bent 90°: the root ψ of sin ψ − tan(range)·cos ψ = sin(free), in degrees. */
+export function twistStop(limit: Pick<TwistLimitSpec, 'range' | 'free'>): number {
+  const d = Math.PI / 180;
+  // sin ψ − t cos ψ = √(1 + t²)·sin(ψ − atan t)
+  const t = Math.tan(limit.range * d);
+  return (Math.atan(t) + Math.asin(Math.sin(limit.free * d) / Math.sqrt(1 + t * t))) / d;
+}
