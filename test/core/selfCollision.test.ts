@@ -176,6 +176,86 @@ function twist(world: World, cloth: ClothHandle, width: number, height: number):
   return (total * 180) / Math.PI;
 }
 
+/**
+ * Two strips 3 particles wide and 17 long (0.8 m), standing on edge and crossing at right
+ * angles, in one body: A in the plane z = 0 along x, its top edge at y = 0.1, and B in the
+ * plane x = 0 along z, its lower edge at 0.15, closing at 1 m/s without gravity. Each
+ * particle is half a spacing (0.025, more than the thickness) off the other strip's plane,
+ * and stays there: only their edges can meet.
+ */
+function crossingStrips(selfCollide: boolean) {
+  const world = new World({ gravity: [0, 0, 0] });
+  const length = 17;
+  const rows = 3;
+  const list: { position: [number, number, number]; velocity: [number, number, number] }[] = [];
+  for (let j = 0; j < rows; j++) for (let i = 0; i < length; i++) list.push({ position: [-0.375 + i * SPACING, 0.1 - j * SPACING, 0], velocity: [0, 0.5, 0] });
+  for (let j = 0; j < rows; j++) for (let i = 0; i < length; i++) list.push({ position: [0, 0.15 + j * SPACING, -0.375 + i * SPACING], velocity: [0, -0.5, 0] });
+  const first = world.addParticles(list);
+  const triangles: number[] = [];
+  for (let strip = 0; strip < 2; strip++) {
+    const o = first + strip * length * rows;
+    for (let j = 0; j < rows; j++)
+      for (let i = 0; i < length; i++) {
+        const a = o + j * length + i;
+        if (i + 1 < length) world.addStick(a, a + 1);
+        if (j + 1 < rows) world.addStick(a, a + length);
+        if (i + 1 < length && j + 1 < rows) {
+          world.addStick(a + 1, a + length);
+          triangles.push(a, a + length, a + 1, a + 1, a + length, a + length + 1);
+        }
+      }
+  }
+  const body = world.addBody(first, 2 * length * rows, { kind: 'strips' });
+  body.surface = { triangles: Uint32Array.from(triangles), triangleCount: triangles.length / 3 };
+  if (selfCollide) enableSelfCollision(world, body, { thickness: THICKNESS, edges: true });
+  return { world, first, count: 2 * length * rows, half: length * rows, surface: body.surface };
+}
+
+/**
+ * How many (edge, triangle) pairs of a surface intersect now, edges and triangles sharing
+ * no particle: a surface that never passed through itself has none. Unlike the crossing
+ * detector it sees two edges passing through each other with no particle crossing a face.
+ */
+function piercings(world: World, surface: { triangles: Uint32Array; triangleCount: number }): number {
+  const pos = world.positions;
+  const tris = surface.triangles;
+  const at = (i: number) => [pos[i * 3]!, pos[i * 3 + 1]!, pos[i * 3 + 2]!] as const;
+  const sub = (a: readonly number[], b: readonly number[]) => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
+  const cross = (a: number[], b: number[]) => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
+  const dot = (a: number[], b: number[]) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
+  const edges = new Set<string>();
+  for (let t = 0; t < surface.triangleCount; t++)
+    for (let k = 0; k < 3; k++) {
+      const a = tris[t * 3 + k]!;
+      const b = tris[t * 3 + ((k + 1) % 3)]!;
+      edges.add(`${Math.min(a, b)} ${Math.max(a, b)}`);
+    }
+  let hits = 0;
+  for (const edge of edges) {
+    const [p, q] = edge.split(' ').map(Number) as [number, number];
+    for (let t = 0; t < surface.triangleCount; t++) {
+      const [a, b, c] = [tris[t * 3]!, tris[t * 3 + 1]!, tris[t * 3 + 2]!];
+      if ([a, b, c].includes(p) || [a, b, c].includes(q)) continue;
+      const A = at(a);
+      const n = cross(sub(at(b), A), sub(at(c), A));
+      const dp = dot(n, sub(at(p), A));
+      const dq = dot(n, sub(at(q), A));
+      if (dp * dq > 0 || dp === dq) continue;
+      const s = dp / (dp - dq);
+      const P = at(p);
+      const Q = at(q);
+      const x = [P[0] + (Q[0] - P[0]) * s, P[1] + (Q[1] - P[1]) * s, P[2] + (Q[2] - P[2]) * s];
+      const sides = [
+        [a, b],
+        [b, c],
+        [c, a],
+      ].map(([u, v]) => dot(n, cross(sub(at(v!), at(u!)), sub(x, at(u!)))));
+      if (sides.every((d) => d >= 0) || sides.every((d) => d <= 0)) hits++;
+    }
+  }
+  return hits;
+}
+
 function run(scene: { world: World; cloth: ClothHandle }, steps: number): CrossingDetector {
   const detector = new CrossingDetector(scene.cloth);
   detector.check(scene.world);
@@ -243,9 +323,45 @@ describe('cloth self-collision (issue 10)', () => {
     expect(Math.abs(loose.twist)).toBeLessThan(90);
   }, 30_000);
 
+  it('two strips crossing edge on stop at their edges, the thickness apart (edge–edge contact)', () => {
+    // Particle–triangle contact alone let these pass straight through each other (measured
+    // before edge–edge contact was built: B's lower edge ended 0.45 m below A's upper one):
+    // no particle comes within the thickness of the other strip's plane before the edges meet.
+    const scene = crossingStrips(true);
+    const { world, first, count, half, surface } = scene;
+    const energy = () => {
+      let e = 0;
+      for (let k = 0; k < count; k++) e += 0.5 * Math.hypot(...world.getVelocity(first + k)) ** 2;
+      return e;
+    };
+    const start = energy();
+    let pierced = 0;
+    for (let s = 0; s < 30; s++) {
+      world.step();
+      pierced += piercings(world, surface);
+      let momentum = 0;
+      for (let k = 0; k < count; k++) momentum += world.getVelocity(first + k)[1];
+      expect(Math.abs(momentum)).toBeLessThan(1e-9);
+    }
+    expect(pierced).toBe(0);
+    // B's lower edge ends above A's upper edge, the thickness apart or more, and nothing gained energy.
+    expect(world.getPosition(first + half + 8)[1] - world.getPosition(first + 8)[1]).toBeGreaterThan(0.99 * THICKNESS);
+    expect(energy()).toBeLessThanOrEqual(start);
+    // Without self-collision the strips pass through each other, which the piercing count sees.
+    const loose = crossingStrips(false);
+    let looseHits = 0;
+    for (let s = 0; s < 30; s++) {
+      loose.world.step();
+      looseHits += piercings(loose.world, loose.surface);
+    }
+    expect(looseHits).toBeGreaterThan(10);
+    expect(loose.world.getPosition(loose.first + loose.half + 8)[1]).toBeLessThan(loose.world.getPosition(loose.first + 8)[1]);
+  });
+
   it('rejects a bad thickness, naming it', () => {
     const world = new World();
     const cloth = createCloth(world, { width: 3, height: 3 });
     expect(() => enableSelfCollision(world, cloth.body, { thickness: -1 })).toThrow('enableSelfCollision: thickness must be a finite number in [5e-324, Infinity], got -1');
+    expect(() => enableSelfCollision(world, cloth.body, { thickness: 0.02, edges: 1 as unknown as boolean })).toThrow('enableSelfCollision: edges must be true or false, got 1');
   });
 });
