@@ -229,7 +229,8 @@ export class SurfaceSelfContact {
    * rest passes none but its real contacts). Each particle–triangle pair that
    * passes remembers the side the particle starts the step on if it is over
    * the triangle, else none (0); a stick neighbour of a corner beside the
-   * triangle is left out for the step. Allocates only when more pairs pass
+   * triangle is left out for the step, and where the sheet about it is nearly
+   * flat (see {@link FLAT}) it is not looked at. Allocates only when more pairs pass
    * than ever before, or the body has more triangles than ever.
    */
   activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
