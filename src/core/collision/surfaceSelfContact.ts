@@ -283,7 +283,14 @@ export class SurfaceSelfContact {
       const v = frames[o + 11]! * dx + frames[o + 12]! * dy + frames[o + 13]! * dz + frames[o + 17]!;
       const u = frames[o + 14]! * dx + frames[o + 15]! * dy + frames[o + 16]! * dz + frames[o + 17]!;
       if (v >= 0 && u >= 0 && u + v <= 1) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, d > 0 ? 1 : d < 0 ? -1 : 0);
-      else if (!neighbour) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, 0);
+      else if (!neighbour) {
+        // Beside it: nearer the triangle itself than the thickness and both reaches? (The
+        // foot's distance outside is at least its most negative weight times that corner's
+        // height; in a cloth lying in layers this drops most of the triangles about the one a
+        // particle lies over, which the ball and plane tests let through.)
+        const outside = Math.max(-(1 - u - v) * frames[o + 18]!, -v * frames[o + 19]!, -u * frames[o + 20]!);
+        if (d * d + outside * outside < near * near) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, 0);
+      }
     }
   }
 
@@ -334,6 +341,7 @@ export class SurfaceSelfContact {
         for (let k = 5; k < 8; k++) frames[o + k] = 0;
         for (let k = 11; k < 17; k++) frames[o + k] = 0;
         frames[o + 17] = -1;
+        for (let k = 18; k < 21; k++) frames[o + k] = 0;
         continue;
       }
       const len = Math.sqrt(len2);
@@ -348,6 +356,14 @@ export class SurfaceSelfContact {
       frames[o + 15] = (nz * e1x - nx * e1z) / len2;
       frames[o + 16] = (nx * e1y - ny * e1x) / len2;
       frames[o + 17] = 0;
+      // Heights over the edges opposite a, b and c: a foot at weight -k of a corner is k times
+      // its height outside the triangle, at least.
+      const fx = e2x - e1x;
+      const fy = e2y - e1y;
+      const fz = e2z - e1z;
+      frames[o + 18] = len / Math.sqrt(fx * fx + fy * fy + fz * fz);
+      frames[o + 19] = len / Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+      frames[o + 20] = len / Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
     }
   }
 
@@ -543,7 +559,7 @@ const ACTIVE_SKIN = 2;
 const FLAT = 0.95;
 
 /** Numbers per triangle in {@link SurfaceSelfContact.activate}'s frames. */
-const FRAME = 18;
+const FRAME = 21;
 
 /** Barycentric slack: a particle this far (in weight) past a triangle's edge still counts as over it, so none slips between two. */
 const EDGE = 1e-3;
