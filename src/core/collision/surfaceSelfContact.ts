@@ -304,6 +304,9 @@ export class SurfaceSelfContact {
     const first = this.first;
     if (this.frames.length < triangleCount * FRAME) this.frames = new Float64Array(triangleCount * FRAME);
     const frames = this.frames;
+    // The sum of each particle's triangles' unit normals, for markCurved, in the same pass.
+    const normals = this.normals;
+    normals.fill(0);
     for (let t = 0; t < triangleCount; t++) {
       const a = triangles[t * 3]!;
       const b = triangles[t * 3 + 1]!;
@@ -345,9 +348,24 @@ export class SurfaceSelfContact {
         continue;
       }
       const len = Math.sqrt(len2);
-      frames[o + 5] = nx / len;
-      frames[o + 6] = ny / len;
-      frames[o + 7] = nz / len;
+      const ux = nx / len;
+      const uy = ny / len;
+      const uz = nz / len;
+      frames[o + 5] = ux;
+      frames[o + 6] = uy;
+      frames[o + 7] = uz;
+      const ka = (a - first) * 3;
+      const kb = (b - first) * 3;
+      const kc = (c - first) * 3;
+      normals[ka] = normals[ka]! + ux;
+      normals[ka + 1] = normals[ka + 1]! + uy;
+      normals[ka + 2] = normals[ka + 2]! + uz;
+      normals[kb] = normals[kb]! + ux;
+      normals[kb + 1] = normals[kb + 1]! + uy;
+      normals[kb + 2] = normals[kb + 2]! + uz;
+      normals[kc] = normals[kc]! + ux;
+      normals[kc + 1] = normals[kc + 1]! + uy;
+      normals[kc + 2] = normals[kc + 2]! + uz;
       // For p = x - a in the plane: v = ((e2 × n) · p) / |n|², u = ((n × e1) · p) / |n|².
       frames[o + 11] = (e2y * nz - e2z * ny) / len2;
       frames[o + 12] = (e2z * nx - e2x * nz) / len2;
@@ -379,17 +397,7 @@ export class SurfaceSelfContact {
     const frames = this.frames;
     const normals = this.normals;
     const bent = this.bent;
-    normals.fill(0);
     bent.fill(0);
-    for (let t = 0; t < triangleCount; t++) {
-      const o = t * FRAME;
-      for (let v = 0; v < 3; v++) {
-        const k = (triangles[t * 3 + v]! - first) * 3;
-        normals[k] = normals[k]! + frames[o + 5]!;
-        normals[k + 1] = normals[k + 1]! + frames[o + 6]!;
-        normals[k + 2] = normals[k + 2]! + frames[o + 7]!;
-      }
-    }
     for (let t = 0; t < triangleCount; t++) {
       const o = t * FRAME;
       const nx = frames[o + 5]!;
