@@ -41,8 +41,14 @@ export class SurfaceSelfContact {
   /** Per active particle–triangle pair, the side of the triangle's plane (+1 or -1) a particle over the triangle started the step on; 0 for one beside it. */
   private sides = new Int8Array(16);
   private activeCount = 0;
-  /** Per triangle, this step: centroid xyz and the radius of the ball about it that holds the triangle, grown by how near counts (see {@link SurfaceSelfContact.activate}). */
-  private spheres = new Float64Array(0);
+  /** Per triangle, this step ({@link FRAME} numbers): the centre and radius of a ball holding it grown by how near counts, how near counts, unit normal, corner a, the two barycentric vectors, and 0 (-1 if degenerate); see {@link SurfaceSelfContact.activate}. */
+  private frames = new Float64Array(0);
+  /** Per particle of the body, this step: the sum of its triangles' unit normals (xyz). */
+  private readonly normals: Float64Array;
+  /** Per particle of the body, this step: 1 where its triangles do not all face within {@link FLAT} of their mean. */
+  private readonly bent: Uint8Array;
+  /** Per particle of the body, this step: 1 where it or a stick neighbour is bent (its neighbour pairs are looked at). */
+  private readonly curved: Uint8Array;
   private readonly triangleGrid = new TriangleGrid();
   private readonly pointGrid = new TriangleGrid();
   /** Boxes handed to the grids (6 per triangle or particle); grows with the body's triangles. */
@@ -73,6 +79,9 @@ export class SurfaceSelfContact {
   ) {
     this.ids = new Int32Array(count);
     this.motion = new Float64Array(count);
+    this.normals = new Float64Array(count * 3);
+    this.bent = new Uint8Array(count);
+    this.curved = new Uint8Array(count);
     this.minimum[0] = thickness;
   }
 
@@ -220,43 +229,29 @@ export class SurfaceSelfContact {
    * rest passes none but its real contacts). Each particle–triangle pair that
    * passes remembers the side the particle starts the step on if it is over
    * the triangle, else none (0); a stick neighbour of a corner beside the
-   * triangle is left out for the step. Allocates only when more pairs pass
+   * triangle is left out for the step, and where the sheet about it is nearly
+   * flat (see {@link FLAT}) it is not looked at. Allocates only when more pairs pass
    * than ever before, or the body has more triangles than ever.
    */
   activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
     const pos = particles.position;
     const first = this.first;
     const thickness = this.thickness;
-    if (this.spheres.length < triangleCount * 5) this.spheres = new Float64Array(triangleCount * 5);
-    const spheres = this.spheres;
-    for (let t = 0; t < triangleCount; t++) {
-      const a = triangles[t * 3]!;
-      const b = triangles[t * 3 + 1]!;
-      const c = triangles[t * 3 + 2]!;
-      const cx = (pos[a * 3]! + pos[b * 3]! + pos[c * 3]!) / 3;
-      const cy = (pos[a * 3 + 1]! + pos[b * 3 + 1]! + pos[c * 3 + 1]!) / 3;
-      const cz = (pos[a * 3 + 2]! + pos[b * 3 + 2]! + pos[c * 3 + 2]!) / 3;
-      let r2 = 0;
-      for (let v = 0; v < 3; v++) {
-        const o = triangles[t * 3 + v]! * 3;
-        const dx = pos[o]! - cx;
-        const dy = pos[o + 1]! - cy;
-        const dz = pos[o + 2]! - cz;
-        r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
-      }
-      const near = ACTIVE_SKIN * thickness + Math.max(reach[a - first]!, reach[b - first]!, reach[c - first]!);
-      spheres[t * 5] = cx;
-      spheres[t * 5 + 1] = cy;
-      spheres[t * 5 + 2] = cz;
-      spheres[t * 5 + 3] = Math.sqrt(r2) + near;
-      spheres[t * 5 + 4] = near;
-    }
+    this.frame(pos, triangles, triangleCount, reach);
+    this.markCurved(triangles, triangleCount);
+    const frames = this.frames;
+    const curved = this.curved;
+    const neighbours = this.neighbours;
     const pairs = this.pairs;
     this.activeCount = 0;
     for (let k = 0; k < this.pairCount; k++) {
       const i = pairs[k * 5]!;
+      // A stick neighbour of a corner counts only over the triangle, a fold tighter than one
+      // spacing, which bends the sheet: where it is nearly flat, most pairs of a hanging
+      // cloth, the pair is skipped without a look.
+      const neighbour = neighbours[k] === 1;
+      if (neighbour && curved[i - first] === 0) continue;
       const a = pairs[k * 5 + 1]!;
-      const b = pairs[k * 5 + 2]!;
       const t = pairs[k * 5 + 4]!;
       const x = pos[i * 3]!;
       const y = pos[i * 3 + 1]!;
@@ -270,14 +265,52 @@ export class SurfaceSelfContact {
         if (dx * dx + dy * dy + dz * dz < near * near) this.addActive(i, a, -1, -1, 0);
         continue;
       }
+      const o = t * FRAME;
       // Nearer the triangle's ball than the thickness and both reaches?
-      let near = spheres[t * 5 + 3]! + ri;
-      let dx = x - spheres[t * 5]!;
-      let dy = y - spheres[t * 5 + 1]!;
-      let dz = z - spheres[t * 5 + 2]!;
+      let near = frames[o + 3]! + ri;
+      let dx = x - frames[o]!;
+      let dy = y - frames[o + 1]!;
+      let dz = z - frames[o + 2]!;
       if (dx * dx + dy * dy + dz * dz >= near * near) continue;
       // Nearer its plane (a closer bound for one above or below the triangle)?
-      const c = pairs[k * 5 + 3]!;
+      dx = x - frames[o + 8]!;
+      dy = y - frames[o + 9]!;
+      dz = z - frames[o + 10]!;
+      const d = frames[o + 5]! * dx + frames[o + 6]! * dy + frames[o + 7]! * dz;
+      near = frames[o + 4]! + ri;
+      if (d * d >= near * near) continue;
+      // Over the triangle (its foot on the plane inside)?
+      const v = frames[o + 11]! * dx + frames[o + 12]! * dy + frames[o + 13]! * dz + frames[o + 17]!;
+      const u = frames[o + 14]! * dx + frames[o + 15]! * dy + frames[o + 16]! * dz + frames[o + 17]!;
+      if (v >= 0 && u >= 0 && u + v <= 1) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, d > 0 ? 1 : d < 0 ? -1 : 0);
+      else if (!neighbour) {
+        // Beside it: nearer the triangle itself than the thickness and both reaches? (The
+        // foot's distance outside is at least its most negative weight times that corner's
+        // height; in a cloth lying in layers this drops most of the triangles about the one a
+        // particle lies over, which the ball and plane tests let through.)
+        const outside = Math.max(-(1 - u - v) * frames[o + 18]!, -v * frames[o + 19]!, -u * frames[o + 20]!);
+        if (d * d + outside * outside < near * near) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, 0);
+      }
+    }
+  }
+
+  /**
+   * Each triangle's frame for this step, once per triangle rather than once per pair (a
+   * triangle is in 20 or so): its ball, its unit normal, corner a, and the two vectors
+   * whose dot products with (x - a) are the barycentric weights of corners b and c of x's
+   * foot on its plane. Allocates only when the body has more triangles than ever.
+   */
+  private frame(pos: Float64Array, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
+    const first = this.first;
+    if (this.frames.length < triangleCount * FRAME) this.frames = new Float64Array(triangleCount * FRAME);
+    const frames = this.frames;
+    // The sum of each particle's triangles' unit normals, for markCurved, in the same pass.
+    const normals = this.normals;
+    normals.fill(0);
+    for (let t = 0; t < triangleCount; t++) {
+      const a = triangles[t * 3]!;
+      const b = triangles[t * 3 + 1]!;
+      const c = triangles[t * 3 + 2]!;
       const ax = pos[a * 3]!;
       const ay = pos[a * 3 + 1]!;
       const az = pos[a * 3 + 2]!;
@@ -287,26 +320,105 @@ export class SurfaceSelfContact {
       const e2x = pos[c * 3]! - ax;
       const e2y = pos[c * 3 + 1]! - ay;
       const e2z = pos[c * 3 + 2]! - az;
+      // The centroid less a, and the largest distance from it to a corner.
+      const gx = (e1x + e2x) / 3;
+      const gy = (e1y + e2y) / 3;
+      const gz = (e1z + e2z) / 3;
+      const r2 = Math.max(gx * gx + gy * gy + gz * gz, (e1x - gx) ** 2 + (e1y - gy) ** 2 + (e1z - gz) ** 2, (e2x - gx) ** 2 + (e2y - gy) ** 2 + (e2z - gz) ** 2);
+      const near = ACTIVE_SKIN * this.thickness + Math.max(reach[a - first]!, reach[b - first]!, reach[c - first]!);
       const nx = e1y * e2z - e1z * e2y;
       const ny = e1z * e2x - e1x * e2z;
       const nz = e1x * e2y - e1y * e2x;
-      dx = x - ax;
-      dy = y - ay;
-      dz = z - az;
-      const d = nx * dx + ny * dy + nz * dz;
-      near = spheres[t * 5 + 4]! + ri;
-      if (d * d >= near * near * (nx * nx + ny * ny + nz * nz)) continue;
-      // Over the triangle (its foot on the plane inside)?
-      const d00 = e1x * e1x + e1y * e1y + e1z * e1z;
-      const d01 = e1x * e2x + e1y * e2y + e1z * e2z;
-      const d11 = e2x * e2x + e2y * e2y + e2z * e2z;
-      const d20 = dx * e1x + dy * e1y + dz * e1z;
-      const d21 = dx * e2x + dy * e2y + dz * e2z;
-      const det = d00 * d11 - d01 * d01;
-      const v = det === 0 ? -1 : (d11 * d20 - d01 * d21) / det;
-      const u = det === 0 ? -1 : (d00 * d21 - d01 * d20) / det;
-      if (v >= 0 && u >= 0 && u + v <= 1) this.addActive(i, a, b, c, d > 0 ? 1 : d < 0 ? -1 : 0);
-      else if (this.neighbours[k] === 0) this.addActive(i, a, b, c, 0);
+      const len2 = nx * nx + ny * ny + nz * nz;
+      const o = t * FRAME;
+      frames[o] = ax + gx;
+      frames[o + 1] = ay + gy;
+      frames[o + 2] = az + gz;
+      frames[o + 3] = Math.sqrt(r2) + near;
+      frames[o + 4] = near;
+      frames[o + 8] = ax;
+      frames[o + 9] = ay;
+      frames[o + 10] = az;
+      if (len2 === 0) {
+        // Degenerate: no normal, and no point is over it (weights of -1).
+        for (let k = 5; k < 8; k++) frames[o + k] = 0;
+        for (let k = 11; k < 17; k++) frames[o + k] = 0;
+        frames[o + 17] = -1;
+        for (let k = 18; k < 21; k++) frames[o + k] = 0;
+        continue;
+      }
+      const len = Math.sqrt(len2);
+      const ux = nx / len;
+      const uy = ny / len;
+      const uz = nz / len;
+      frames[o + 5] = ux;
+      frames[o + 6] = uy;
+      frames[o + 7] = uz;
+      const ka = (a - first) * 3;
+      const kb = (b - first) * 3;
+      const kc = (c - first) * 3;
+      normals[ka] = normals[ka]! + ux;
+      normals[ka + 1] = normals[ka + 1]! + uy;
+      normals[ka + 2] = normals[ka + 2]! + uz;
+      normals[kb] = normals[kb]! + ux;
+      normals[kb + 1] = normals[kb + 1]! + uy;
+      normals[kb + 2] = normals[kb + 2]! + uz;
+      normals[kc] = normals[kc]! + ux;
+      normals[kc + 1] = normals[kc + 1]! + uy;
+      normals[kc + 2] = normals[kc + 2]! + uz;
+      // For p = x - a in the plane: v = ((e2 × n) · p) / |n|², u = ((n × e1) · p) / |n|².
+      frames[o + 11] = (e2y * nz - e2z * ny) / len2;
+      frames[o + 12] = (e2z * nx - e2x * nz) / len2;
+      frames[o + 13] = (e2x * ny - e2y * nx) / len2;
+      frames[o + 14] = (ny * e1z - nz * e1y) / len2;
+      frames[o + 15] = (nz * e1x - nx * e1z) / len2;
+      frames[o + 16] = (nx * e1y - ny * e1x) / len2;
+      frames[o + 17] = 0;
+      // Heights over the edges opposite a, b and c: a foot at weight -k of a corner is k times
+      // its height outside the triangle, at least.
+      const fx = e2x - e1x;
+      const fy = e2y - e1y;
+      const fz = e2z - e1z;
+      frames[o + 18] = len / Math.sqrt(fx * fx + fy * fy + fz * fz);
+      frames[o + 19] = len / Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+      frames[o + 20] = len / Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
+    }
+  }
+
+  /**
+   * Marks, for this step, the particles whose neighbour pairs need a look: those that are
+   * bent (one of their triangles faces more than {@link FLAT} away from their triangles'
+   * mean normal, or is degenerate) or have a bent stick neighbour. Over the triangles of a
+   * particle's neighbours the normals then differ by little (see {@link FLAT}), far from
+   * the fold back over itself that puts a neighbour over one of them.
+   */
+  private markCurved(triangles: ArrayLike<number>, triangleCount: number): void {
+    const first = this.first;
+    const frames = this.frames;
+    const normals = this.normals;
+    const bent = this.bent;
+    bent.fill(0);
+    for (let t = 0; t < triangleCount; t++) {
+      const o = t * FRAME;
+      const nx = frames[o + 5]!;
+      const ny = frames[o + 6]!;
+      const nz = frames[o + 7]!;
+      for (let v = 0; v < 3; v++) {
+        const p = triangles[t * 3 + v]! - first;
+        const mx = normals[p * 3]!;
+        const my = normals[p * 3 + 1]!;
+        const mz = normals[p * 3 + 2]!;
+        const along = nx * mx + ny * my + nz * mz;
+        if (along <= 0 || along * along < FLAT * FLAT * (mx * mx + my * my + mz * mz)) bent[p] = 1;
+      }
+    }
+    const curved = this.curved;
+    const joinedStart = this.joinedStart;
+    const joined = this.joined;
+    for (let k = 0; k < this.count; k++) {
+      let c = bent[k]!;
+      for (let e = joinedStart[k]!; e < joinedStart[k + 1]! && c === 0; e++) c = bent[joined[e]!]!;
+      curved[k] = c;
     }
   }
 
@@ -445,6 +557,17 @@ export class SurfaceSelfContact {
  * particleCollisions.test.ts close to 0.75 of the thickness while landing.)
  */
 const ACTIVE_SKIN = 2;
+
+/**
+ * Cosine of the largest angle (18°) between one of a particle's triangles and their mean
+ * normal for the particle to count as flat. Over a flat particle's neighbours' triangles
+ * the normals then differ by at most about 72°, far from the fold back over itself (near
+ * 180°) that puts a neighbour over a triangle.
+ */
+const FLAT = 0.95;
+
+/** Numbers per triangle in {@link SurfaceSelfContact.activate}'s frames. */
+const FRAME = 21;
 
 /** Barycentric slack: a particle this far (in weight) past a triangle's edge still counts as over it, so none slips between two. */
 const EDGE = 1e-3;

@@ -77,6 +77,25 @@ export class TriangleGrid {
     const x1 = Math.floor((p[0]! + r) * inv) | 0;
     const y1 = Math.floor((p[1]! + r) * inv) | 0;
     const z1 = Math.floor((p[2]! + r) * inv) | 0;
+    return this.collect(x0, y0, z0, x1, y1, z1, out);
+  }
+
+  /** As {@link TriangleGrid.gather}, for box `t` of `boxes` (min xyz, max xyz): a long thin box reads far fewer cells than a cube about it. */
+  gatherBox(boxes: Float64Array, t: number, out: Int32Array): number {
+    const inv = this.inverse;
+    const o = t * 6;
+    return this.collect(
+      Math.floor(boxes[o]! * inv) | 0,
+      Math.floor(boxes[o + 1]! * inv) | 0,
+      Math.floor(boxes[o + 2]! * inv) | 0,
+      Math.floor(boxes[o + 3]! * inv) | 0,
+      Math.floor(boxes[o + 4]! * inv) | 0,
+      Math.floor(boxes[o + 5]! * inv) | 0,
+      out,
+    );
+  }
+
+  private collect(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: Int32Array): number {
     if (this.query === 0x7fffffff) {
       this.stamp.fill(0);
       this.query = 0;
