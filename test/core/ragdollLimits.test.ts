@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { angleAt, createRagdoll, quatFromAxisAngle, quatMultiply, World, type Ragdoll, type WorldOptions } from '../../src/core/index.js';
 import { angleLimits, twistLimits, twistStop, type AngleLimitSpec } from '../../src/core/bodies/ragdollSkeleton.js';
 import { staircase } from './collisionScenes.js';
+import { readme, readmeBlock, runReadmeBlock } from '../support/readme.js';
 
 // Issue 11: "joint limits hold under hard impacts: no limit exceeded by more than
 // 5° in a head-first drop from 2 m or a 6 m/s shove down stairs", "ragdolls come
@@ -269,19 +269,14 @@ describe('the skeleton', () => {
   });
 
   it("README.md's example of the bones at a 5 m/s landing on the head runs and prints what it measures", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('Bones keep their length under hard impacts'));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
     // Run as printed (it is TypeScript without type annotations).
-    const logged: string[] = [];
-    new Function('World', 'createRagdoll', 'console', block)(World, createRagdoll, { log: (line: string) => logged.push(line) });
+    const { logged } = runReadmeBlock(readmeBlock('Bones keep their length under hard impacts', 'ts'), { World, createRagdoll });
     const [kept, given] = /(\d+\.\d)%, without own passes (\d+\.\d)%/.exec(logged[0]!)!.slice(1).map(Number);
     expect(kept).toBeGreaterThan(98); // within 2%
     expect(given).toBeLessThan(90); // 4–21% short without the own passes
   });
 
   it('README.md has the skeleton limits table, generated from the skeleton', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     for (const row of limitsTable()) expect(readme).toContain(row);
   });
 });
