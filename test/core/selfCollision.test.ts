@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCloth, enableSelfCollision, SeededRandom, World, type ClothHandle } from '../../src/core/index.js';
+import { createCloth, enableSelfCollision, SeededRandom, wasmKernelAvailable, World, type ClothHandle, type StickKernel } from '../../src/core/index.js';
 
 // Issue 10, part 3: cloth self-collision that holds at any thickness the docs allow.
 // With particle pairs only, thickness 0.02 on spacing 0.05 (enableSelfCollision's own
@@ -15,6 +15,9 @@ import { createCloth, enableSelfCollision, SeededRandom, World, type ClothHandle
 
 const SPACING = 0.05;
 const THICKNESS = 0.02;
+
+/** The stick kernels the fold and the crumple run on: both, where WebAssembly SIMD is there. */
+const kernels: StickKernel[] = wasmKernelAvailable() ? ['wasm', 'js'] : ['js'];
 
 /** Counts crossings of particles through the triangles of `cloth` between consecutive calls of `check`. */
 class CrossingDetector {
@@ -85,8 +88,8 @@ class CrossingDetector {
  * A 16 × 24 cloth lying folded in two on the ground: rows 0–11 flat at y = 0, rows
  * 12–23 back over them one spacing higher, thrown down onto the lower half at `speed`.
  */
-function fold(selfCollide: boolean, speed: number) {
-  const world = new World();
+function fold(selfCollide: boolean, speed: number, kernel?: StickKernel) {
+  const world = new World({ kernel });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const cloth = createCloth(world, { width: 16, height: 24, spacing: SPACING, orientation: 'horizontal' });
   for (let j = 0; j < 24; j++)
@@ -101,8 +104,8 @@ function fold(selfCollide: boolean, speed: number) {
 }
 
 /** A 24 × 24 curtain, its lower edge 2 cm above the ground, dropped so that it crumples onto itself; shaken so that it does not fold straight. */
-function crumple(selfCollide: boolean) {
-  const world = new World();
+function crumple(selfCollide: boolean, kernel?: StickKernel) {
+  const world = new World({ kernel });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const cloth = createCloth(world, { width: 24, height: 24, spacing: SPACING, origin: [0, 23 * SPACING + 0.02, 0] });
   const random = new SeededRandom(7);
@@ -267,24 +270,28 @@ function run(scene: { world: World; cloth: ClothHandle }, steps: number): Crossi
 }
 
 describe('cloth self-collision (issue 10)', () => {
-  it('a fold with thickness 0.02 on spacing 0.05 never passes through itself, thrown down at 0 to 4 m/s', () => {
-    for (const speed of [0, 1, 4]) {
-      const scene = fold(true, speed);
-      const detector = run(scene, 60);
-      expect(detector.crossings, `${speed} m/s`).toBe(0);
-      // Every particle of the upper half lies at least the thickness (less 10%) above the ground-level half.
-      const { world, cloth } = scene;
-      for (let j = 13; j < 23; j++) for (let i = 1; i < 15; i++) expect(world.getPosition(cloth.first + j * 16 + i)[1]).toBeGreaterThan(0.9 * THICKNESS);
-    }
-    // The detector sees the fold fall through without self-collision.
-    expect(run(fold(false, 1), 60).crossings).toBeGreaterThan(50);
-  }, 20_000);
+  for (const kernel of kernels) {
+    it(`a fold with thickness 0.02 on spacing 0.05 never passes through itself, thrown down at 0 to 4 m/s (${kernel} kernel)`, () => {
+      for (const speed of [0, 1, 4]) {
+        const scene = fold(true, speed, kernel);
+        expect(scene.world.kernel).toBe(kernel);
+        const detector = run(scene, 60);
+        expect(detector.crossings, `${speed} m/s`).toBe(0);
+        // Every particle of the upper half lies at least the thickness (less 10%) above the ground-level half.
+        const { world, cloth } = scene;
+        for (let j = 13; j < 23; j++) for (let i = 1; i < 15; i++) expect(world.getPosition(cloth.first + j * 16 + i)[1]).toBeGreaterThan(0.9 * THICKNESS);
+      }
+      // The detector sees the fold fall through without self-collision.
+      expect(run(fold(false, 1, kernel), 60).crossings).toBeGreaterThan(50);
+    }, 20_000);
 
-  it('a curtain dropped so that it crumples onto itself never passes through itself', () => {
-    const detector = run(crumple(true), 90);
-    expect(detector.crossings).toBe(0);
-    expect(run(crumple(false), 90).crossings).toBeGreaterThan(10);
-  }, 20_000);
+    it(`a curtain dropped so that it crumples onto itself never passes through itself (${kernel} kernel)`, () => {
+      const scene = crumple(true, kernel);
+      expect(scene.world.kernel).toBe(kernel);
+      expect(run(scene, 90).crossings).toBe(0);
+      expect(run(crumple(false, kernel), 90).crossings).toBeGreaterThan(10);
+    }, 20_000);
+  }
 
   it('a cloth pulled through a ring twists but never passes through itself', () => {
     const results = [true, false].map((selfCollide) => {

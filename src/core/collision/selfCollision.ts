@@ -57,8 +57,6 @@ class SelfCollisionPass implements Constraint {
   private readonly next: Float64Array;
   /** The body's mean position at the latest search. */
   private readonly searchedCentre = new Float64Array(3);
-  /** The body's mean position now. */
-  private readonly centre = new Float64Array(3);
   private searchedTriangles = -1;
 
   /**
@@ -130,12 +128,8 @@ class SelfCollisionPass implements Constraint {
       if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > allowance[k]!) stale = true;
     }
     const triangles = surface ? surface.triangles : NO_TRIANGLES;
-    const now = this.centre;
-    now[0] = cx;
-    now[1] = cy;
-    now[2] = cz;
     if (!stale) {
-      contact.activate(particles, triangles, triangleCount, next, now);
+      contact.activate(particles, triangles, triangleCount, next);
       this.edges?.activate(particles, next);
       return;
     }
@@ -152,7 +146,7 @@ class SelfCollisionPass implements Constraint {
     this.searchedTriangles = triangleCount;
     contact.findCandidates(particles, triangles, triangleCount);
     this.edges?.findCandidates(particles, triangles, triangleCount);
-    contact.activate(particles, triangles, triangleCount, next, now);
+    contact.activate(particles, triangles, triangleCount, next);
     this.edges?.activate(particles, next);
   }
 

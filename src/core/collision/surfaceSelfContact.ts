@@ -41,34 +41,6 @@ export class SurfaceSelfContact {
   /** Per active particle–triangle pair, the side of the triangle's plane (+1 or -1) a particle over the triangle started the step on; 0 for one beside it. */
   private sides = new Int8Array(16);
   private activeCount = 0;
-  /**
-   * The listed pairs {@link SurfaceSelfContact.activate} can pass while every particle
-   * stays within its skin of where it was picked ({@link SurfaceSelfContact.refreshNear}):
-   * indices into the search's list, in its order. Each step looks only at these.
-   */
-  private nearPairs = new Int32Array(64);
-  private nearCount = 0;
-  /** Per listed pair, 1 if it is among the near pairs. */
-  private nearFlags = new Uint8Array(16);
-  /** False once a search has replaced the list the near pairs index into. */
-  private nearValid = false;
-  /** Per particle of the body, the listed pairs it is in (as the particle or a corner): involved[involvedStart[k] .. involvedStart[k + 1]). */
-  private readonly involvedStart: Int32Array;
-  private involved = new Int32Array(64);
-  /**
-   * Per particle of the body, since its latest pick: where it was relative to the body's
-   * mean (xyz), the reach it may have before it is picked again, its skin (how far it may
-   * move), and how far a pair looked at now must allow it to move: its skin and how far it
-   * has moved since.
-   */
-  private readonly pickedAt: Float64Array;
-  private readonly allowed: Float64Array;
-  private readonly skin: Float64Array;
-  private readonly give: Float64Array;
-  /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SurfaceSelfContact.markJoined}). */
-  private readonly joinMarks: Int32Array;
-  /** The particles that left their skin this step. */
-  private readonly tripped: Int32Array;
   /** Per triangle, this step ({@link FRAME} numbers): the centre and radius of a ball holding it grown by how near counts, how near counts, unit normal, corner a, the two barycentric vectors, and 0 (-1 if degenerate); see {@link SurfaceSelfContact.activate}. */
   private frames = new Float64Array(0);
   /** Per particle of the body, this step: the sum of its triangles' unit normals (xyz). */
@@ -86,6 +58,8 @@ export class SurfaceSelfContact {
   /** What a grid query found. */
   private readonly found = new Int32Array(4096);
   private readonly ids: Int32Array;
+  /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SurfaceSelfContact.markJoined}). */
+  private readonly joinMarks: Int32Array;
   /** Per particle of the body, how far it can move relative to the body this step (m), set by the caller before a search. */
   readonly motion: Float64Array;
   /** The thickness for `separatePair` (a double in an array, so that none crosses the call). */
@@ -110,13 +84,7 @@ export class SurfaceSelfContact {
     this.normals = new Float64Array(count * 3);
     this.bent = new Uint8Array(count);
     this.curved = new Uint8Array(count);
-    this.involvedStart = new Int32Array(count + 1);
     this.joinMarks = new Int32Array(count);
-    this.pickedAt = new Float64Array(count * 3);
-    this.allowed = new Float64Array(count);
-    this.skin = new Float64Array(count);
-    this.give = new Float64Array(count);
-    this.tripped = new Int32Array(count);
     this.minimum[0] = thickness;
   }
 
@@ -139,7 +107,6 @@ export class SurfaceSelfContact {
    */
   findCandidates(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
     this.pairCount = 0;
-    this.nearValid = false;
     const flags = particles.flags;
     const pos = particles.position;
     const motion = this.motion;
@@ -255,67 +222,38 @@ export class SurfaceSelfContact {
         this.addPair(i, j, -1, -1, -1);
       }
     }
-    this.indexInvolved();
-  }
-
-  /** Lists, per particle, the listed pairs it is in (for {@link SurfaceSelfContact.refreshNear}). */
-  private indexInvolved(): void {
-    const first = this.first;
-    const pairs = this.pairs;
-    const start = this.involvedStart;
-    start.fill(0);
-    let total = 0;
-    for (let k = 0; k < this.pairCount; k++) {
-      const members = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let m = 0; m < members; m++) start[pairs[k * 5 + m]! - first + 1]!++;
-      total += members;
-    }
-    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
-    if (this.involved.length < total) this.involved = new Int32Array(Math.max(total, this.involved.length * 2));
-    const involved = this.involved;
-    // The tripped list is free until the next refresh: the cursors.
-    const cursor = this.tripped;
-    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
-    for (let k = 0; k < this.pairCount; k++) {
-      const members = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let m = 0; m < members; m++) involved[cursor[pairs[k * 5 + m]! - first]!++] = k;
-    }
   }
 
   /**
    * Before each step, after a search or not: picks from the pairs the latest
    * search listed those that can come within `thickness` during this step, the
    * only ones the step's passes project. `reach` holds, per particle of the
-   * body, how far it can move relative to the body in the step (m), and
-   * `centre` the body's mean position (xyz). A pair passes when the particle is
-   * nearer the triangle (a ball about it, its plane, and how far its foot lies
-   * outside it) than two thicknesses plus both reaches (a sheet at rest passes
-   * none but its real contacts). Each particle–triangle pair that passes
-   * remembers the side the particle starts the step on if it is over the
-   * triangle, else none (0); a stick neighbour of a corner beside the triangle
-   * is left out for the step, and where the sheet about it is nearly flat (see
-   * {@link FLAT}) it is not looked at. Only the near pairs are looked at
-   * ({@link SurfaceSelfContact.refreshNear}). Allocates only when more pairs pass
+   * body, how far it can move relative to the body in the step (m). A pair
+   * passes when the particle is nearer a ball about the triangle than the
+   * thickness plus both reaches (a few multiplications per pair; a sheet at
+   * rest passes none but its real contacts). Each particle–triangle pair that
+   * passes remembers the side the particle starts the step on if it is over
+   * the triangle, else none (0); a stick neighbour of a corner beside the
+   * triangle is left out for the step, and where the sheet about it is nearly
+   * flat (see {@link FLAT}) it is not looked at. Allocates only when more pairs pass
    * than ever before, or the body has more triangles than ever.
    */
-  activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array, centre: Float64Array): void {
+  activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
     const pos = particles.position;
     const first = this.first;
     const thickness = this.thickness;
     this.frame(pos, triangles, triangleCount, reach);
     this.markCurved(triangles, triangleCount);
-    this.refreshNear(particles, reach, centre);
     const frames = this.frames;
     const curved = this.curved;
     const neighbours = this.neighbours;
     const pairs = this.pairs;
-    const nearPairs = this.nearPairs;
     this.activeCount = 0;
-    for (let n = 0; n < this.nearCount; n++) {
-      const k = nearPairs[n]!;
+    for (let k = 0; k < this.pairCount; k++) {
       const i = pairs[k * 5]!;
       // A stick neighbour of a corner counts only over the triangle, a fold tighter than one
-      // spacing, which bends the sheet: where it is nearly flat the pair is skipped without a look.
+      // spacing, which bends the sheet: where it is nearly flat, most pairs of a hanging
+      // cloth, the pair is skipped without a look.
       const neighbour = neighbours[k] === 1;
       if (neighbour && curved[i - first] === 0) continue;
       const a = pairs[k * 5 + 1]!;
@@ -359,137 +297,6 @@ export class SurfaceSelfContact {
         if (d * d + outside * outside < near * near) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, 0);
       }
     }
-  }
-
-  /**
-   * Keeps the near pairs: every listed pair {@link SurfaceSelfContact.activate} can pass
-   * for as long as each particle stays within its skin of where it was picked (relative to
-   * the body) and its reach within what it was allowed then. A particle's skin is
-   * {@link NEAR_SKIN} thicknesses, or its reach if more; it may reach twice its reach then
-   * and a skin more. A particle that leaves either is picked again, and the pairs it is in
-   * looked at again; when many leave (or after a search), all are. A pair is near when it
-   * passes activate's tests with each reach the one allowed and each distance less both
-   * sides' give (their skin and how far they have moved since picked: how much more they
-   * can move before one leaves its skin). So a cloth lying still, a few particles
-   * jittering in it, looks at the few thousand near pairs each step instead of the tens
-   * of thousands listed. Allocates only when more pairs are near than ever before.
-   */
-  private refreshNear(particles: ParticleStore, reach: Float64Array, centre: Float64Array): void {
-    const pos = particles.position;
-    const flags = particles.flags;
-    const first = this.first;
-    const at = this.pickedAt;
-    const skin = this.skin;
-    const give = this.give;
-    const allowed = this.allowed;
-    const tripped = this.tripped;
-    const cx = centre[0]!;
-    const cy = centre[1]!;
-    const cz = centre[2]!;
-    let n = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const dx = pos[i * 3]! - cx - at[k * 3]!;
-      const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
-      const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
-      const moved = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      give[k] = skin[k]! + moved;
-      if (moved > skin[k]! || reach[k]! > allowed[k]!) tripped[n++] = k;
-    }
-    const all = !this.nearValid || n > this.count * REPICK_ALL;
-    if (!all && n === 0) return;
-    if (this.nearFlags.length < this.pairCount) this.nearFlags = new Uint8Array(Math.max(this.pairCount, this.nearFlags.length * 2));
-    const near = this.nearFlags;
-    if (all) {
-      for (let k = 0; k < this.count; k++) this.pick(pos, reach, centre, k);
-      for (let k = 0; k < this.pairCount; k++) near[k] = this.isNear(pos, reach, k) ? 1 : 0;
-      this.nearValid = true;
-    } else {
-      for (let m = 0; m < n; m++) this.pick(pos, reach, centre, tripped[m]!);
-      const start = this.involvedStart;
-      const involved = this.involved;
-      for (let m = 0; m < n; m++) {
-        const k = tripped[m]!;
-        for (let e = start[k]!; e < start[k + 1]!; e++) near[involved[e]!] = this.isNear(pos, reach, involved[e]!) ? 1 : 0;
-      }
-    }
-    this.nearCount = 0;
-    for (let k = 0; k < this.pairCount; k++) if (near[k] === 1) this.addNear(k);
-  }
-
-  /** Particle `k` of the body picked now (see {@link SurfaceSelfContact.refreshNear}). */
-  private pick(pos: Float64Array, reach: Float64Array, centre: Float64Array, k: number): void {
-    const i = this.first + k;
-    const at = this.pickedAt;
-    at[k * 3] = pos[i * 3]! - centre[0]!;
-    at[k * 3 + 1] = pos[i * 3 + 1]! - centre[1]!;
-    at[k * 3 + 2] = pos[i * 3 + 2]! - centre[2]!;
-    const least = NEAR_SKIN * this.thickness;
-    this.allowed[k] = 2 * reach[k]! + least;
-    this.skin[k] = Math.max(least, reach[k]!);
-    this.give[k] = this.skin[k]!;
-  }
-
-  /**
-   * Whether listed pair `k` is near (see {@link SurfaceSelfContact.refreshNear}). A stick
-   * neighbour of a corner, which counts only over the triangle, is near only if its foot
-   * lies outside the triangle by less than its edges' distances can change: an edge's
-   * signed distance (p − a)·m, m the unit normal to the edge in the plane, changes by at
-   * most 2g (g the larger give) through p − a and by |p − a| times the turn of m, which is
-   * at most the edge's turn (2g over its length) and the plane's tilt (g over each
-   * corner's height), each at most g·H with H the sum of the inverse heights: 2g + 3g·H·|p
-   * − a| in all, kept with half as much again for what this linear bound leaves out.
-   */
-  private isNear(pos: Float64Array, reach: Float64Array, k: number): boolean {
-    const first = this.first;
-    const pairs = this.pairs;
-    const allowed = this.allowed;
-    const give = this.give;
-    const frames = this.frames;
-    const i = pairs[k * 5]! - first;
-    const a = pairs[k * 5 + 1]! - first;
-    const t = pairs[k * 5 + 4]!;
-    const x = pos[(i + first) * 3]!;
-    const y = pos[(i + first) * 3 + 1]!;
-    const z = pos[(i + first) * 3 + 2]!;
-    if (t < 0) {
-      const near = ACTIVE_SKIN * this.thickness + allowed[i]! + allowed[a]! + give[i]! + give[a]!;
-      const dx = x - pos[(a + first) * 3]!;
-      const dy = y - pos[(a + first) * 3 + 1]!;
-      const dz = z - pos[(a + first) * 3 + 2]!;
-      return dx * dx + dy * dy + dz * dz < near * near;
-    }
-    const b = pairs[k * 5 + 2]! - first;
-    const c = pairs[k * 5 + 3]! - first;
-    const gi = give[i]!;
-    const gt = Math.max(give[a]!, give[b]!, give[c]!);
-    // The frames hold the thickness and the triangle's reach now: add what more it may reach,
-    // the particle's allowed reach, and both gives.
-    const grow = Math.max(allowed[a]!, allowed[b]!, allowed[c]!) - Math.max(reach[a]!, reach[b]!, reach[c]!) + allowed[i]! + gi + gt;
-    const o = t * FRAME;
-    let near = frames[o + 3]! + grow;
-    let dx = x - frames[o]!;
-    let dy = y - frames[o + 1]!;
-    let dz = z - frames[o + 2]!;
-    const centre2 = dx * dx + dy * dy + dz * dz;
-    if (centre2 >= near * near) return false;
-    dx = x - frames[o + 8]!;
-    dy = y - frames[o + 9]!;
-    dz = z - frames[o + 10]!;
-    const d = frames[o + 5]! * dx + frames[o + 6]! * dy + frames[o + 7]! * dz;
-    near = frames[o + 4]! + grow;
-    if (d * d >= near * near) return false;
-    const v = frames[o + 11]! * dx + frames[o + 12]! * dy + frames[o + 13]! * dz + frames[o + 17]!;
-    const u = frames[o + 14]! * dx + frames[o + 15]! * dy + frames[o + 16]! * dz + frames[o + 17]!;
-    const outside = Math.max(-(1 - u - v) * frames[o + 18]!, -v * frames[o + 19]!, -u * frames[o + 20]!);
-    if (outside <= 0) return true;
-    if (this.neighbours[k] !== 1) return d * d + outside * outside < near * near;
-    // |p − a| is at most the distance to the ball's centre plus its radius (the ball less its reach).
-    const g = Math.max(gi, gt);
-    const far = Math.sqrt(centre2) + frames[o + 3]! - frames[o + 4]!;
-    const inverseHeights = 1 / frames[o + 18]! + 1 / frames[o + 19]! + 1 / frames[o + 20]!;
-    return outside < 1.5 * g * (2 + 3 * inverseHeights * far);
   }
 
   /**
@@ -732,15 +539,6 @@ export class SurfaceSelfContact {
     this.pairs[k * 5 + 4] = t;
   }
 
-  private addNear(k: number): void {
-    if (this.nearCount >= this.nearPairs.length) {
-      const grown = new Int32Array(this.nearPairs.length * 2);
-      grown.set(this.nearPairs);
-      this.nearPairs = grown;
-    }
-    this.nearPairs[this.nearCount++] = k;
-  }
-
   private addActive(i: number, a: number, b: number, c: number, side: number): void {
     const k = this.activeCount++;
     if (k * 4 + 4 > this.active.length) {
@@ -782,16 +580,6 @@ export class SurfaceSelfContact {
  * particleCollisions.test.ts close to 0.75 of the thickness while landing.)
  */
 const ACTIVE_SKIN = 2;
-
-/** The share of a body's particles leaving their skins in one step above which all its near pairs are picked again rather than those of the particles that left. */
-const REPICK_ALL = 1 / 16;
-
-/**
- * The near pairs' least skin, in thicknesses: how far a particle whose reach is less may
- * move relative to the body before its pairs are looked at again ({@link SurfaceSelfContact.refreshNear}). Larger,
- * more pairs are looked at each step.
- */
-const NEAR_SKIN = 0.05;
 
 /**
  * Cosine of the largest angle (18°) between one of a particle's triangles and their mean
