@@ -12,6 +12,7 @@ import { InternalDamping } from './rigidTransform.js';
 import { LimbFrames, type LimbFrame } from './limbFrames.js';
 import { ElbowHinges } from './elbowHinge.js';
 import { TwistLimits, type TwistLimitRow } from './twistLimits.js';
+import { HipTwistLimits, type HipTwistRow } from './hipTwist.js';
 import { OwnPasses } from './ownPasses.js';
 import { removeSubstepStage } from '../stepContext.js';
 import {
@@ -25,6 +26,7 @@ import {
   frontReferences,
   selfCollisions,
   ELBOW_HYPEREXTENSION,
+  KNEE_LEAN,
   torsoLimits,
   twistLimits,
   type RagdollJoint,
@@ -328,7 +330,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
         min: l.min * degrees,
         max: l.max * degrees,
         stiffness: angleStiffness,
-        hinge: l.hinge && { axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])], tolerance: l.hinge.tolerance * degrees, sideways: (l.hinge.sideways ?? 90) * degrees },
+        hinge: l.hinge && { axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])], tolerance: l.hinge.tolerance * degrees, sideways: (l.hinge.sideways ?? (!twists && isKnee(l.name) ? KNEE_LEAN : 90)) * degrees },
       }),
     };
     record.onRemove.push(() => removeAngleConstraint(world, angle.id));
@@ -347,10 +349,25 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     chest: id('chest'),
     side: side === 'left' ? (1 as const) : (-1 as const),
   });
+  const sideOf = (name: string) => (name.startsWith('left') ? 'left' : 'right');
   if (twists && elbowHinges) {
-    const rows: TwistLimitRow[] = twistLimits.map((t) => ({ particles: arm(t.name.startsWith('left') ? 'left' : 'right'), range: t.range * degrees, free: t.free * degrees }));
+    const rows: TwistLimitRow[] = twistLimits.filter((t) => !isKnee(t.plane)).map((t) => ({ particles: arm(sideOf(t.name)), range: t.range * degrees, free: t.free * degrees }));
     const twistId = world.addConstraint(new TwistLimits(record, rows, angleStiffness, ELBOW_HYPEREXTENSION * degrees));
     record.onRemove.push(() => world.remove(twistId));
+  }
+  if (twists) {
+    const rows: HipTwistRow[] = twistLimits
+      .filter((t) => isKnee(t.plane))
+      .map((t) => {
+        const side = sideOf(t.name);
+        return {
+          particles: { hip: id(`${side}Hip`), knee: id(`${side}Knee`), foot: id(`${side}Foot`), leftHip: id('leftHip'), rightHip: id('rightHip') },
+          range: t.range * degrees,
+          free: t.free * degrees,
+        };
+      });
+    const hipsId = world.addConstraint(new HipTwistLimits(record, rows, angleStiffness));
+    record.onRemove.push(() => world.remove(hipsId));
   }
   if (elbowHinges) {
     const elbows = new ElbowHinges(record, [arm('left'), arm('right')], ELBOW_HYPEREXTENSION * degrees, angleStiffness);
@@ -371,6 +388,10 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const dampingStep = world.onBeforeStep(() => damping.apply(world));
   record.onRemove.push(() => world.remove(dampingStep));
   return new Ragdoll(world, record, height, mass, limbs, angles);
+}
+
+function isKnee(joint: RagdollJoint): boolean {
+  return joint === 'leftKnee' || joint === 'rightKnee';
 }
 
 /** The ragdoll's own passes (`ownPasses`) stop once every bone is within 1% of its length: half the 2% it must keep at a 5 m/s impact. */
