@@ -14,6 +14,7 @@ import { ElbowHinges } from './elbowHinge.js';
 import { TwistLimits, type TwistLimitRow } from './twistLimits.js';
 import { HipTwistLimits, type HipTwistRow } from './hipTwist.js';
 import { OwnPasses } from './ownPasses.js';
+import { LimitFriction } from './limitFriction.js';
 import { removeSubstepStage } from '../stepContext.js';
 import {
   angleLimits,
@@ -24,6 +25,7 @@ import {
   partRadius,
   ragdollParts,
   frontReferences,
+  limitFrictionLimbs,
   selfCollisions,
   ELBOW_HYPEREXTENSION,
   KNEE_LEAN,
@@ -98,6 +100,14 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * outward as much as it untwists it).
    */
   twistLimits?: boolean;
+  /**
+   * Coulomb friction coefficient of the joints pressed against their limits
+   * (neck, shoulders, hips; see `bodies/limitFriction.ts`): a limb held at its
+   * stop slides along it only while the push along the stop exceeds this share of
+   * the stop's push. Without it a head bent against the neck's limit swings
+   * around it like a pendulum long after landing. Default 0.5; 0 turns it off.
+   */
+  limitFriction?: number;
   /** Stiffness of the angle limits, in (0, 1]: the share of a violation repaired per pass. Default 1. */
   angleStiffness?: number;
   /** Add the 'min' sticks that stop limbs passing through each other. Default true. */
@@ -283,6 +293,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   if (angleStiffness === 0) throw new RangeError(`${what}: angleStiffness must be in (0, 1], got 0`);
   const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
   const ownPasses = checkInteger(options.ownPasses ?? 16, `${what}: ownPasses`, 0);
+  const limitFriction = checkNumber(options.limitFriction ?? 0.5, `${what}: limitFriction`, 0);
   const elbowHinges = options.elbowHinges ?? false;
   if (typeof elbowHinges !== 'boolean') throw new TypeError(`${what}: elbowHinges must be true or false, got ${String(elbowHinges)}`);
   const twists = options.twistLimits ?? true;
@@ -388,6 +399,13 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
       limbs.map((l) => l.stick),
       BONE_TOLERANCE,
     );
+    world.substepStages.push(stage);
+    record.onRemove.push(() => removeSubstepStage(world.substepStages, stage));
+  }
+  if (limitFriction > 0) {
+    const byJoint = new Map(angles.map((a) => [a.name, a.id]));
+    const limbs = limitFrictionLimbs.map((l) => ({ angle: byJoint.get(l.joint)!, swinging: id(l.swinging), pivot: angles.find((a) => a.name === l.joint)!.middle, frame: l.frame.map(id) }));
+    const stage = new LimitFriction(record, limbs, limitFriction);
     world.substepStages.push(stage);
     record.onRemove.push(() => removeSubstepStage(world.substepStages, stage));
   }
