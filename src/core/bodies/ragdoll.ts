@@ -348,7 +348,11 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
         min: l.min * degrees,
         max: l.max * degrees,
         stiffness: angleStiffness,
-        hinge: l.hinge && { axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])], tolerance: l.hinge.tolerance * degrees, sideways: (l.hinge.sideways ?? (!twists && isKnee(l.name) ? KNEE_LEAN : 90)) * degrees },
+        hinge: l.hinge && {
+          axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])],
+          tolerance: l.hinge.tolerance * degrees,
+          sideways: (l.hinge.sideways ?? (!twists && isKnee(l.name) ? KNEE_LEAN : 90)) * degrees,
+        },
       }),
     };
     record.onRemove.push(() => removeAngleConstraint(world, angle.id));
