@@ -102,7 +102,9 @@ export default defineConfig({
         test: {
           name: 'storybook',
           setupFiles: ['.storybook/vitest.setup.ts'],
-          testTimeout: 30_000,
+          // As above, for a hang: a play function that waits for world time (the Rapier
+          // hammock, 29 s with three suites on two cores) runs slower than real time there.
+          testTimeout: 60_000,
           browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
         },
       },

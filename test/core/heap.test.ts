@@ -40,5 +40,6 @@ describe('the step loop', () => {
     // Per frame, advance() reads performance.now() twice for `stats`, and each reading is a
     // new 16-byte heap number; anything more (a tuple is 32 bytes) would add 320 kB.
     expect(leastAllocation(() => drive(10000))).toBeLessThan(10000 * 2 * 16 + 16 * 1024);
-  }, 60_000);
+    // A guard, not a goal: about 20 s alone, and it passed 60 s once on a machine running three suites at once.
+  }, 180_000);
 });

@@ -92,13 +92,20 @@ describe('kinematic colliders', () => {
     expect(swung.com[0]).toBeGreaterThan(0.8 * speed);
     expect(swung.com[0]).toBeLessThan(1.25 * speed);
     expect(Math.hypot(swung.com[1], swung.com[2])).toBeLessThan(0.1 * speed);
-    // Galilean invariance: seen from the bat, the swing is the throw. Measured: x and z the
-    // same to 0.001 m/s (the rebound of 1.8 m/s is the static contact's own, push-out of the
-    // deeply overlapping limbs included); y, along the bat, 0.36 m/s apart: the thrown
-    // figure's limbs (capsule edges) and its torso sweep also meet a static bat, not a kinematic one.
+    // Galilean invariance: seen from the bat, the swing is the throw. With the capsule
+    // edges (on by default) it holds only nearly: the thrown figure's limbs (capsule
+    // edges) also meet a static bat, not a kinematic one. Measured: x and z 0.047 and
+    // 0.050 m/s apart (the rebound of 1.8 m/s is the static contact's own, push-out of
+    // the deeply overlapping limbs included), y, along the bat, 0.63 m/s (0.36 before
+    // the hips' twist limits turned the legs' swing another way). Without the edges
+    // the swing is the throw to 1e-3 m/s in every direction (measured 0.000).
     expect(Math.abs(swung.com[0] - speed - thrown.com[0])).toBeLessThan(0.01 * speed);
     expect(Math.abs(swung.com[2] - thrown.com[2])).toBeLessThan(0.01 * speed);
-    expect(Math.abs(swung.com[1] - thrown.com[1])).toBeLessThan(0.05 * speed);
+    expect(Math.abs(swung.com[1] - thrown.com[1])).toBeLessThan(0.08 * speed);
+    const bare = { swung: batHitsRagdoll(speed, true, 0, false), thrown: batHitsRagdoll(speed, false, 0, false) };
+    expect(Math.abs(bare.swung.com[0] - speed - bare.thrown.com[0])).toBeLessThan(1e-4 * speed);
+    expect(Math.abs(bare.swung.com[1] - bare.thrown.com[1])).toBeLessThan(1e-4 * speed);
+    expect(Math.abs(bare.swung.com[2] - bare.thrown.com[2])).toBeLessThan(1e-4 * speed);
     // Nothing gains energy it was not given: seen from the bat, the figure had ½·M·v² and keeps less.
     expect(swung.batFrameEnergy).toBeLessThan(0.5 * swung.mass * speed * speed);
     expect(swung.batFrameEnergy).toBeLessThan(thrown.batFrameEnergy * 1.2);
@@ -243,9 +250,9 @@ function batCloth(kernel: StickKernel, teleport: boolean): { behind: number; car
  * (`swung`), or a static bat with the ragdoll thrown at it at -`speed`. Returns
  * the ragdoll's centre-of-mass velocity and its kinetic energy seen from the bat, 0.25 s on.
  */
-function batHitsRagdoll(speed: number, swung: boolean, ownPasses?: number): { com: [number, number, number]; mass: number; batFrameEnergy: number } {
+function batHitsRagdoll(speed: number, swung: boolean, ownPasses?: number, capsules?: boolean): { com: [number, number, number]; mass: number; batFrameEnergy: number } {
   const world = new World({ gravity: [0, 0, 0] });
-  createRagdoll(world, swung ? { position: [0, 0, 0], ownPasses } : { position: [0.6, 0, 0], velocity: [-speed, 0, 0], ownPasses });
+  createRagdoll(world, swung ? { position: [0, 0, 0], ownPasses, capsules } : { position: [0.6, 0, 0], velocity: [-speed, 0, 0], ownPasses, capsules });
   const body = world.bodies[0]!;
   const bat = { type: 'capsule', a: [0, 0.3, 0], b: [0, 1.6, 0], radius: 0.05 } as const;
   if (swung) {

@@ -1,5 +1,6 @@
 import { createRef } from 'react';
 import { Bone, InstancedMesh, Matrix4, Quaternion, Vector3, type Mesh } from 'three';
+import type { LimitFriction } from '../../src/core/bodies/limitFriction.js';
 import { Ground } from '../../src/react/components/Ground.js';
 import { Pin } from '../../src/react/components/Pin.js';
 import { Plant } from '../../src/react/components/Plant.js';
@@ -135,6 +136,20 @@ describe('body components', () => {
     await m.unmount();
     expect(m.world.particleCount).toBe(0);
     expect(m.world.sticks.count + m.world.pins.count).toBe(0);
+  });
+
+  it('<Ragdoll limitFriction ownPasses> rebuild the ragdoll when they change, in StrictMode, leaving one of each stage', async () => {
+    const scene = (limitFriction: number, ownPasses: number) => <Ragdoll name="doll" position={[0, 0.3, 0]} limitFriction={limitFriction} ownPasses={ownPasses} />;
+    const m = await mountWorld(scene(0, 16), { interpolate: false }, true);
+    const stages = () => m.world.substepStages.map((s) => s.constructor.name).sort();
+    expect(stages()).toEqual(['OwnPasses']);
+    await m.update(scene(0.8, 0));
+    expect(stages()).toEqual(['LimitFriction']);
+    expect((m.world.substepStages[0] as LimitFriction).coefficient).toBe(0.8);
+    await m.frames(10);
+    expect(m.world.particleCount).toBe(16);
+    await m.unmount();
+    expect(m.world.substepStages).toHaveLength(0);
   });
 
   it("<Ragdoll bones> drives a model's bones through the limb frames", async () => {

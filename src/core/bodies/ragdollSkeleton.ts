@@ -219,14 +219,15 @@ export interface AngleLimitSpec {
 // sideways ~25°; arms swing nearly free but stay out of the neck; elbows and knees
 // flex to ~150° and ~145°; hips spread by ~40° (the knees' min stick stops them
 // crossing) and flex forward ~110°. Knees are one-way hinges about the hip axis
-// (pointing to the figure's left): they bend backward only, leaning sideways at
-// most 25° (the thigh's twist, which a stick figure does not simulate), and
+// (pointing to the figure's left): they bend backward only (how far they lean
+// sideways, the thigh's twist, is the hips' twist limits', `twistLimits`), and
 // hyperextend up to 4°: a leg lying straight rests on the thigh's thicker capsule,
 // and with 2° the foot could not reach the ground, so the hinge held the shin up
 // every substep and that push made the body creep (of 795 random drops from 1.2 m, 9
 // still had a part moving at 9–18 cm/s 8 s after landing; with 4°, none; one of them
 // is in test/core/ragdollLimits.test.ts).
-// Hips extend backward at most ~25°. Elbows have no hinge (see README.md, "Ragdoll joint limits").
+// Hips extend backward at most ~25°. The elbows' one-way hinge is not an angle
+// row: its fold direction is carried with the upper arm (see `elbowHinge.ts`).
 export const angleLimits: readonly AngleLimitSpec[] = [
   { name: 'neck', a: 'head', middle: 'neck', b: 'chest', min: 120, max: 180 },
   { name: 'upperSpine', a: 'neck', middle: 'chest', b: 'pelvis', min: 125, max: 180 },
@@ -240,8 +241,22 @@ export const angleLimits: readonly AngleLimitSpec[] = [
   { name: 'rightHipSpread', a: 'pelvis', middle: 'rightHip', b: 'rightKnee', min: 70, max: 160 },
   { name: 'leftHipFlexion', a: 'chest', middle: 'leftHip', b: 'leftKnee', min: 60, max: 180, hinge: { axis: ['leftHip', 'rightHip'], tolerance: 25 } },
   { name: 'rightHipFlexion', a: 'chest', middle: 'rightHip', b: 'rightKnee', min: 60, max: 180, hinge: { axis: ['leftHip', 'rightHip'], tolerance: 25 } },
-  { name: 'leftKnee', a: 'leftHip', middle: 'leftKnee', b: 'leftFoot', min: 35, max: 180, hinge: { axis: ['rightHip', 'leftHip'], tolerance: 4, sideways: 25 } },
-  { name: 'rightKnee', a: 'rightHip', middle: 'rightKnee', b: 'rightFoot', min: 35, max: 180, hinge: { axis: ['rightHip', 'leftHip'], tolerance: 4, sideways: 25 } },
+  { name: 'leftKnee', a: 'leftHip', middle: 'leftKnee', b: 'leftFoot', min: 35, max: 180, hinge: { axis: ['rightHip', 'leftHip'], tolerance: 4 } },
+  { name: 'rightKnee', a: 'rightHip', middle: 'rightKnee', b: 'rightFoot', min: 35, max: 180, hinge: { axis: ['rightHip', 'leftHip'], tolerance: 4 } },
+];
+
+/**
+ * The limits that have friction (see `limitFriction.ts`): the joint, the particle
+ * that swings against it, and the body part that holds it (three or more
+ * particles not in a line, moving together). Only the neck and shoulders: with
+ * friction at the hips too, a leg propped up on its limit crept and then fell
+ * over 14 s after landing, at 72 cm/s, in 1 of 60 random drops (3 of 60 with
+ * μ = 1); elbows and knees, whose frame would be a single bone, are hinges.
+ */
+export const limitFrictionLimbs: readonly { joint: RagdollJoint; swinging: RagdollPart; frame: readonly RagdollPart[] }[] = [
+  { joint: 'neck', swinging: 'head', frame: ['neck', 'chest', 'leftShoulder', 'rightShoulder'] },
+  { joint: 'leftShoulder', swinging: 'leftElbow', frame: ['neck', 'chest', 'leftShoulder', 'rightShoulder'] },
+  { joint: 'rightShoulder', swinging: 'rightElbow', frame: ['neck', 'chest', 'leftShoulder', 'rightShoulder'] },
 ];
 
 /**
@@ -276,17 +291,19 @@ export const selfCollisions: readonly { a: RagdollPart; b: RagdollPart; distance
 export const ELBOW_HYPEREXTENSION = 10;
 
 /** Name of a twist limit. */
-export type RagdollTwist = 'leftShoulderTwist' | 'rightShoulderTwist';
+export type RagdollTwist = 'leftShoulderTwist' | 'rightShoulderTwist' | 'leftHipTwist' | 'rightHipTwist';
 
 /**
- * A shoulder's twist limit (see `twistLimits.ts`): the upper arm's rotation about
- * itself, read from the plane the elbow bends in. The sideways part of the bend
- * stays within a wedge of half-angle `range` degrees about the elbow hinge's fold
- * direction, widened by `free` degrees of sideways bend allowed at any bend: an
- * elbow bent 90° stops twisting at {@link twistStop} degrees, a nearly straight
- * arm (whose bend plane means little) may bend `free` sideways. Only with
- * `createRagdoll`'s `elbowHinges`: the fold direction is the hinge's, and without
- * it the elbow bends either way.
+ * A twist limit of a shoulder (see `twistLimits.ts`) or a hip (see `hipTwist.ts`):
+ * the upper arm's or thigh's rotation about itself, read from the plane the elbow
+ * or knee (`plane`) bends in. The sideways part of the bend stays within a wedge
+ * of half-angle `range` degrees about the hinge's fold direction, widened by
+ * `free` degrees of sideways bend allowed at any bend: a joint bent 90° stops
+ * twisting at {@link twistStop} degrees, a nearly straight one (whose bend plane
+ * means little) may bend `free` sideways. The shoulders' act only with
+ * `createRagdoll`'s `elbowHinges`: their fold direction is the elbow hinge's, and
+ * without it the elbow bends either way. The hips' fold direction is the knee
+ * hinge's (the hip line crossed with the thigh).
  */
 export interface TwistLimitSpec {
   name: RagdollTwist;
@@ -298,14 +315,28 @@ export interface TwistLimitSpec {
 
 // A person turns the upper arm about 70° inward and 90° outward (elbow bent 90°);
 // the limit is symmetric about the hinge's fold direction, which is not the
-// anatomical neutral in every pose, and stops at 78° each way. The thighs' twist
-// is the knee hinge's lean (`angleLimits`): its 25° sideways stop the thigh's
-// twist at 25° with the knee bent 90°, asin(sin 25° / sin β) at a bend β. A
-// wedge like the arm's (35°, 25° free: 55° at 90°) never bound inside that.
+// anatomical neutral in every pose, and stops at 78° each way.
+// A person turns the thigh about 35–45° inward and 45–50° outward (the AAOS's
+// and Kapandji's ranges, hip and knee flexed 90°); symmetric about the knee
+// hinge's fold direction, the hip stops at 40° each way (range 35°, 6° free: the
+// few degrees a flexed knee gives sideways). The knee hinge's lean limit
+// (|(ŝ − û)·ĥ| ≤ sin 25°), which bounded the thigh's twist before, is off with
+// these (see `hipTwist.ts` for why).
 export const twistLimits: readonly TwistLimitSpec[] = [
   { name: 'leftShoulderTwist', bone: 'leftUpperArm', plane: 'leftElbow', range: 70, free: 25 },
   { name: 'rightShoulderTwist', bone: 'rightUpperArm', plane: 'rightElbow', range: 70, free: 25 },
+  { name: 'leftHipTwist', bone: 'leftThigh', plane: 'leftKnee', range: 35, free: 6 },
+  { name: 'rightHipTwist', bone: 'rightThigh', plane: 'rightKnee', range: 35, free: 6 },
 ];
+
+/**
+ * The knee hinge's sideways lean limit (degrees, `AngleOptions.hinge.sideways`)
+ * used in place of the hips' twist limits when `createRagdoll`'s `twistLimits` is
+ * false: it bounds the thigh's twist to 25° with the knee bent 90° (and
+ * asin(sin 25° / sin β) at a bend β), but turns the thigh outward as much as it
+ * untwists it (see `hipTwist.ts`).
+ */
+export const KNEE_LEAN = 25;
 
 /** Where a twist limit stops an elbow bent 90°: the root ψ of sin ψ − tan(range)·cos ψ = sin(free), in degrees. */
 export function twistStop(limit: Pick<TwistLimitSpec, 'range' | 'free'>): number {

@@ -29,9 +29,8 @@ export interface TwistLimitRow {
  * stops twisting at the root of sin ψ − tan(range)·cos ψ = sin(free)
  * (`twistStop` in `ragdollSkeleton.ts`). C depends on relative positions only,
  * so its projection along its full gradient (`gradientProjection.ts`) keeps
- * momentum and angular momentum. (The thighs need no such row: the knee's lean
- * limit, `constraints/hinge.ts`, is already one, and stricter.) Skips the body
- * while it sleeps; allocates nothing.
+ * momentum and angular momentum. (The thighs' are `hipTwist.ts`.) Skips the
+ * body while it sleeps; allocates nothing.
  */
 export class TwistLimits implements Constraint {
   private readonly body: BodyRecord;

@@ -47,6 +47,13 @@ export class AngleTable extends ConstraintTable implements Constraint {
   compliance: Float64Array;
   /** Each row's accumulated XPBD multiplier of the current substep (scratch, zeroed when a substep begins). */
   lambda: Float64Array;
+  /**
+   * Σ|Δλ| of each row over the current substep (scratch, zeroed with {@link lambda}):
+   * how hard the limit pushed, in kg·m²·rad. A particle at distance r from the
+   * middle was pushed m·|Δx| = Σ|Δλ|/r along the limit's normal, what the limit's
+   * friction (`bodies/limitFriction.ts`) is proportional to.
+   */
+  pushed: Float64Array;
   /** The stick table's `substepSerial` when {@link lambda} was last zeroed. */
   private substepSeen = -1;
   /** Particle id at the start of the hinge axis, -1 when the row has no hinge. */
@@ -82,6 +89,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.stiffness = new Float64Array(capacity);
     this.compliance = new Float64Array(capacity);
     this.lambda = new Float64Array(capacity);
+    this.pushed = new Float64Array(capacity);
     this.axisFrom = new Int32Array(capacity);
     this.axisTo = new Int32Array(capacity);
     this.hingeSlack = new Float64Array(capacity);
@@ -100,6 +108,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.axisTo[row] = -1;
     this.compliance[row] = 0;
     this.lambda[row] = 0;
+    this.pushed[row] = 0;
     this.rows.set(id, row);
     return id;
   }
@@ -138,6 +147,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     if (this.substepSeen !== sticks.substepSerial) {
       this.substepSeen = sticks.substepSerial;
       this.lambda.fill(0, 0, this.count);
+      this.pushed.fill(0, 0, this.count);
     }
   }
 
@@ -199,6 +209,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
         lambda = (-this.stiffness[row]! * error - at * this.lambda[row]!) / (denominator + at);
         this.lambda[row] = this.lambda[row]! + lambda;
       }
+      this.pushed[row] = this.pushed[row]! + (lambda < 0 ? -lambda : lambda);
       const sa = lambda * wa;
       const sb = lambda * wb;
       const sm = lambda * wm;
@@ -226,6 +237,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.stiffness = widen(this.stiffness, capacity);
     this.compliance = widen(this.compliance, capacity);
     this.lambda = widen(this.lambda, capacity);
+    this.pushed = widen(this.pushed, capacity);
     this.axisFrom = widen(this.axisFrom, capacity);
     this.axisTo = widen(this.axisTo, capacity);
     this.hingeSlack = widen(this.hingeSlack, capacity);
@@ -243,6 +255,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
     this.stiffness[to] = this.stiffness[from]!;
     this.compliance[to] = this.compliance[from]!;
     this.lambda[to] = this.lambda[from]!;
+    this.pushed[to] = this.pushed[from]!;
     this.axisFrom[to] = this.axisFrom[from]!;
     this.axisTo[to] = this.axisTo[from]!;
     this.hingeSlack[to] = this.hingeSlack[from]!;

@@ -53,9 +53,9 @@ export function useRagdoll(options: UseRagdollOptions = {}): RagdollApi {
 /** @internal {@link useRagdoll} with errors that name `who`, the component using it. */
 export function useRagdollAs(who: string, options: UseRagdollOptions = {}): RagdollApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { height, mass, pose, angleStiffness, selfCollision, jointDamping, capsules, protectFromTunnelling, elbowHinges, twistLimits, name } = options;
+  const { height, mass, pose, angleStiffness, selfCollision, jointDamping, capsules, protectFromTunnelling, elbowHinges, twistLimits, limitFriction, ownPasses, name } = options;
   // Options the core reads only when it builds the ragdoll rebuild it when they change.
-  const key = JSON.stringify([height, mass, pose, angleStiffness, selfCollision, jointDamping, capsules, protectFromTunnelling, elbowHinges, twistLimits]);
+  const key = JSON.stringify([height, mass, pose, angleStiffness, selfCollision, jointDamping, capsules, protectFromTunnelling, elbowHinges, twistLimits, limitFriction, ownPasses]);
   const api = useBody<Ragdoll, RagdollApi>(
     {
       who,
