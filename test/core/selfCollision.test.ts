@@ -269,6 +269,8 @@ function run(scene: { world: World; cloth: ClothHandle }, steps: number): Crossi
   return detector;
 }
 
+// The timeouts guard against a hang, not slowness: the over-wound ring takes about
+// 13 s, and once took 55 s on a machine running a benchmark alongside.
 describe('cloth self-collision (issue 10)', () => {
   for (const kernel of kernels) {
     it(`a fold with thickness 0.02 on spacing 0.05 never passes through itself, thrown down at 0 to 4 m/s (${kernel} kernel)`, () => {
@@ -283,14 +285,14 @@ describe('cloth self-collision (issue 10)', () => {
       }
       // The detector sees the fold fall through without self-collision.
       expect(run(fold(false, 1, kernel), 60).crossings).toBeGreaterThan(50);
-    }, 20_000);
+    }, 120_000);
 
     it(`a curtain dropped so that it crumples onto itself never passes through itself (${kernel} kernel)`, () => {
       const scene = crumple(true, kernel);
       expect(scene.world.kernel).toBe(kernel);
       expect(run(scene, 90).crossings).toBe(0);
       expect(run(crumple(false, kernel), 90).crossings).toBeGreaterThan(10);
-    }, 20_000);
+    }, 120_000);
   }
 
   it('a cloth pulled through a ring twists but never passes through itself', () => {
@@ -328,7 +330,7 @@ describe('cloth self-collision (issue 10)', () => {
     // ... where a cloth passing through itself undoes it: the detector sees it cross, and the twist is gone.
     expect(loose.crossings).toBeGreaterThan(500);
     expect(Math.abs(loose.twist)).toBeLessThan(90);
-  }, 30_000);
+  }, 120_000);
 
   it('a cloth wound tighter than its thickness allows is held apart at the push-out speed, not flung', () => {
     // Two turns through the ring wind the cloth under it tighter than the thickness: contacts,
@@ -353,7 +355,7 @@ describe('cloth self-collision (issue 10)', () => {
     }
     expect(fastest).toBeLessThan(20);
     expect(detector.crossings).toBeLessThan(300);
-  }, 30_000);
+  }, 120_000);
 
   it('two strips crossing edge on stop at their edges, the thickness apart (edge–edge contact)', () => {
     // Particle–triangle contact alone let these pass straight through each other (measured
