@@ -78,16 +78,11 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * Makes the elbows one-way hinges (see `bodies/elbowHinge.ts`): a forearm
    * pushed past straight the wrong way comes back to within 10°, whichever way the
    * upper arm points, and (with `twistLimits`) the upper arms' twist is limited.
-   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default false, for
-   * two causes found and not yet removed (README.md, "Ragdoll joint limits"):
-   * - a ragdoll's own passes (`ownPasses`) stop at the first pass that would raise
-   *   its kinetic energy, and landing on the head at 5 m/s that left a clavicle
-   *   2.0–2.7% long for five substeps and the upper spine 2.16% (1.95% without the
-   *   elbows: the same guard, the elbows only change the pose);
-   * - the shoulders' twist limit is projected every substep at rest against an arm
-   *   the ground holds twisted (the ground, projected after it, undoes it), and the
-   *   arm creeps: dropped tipped forward, a kneeling body crept at 1–2 cm/s for
-   *   3 s and then tipped over at 1.1 m/s, 6.5 s after the drop.
+   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default false: with
+   * them on, a ragdoll dropped tipped forward kneels on its forearms, the shoulders'
+   * twist limit fights the ground every substep at rest (the ground, projected
+   * after it, puts the twisted arm back), the arm creeps at 1–2 cm/s and the body
+   * tips over 6.5 s after the drop (README.md, "Ragdoll joint limits").
    */
   elbowHinges?: boolean;
   /**
@@ -102,7 +97,7 @@ export interface RagdollOptions extends CollisionGroupOptions {
   twistLimits?: boolean;
   /**
    * Coulomb friction coefficient of the joints pressed against their limits
-   * (neck, shoulders, hips; see `bodies/limitFriction.ts`): a limb held at its
+   * (neck and shoulders; see `bodies/limitFriction.ts`): a limb held at its
    * stop slides along it only while the push along the stop exceeds this share of
    * the stop's push. Without it a head bent against the neck's limit swings
    * around it like a pendulum long after landing. Default 0.5; 0 turns it off.
