@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBox, createCloth, createRagdoll, createRope, World, type StickKernel, type Vec3 } from '../../src/core/index.js';
 import { auditEnergy, hangingFloors } from './energyAudit.js';
+import { setRigidMotion } from '../support/rigidMotion.js';
 
 // Issue 9, "nothing gains energy": with damping 0 and nothing to collide with,
 // swinging, spinning and tumbling bodies are stepped for 60 simulated seconds and
@@ -74,23 +75,6 @@ interface Scene {
   build(world: World): Built;
 }
 
-/** Sets `ids` moving rigidly: velocity `v` of the centre of mass plus a spin `omega` (rad/s) about it. */
-function spin(world: World, ids: readonly number[], omega: Vec3, v: Vec3): void {
-  let mass = 0;
-  const c = [0, 0, 0];
-  for (const id of ids) {
-    const m = world.getMass(id);
-    const p = world.getPosition(id);
-    mass += m;
-    for (let k = 0; k < 3; k++) c[k] = c[k]! + m * p[k]!;
-  }
-  for (const id of ids) {
-    const p = world.getPosition(id);
-    const r = [0, 1, 2].map((k) => p[k]! - c[k]! / mass) as Vec3;
-    world.setVelocity(id, [v[0] + omega[1] * r[2] - omega[2] * r[1], v[1] + omega[2] * r[0] - omega[0] * r[2], v[2] + omega[0] * r[1] - omega[1] * r[0]]);
-  }
-}
-
 /** A ragdoll in the T pose with nothing but its skeleton: no joint damping, no capsules or tunnelling guard (no contacts). */
 function bareRagdoll(world: World, elbowHinges = false) {
   return createRagdoll(world, { pose: 'T', jointDamping: 0, capsules: false, protectFromTunnelling: false, elbowHinges });
@@ -143,7 +127,7 @@ const scenes: Scene[] = [
     rise: 0.02,
     build(world) {
       const doll = bareRagdoll(world);
-      spin(world, doll.vertices, [6, 1, 1], [0, 5, 0]);
+      setRigidMotion(world, doll.vertices, [6, 1, 1], [0, 5, 0]);
       return { ids: doll.vertices, scale: 'internal' };
     },
   },
@@ -152,7 +136,7 @@ const scenes: Scene[] = [
     rise: 0.02,
     build(world) {
       const doll = bareRagdoll(world);
-      spin(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
+      setRigidMotion(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
       world.setVelocity(doll.part('leftHand'), [0, 8, 4]);
       world.setVelocity(doll.part('rightFoot'), [3, -2, 5]);
       return { ids: doll.vertices, scale: 'internal' };
@@ -166,7 +150,7 @@ const scenes: Scene[] = [
     rise: 0.02,
     build(world) {
       const doll = bareRagdoll(world, true);
-      spin(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
+      setRigidMotion(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
       return { ids: doll.vertices, scale: 'internal' };
     },
   },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRagdoll, World, type StickKernel, type Vec3 } from '../../src/core/index.js';
 import { LimitFriction } from '../../src/core/bodies/limitFriction.js';
+import { setRigidMotion } from '../support/rigidMotion.js';
 
 // Issue 11, "ragdolls come to rest": the friction of a joint pressed on its limit
 // (bodies/limitFriction.ts). What it must be: internal, so every correction keeps
@@ -71,23 +72,6 @@ function auditFriction(world: World): Audit {
   return audit;
 }
 
-/** Sets `ids` moving rigidly: velocity `v` of the centre of mass plus a spin `omega` (rad/s) about it. */
-function spin(world: World, ids: readonly number[], omega: Vec3, v: Vec3): void {
-  let mass = 0;
-  const c = [0, 0, 0];
-  for (const id of ids) {
-    const m = world.getMass(id);
-    const p = world.getPosition(id);
-    mass += m;
-    for (let k = 0; k < 3; k++) c[k] = c[k]! + m * p[k]!;
-  }
-  for (const id of ids) {
-    const p = world.getPosition(id);
-    const r = [0, 1, 2].map((k) => p[k]! - c[k]! / mass);
-    world.setVelocity(id, [v[0] + omega[1] * r[2]! - omega[2] * r[1]!, v[1] + omega[2] * r[0]! - omega[0] * r[2]!, v[2] + omega[0] * r[1]! - omega[1] * r[0]!]);
-  }
-}
-
 const kernels: StickKernel[] = ['wasm', 'js'];
 
 describe('limit friction', () => {
@@ -96,7 +80,7 @@ describe('limit friction', () => {
       const world = new World({ kernel, damping: 0 });
       const doll = createRagdoll(world, { pose: 'T', position: [0, 1, 0], jointDamping: 0 });
       const audit = auditFriction(world);
-      spin(world, doll.vertices, [2, 5, 1], [0, 3, 0]);
+      setRigidMotion(world, doll.vertices, [2, 5, 1], [0, 3, 0]);
       // Head flung sideways and arms back: centrifugal and the flings press them on their limits.
       const add = (part: 'head' | 'leftElbow' | 'rightElbow', dv: Vec3) => {
         const v = world.getVelocity(doll.part(part));

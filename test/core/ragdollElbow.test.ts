@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRagdoll, World, type Ragdoll } from '../../src/core/index.js';
 import { ELBOW_TWIST_GIVE, ElbowHinges } from '../../src/core/bodies/elbowHinge.js';
 import { partPosition, ragdollParts, ELBOW_HYPEREXTENSION, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
+import { sub, add, scale, dot, cross, norm, unit, type V } from '../support/vectors.js';
 
 // Issue 11: "elbows and knees bend one way only". An elbow bent the wrong way
 // (the forearm pushed past straight) must come back to within the hyperextension
@@ -14,14 +15,6 @@ import { partPosition, ragdollParts, ELBOW_HYPEREXTENSION, type RagdollPart } fr
 
 const degrees = Math.PI / 180;
 const HEIGHT = 1.8;
-type V = readonly number[];
-const sub = (a: V, b: V) => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
-const add = (a: V, b: V) => [a[0]! + b[0]!, a[1]! + b[1]!, a[2]! + b[2]!];
-const scale = (a: V, k: number) => a.map((x) => x * k);
-const dot = (a: V, b: V) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-const cross = (a: V, b: V) => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
-const norm = (a: V) => Math.hypot(a[0]!, a[1]!, a[2]!);
-const unit = (a: V) => scale(a, 1 / norm(a));
 
 /** Upper arm direction and the way the elbow folds, for the left arm (the right one mirrors x). */
 const poses = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRagdoll, World, type StickKernel, type Vec3 } from '../../src/core/index.js';
 import { auditEnergy } from './energyAudit.js';
+import { setRigidMotion } from '../support/rigidMotion.js';
 
 // Issue 11: "nothing may gain energy it was not given", for the one-way elbows.
 // A bare ragdoll (no contacts, no joint damping, damping 0) has its forearms flung
@@ -65,23 +66,6 @@ const settings = [
   { substeps: 20, iterations: 2 },
 ];
 
-/** Sets `ids` moving rigidly: velocity `v` of the centre of mass plus a spin `omega` (rad/s) about it. */
-function spin(world: World, ids: readonly number[], omega: Vec3, v: Vec3): void {
-  let mass = 0;
-  const c = [0, 0, 0];
-  for (const id of ids) {
-    const m = world.getMass(id);
-    const p = world.getPosition(id);
-    mass += m;
-    for (let k = 0; k < 3; k++) c[k] = c[k]! + m * p[k]!;
-  }
-  for (const id of ids) {
-    const p = world.getPosition(id);
-    const r = [0, 1, 2].map((k) => p[k]! - c[k]! / mass) as Vec3;
-    world.setVelocity(id, [v[0] + omega[1] * r[2] - omega[2] * r[1], v[1] + omega[2] * r[0] - omega[0] * r[2], v[2] + omega[0] * r[1] - omega[1] * r[0]]);
-  }
-}
-
 describe('one-way elbows: wrong-way flings never raise the energy above its start (damping 0, 10 s)', () => {
   for (const kernel of kernels) {
     for (const { substeps, iterations } of settings) {
@@ -90,7 +74,7 @@ describe('one-way elbows: wrong-way flings never raise the energy above its star
           for (const fling of flings) {
             const world = new World({ damping: 0, kernel, substeps, iterations });
             const doll = createRagdoll(world, { pose: 'T', jointDamping: 0, capsules: false, protectFromTunnelling: false, elbowHinges: true });
-            if (tumble) spin(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
+            if (tumble) setRigidMotion(world, doll.vertices, [2, 4, 1], [0, 5, 0]);
             world.setVelocity(doll.part('leftHand'), fling.hands[0]);
             world.setVelocity(doll.part('rightHand'), fling.hands[1]);
             const audit = auditEnergy(world, doll.vertices, 10, 'internal');

@@ -3,6 +3,7 @@ import { createRagdoll, World, type Ragdoll, type StickKernel, type Vec3, type W
 import { HipTwistLimits, type HipTwistParticles } from '../../src/core/bodies/hipTwist.js';
 import { angleLimits, partPosition, ragdollParts, twistLimits, twistStop, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import { auditEnergy } from './energyAudit.js';
+import { sub, add, scale, dot, cross, norm, unit } from '../support/vectors.js';
 
 // Issue 11: "shoulders and hips have cone and twist limits". A stick thigh has no
 // twist of its own: its twist is the turn of the plane its knee bends in, about
@@ -12,14 +13,6 @@ import { auditEnergy } from './energyAudit.js';
 
 const degrees = Math.PI / 180;
 const HEIGHT = 1.8;
-type V = readonly number[];
-const sub = (a: V, b: V) => [a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!];
-const add = (a: V, b: V) => [a[0]! + b[0]!, a[1]! + b[1]!, a[2]! + b[2]!];
-const scale = (a: V, k: number) => a.map((x) => x * k);
-const dot = (a: V, b: V) => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-const cross = (a: V, b: V) => [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
-const norm = (a: V) => Math.hypot(a[0]!, a[1]!, a[2]!);
-const unit = (a: V) => scale(a, 1 / norm(a));
 
 type Side = 'left' | 'right';
 const HIP = twistLimits.find((t) => t.name === 'leftHipTwist')!;
