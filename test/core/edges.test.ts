@@ -139,6 +139,43 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     expect(run(false)).toBeLessThan(-0.05);
   });
 
+  it('a stick lying along a tread across its nose is held out over the whole stretch: both ends of it to the face, continuously in the tilt', () => {
+    // A tread y = 0 over x in [0, 1] with its riser at x = 0; the stick runs from a over the tread to b past the nose.
+    const ledge = new MeshBuilder().quad([0, 0, -1], [1, 0, -1], [1, 0, 1], [0, 0, 1], [0, 1, 0]).quad([0, -1, -1], [0, 0, -1], [0, 0, 1], [0, -1, 1], [-1, 0, 0]).shape();
+    const r = 0.05;
+    /** One projection with a at depth `da` under the capsule's rest height and b at `db`; returns a's and b's heights after. */
+    const project = (da: number, db: number) => {
+      const world = new World(still);
+      world.addCollider(ledge);
+      const a = world.addParticle({ position: [0.6, r - da, 0], mass: 2, radius: 0.001 });
+      const b = world.addParticle({ position: [-0.3, r - db, 0], mass: 1, radius: 0.001 });
+      addCapsuleEdge(world, a, b, r);
+      world.step();
+      return [world.getPosition(a)[1], world.getPosition(b)[1]] as const;
+    };
+    // The nose is at t = 0.6 / 0.9 of the way from a to b.
+    const nose = ([ya, yb]: readonly [number, number]) => ya + ((yb - ya) * 0.6) / 0.9;
+    // Sunk level by 1 cm, tilted by a nanometre either way: the same move, both ends of the stretch (a and the nose) on the face.
+    // (The deepest point alone jumped from a to the nose as the tilt changed sign: a was lifted 1 cm, or 0.6 cm with b 1.6 cm.)
+    const up = project(0.01 + 1e-9, 0.01 - 1e-9);
+    const down = project(0.01 - 1e-9, 0.01 + 1e-9);
+    for (const y of [up, down]) {
+      expect(y[0]).toBeCloseTo(r, 8);
+      expect(nose(y)).toBeCloseTo(r, 8);
+    }
+    expect(Math.abs(up[1] - down[1])).toBeLessThan(1e-8);
+    // Tipped toward the overhang by 2 mm with a on the tread: the nose is the deeper end and raising it alone
+    // (section 5 weights there) lifts a as well, which the face allows: the smallest move, as a point contact's.
+    // (To 1e-7: the tilted capsule then reaches past the nose's rim by r·(1 − cos tilt), 1.4e-8 m, pushed out after.)
+    const tipped = project(0, 0.002);
+    expect(nose(tipped)).toBeCloseTo(r, 7);
+    expect(tipped[0] - r).toBeCloseTo(share([1 / 3, 2 / 3], [0.5, 1], 0, 0.002 * (2 / 3)), 7);
+    // Only the deepest point needs pushing when that clears the rest: a dipped 1 mm, the nose clear, as before (section 5 weights at t = 0).
+    const dipped = project(0.001, -0.01);
+    expect(dipped[0]).toBeCloseTo(r, 12);
+    expect(dipped[1]).toBeCloseTo(r + 0.01, 12);
+  });
+
   it('an edge leaves with its body: particles that later reuse the slots are not held by it', () => {
     const world = new World();
     world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 0.5 });

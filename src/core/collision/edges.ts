@@ -107,6 +107,10 @@ export class EdgeSystem implements Constraint {
   private rows = new Map<number, number>();
   private torsos: TorsoRecord[] = [];
   private query = makeSegmentQuery();
+  /** Stretch contacts held while a mesh's triangles are seen: per plane its normal, offset and the stretch's ends (see collide). */
+  private readonly planes = new Float64Array(PLANES * 6);
+  /** Scratch of a stretch contact (see shareStretch): the two ends' moves, then the weights wa, wb and the stretch's ends (parameter, depth). */
+  private readonly moves = new Float64Array(8);
   private cast = makeLineCast();
   private contact = makeContact(false);
 
@@ -224,9 +228,45 @@ export class EdgeSystem implements Constraint {
         box[3 + k] = (q[k]! > q[3 + k]! ? q[k]! : q[3 + k]!) + r;
       }
       const n = c.bvh.query(c.candidates);
+      // Stretches over faces first, then the point contacts (rims, a segment's
+      // end dipping into a face) as the segment lies after them. The stretches
+      // over coplanar triangles (the two of a quad tread) are one contact, whose
+      // ends are the outermost of theirs: the depth along the segment is linear,
+      // so holding those two out holds the rest. Each triangle's stretch on its
+      // own, the first lifted an end the second then pivoted about, and the step
+      // nose's rim pushed before the tread did the same; the body lying there
+      // chattered as with one point.
+      const planes = this.planes;
+      let held = 0;
       for (let i = 0; i < n; i++) {
         this.load(particles, row);
-        if (segmentVsTriangle(c, c.candidates[i]!, q)) this.share(particles, a, b, c);
+        const t = c.candidates[i]!;
+        if (!segmentVsTriangle(c, t, q) || q[Seg.Stretch] !== 1) continue;
+        const v0 = c.indices[t * 3]! * 3;
+        const offset = q[8]! * c.vertices[v0]! + q[9]! * c.vertices[v0 + 1]! + q[10]! * c.vertices[v0 + 2]!;
+        let k = 0;
+        while (k < held && !samePlane(planes, k * 6, q, offset)) k++;
+        if (k < held) {
+          if (q[Seg.Lo]! < planes[k * 6 + 4]!) planes[k * 6 + 4] = q[Seg.Lo]!;
+          if (q[Seg.Hi]! > planes[k * 6 + 5]!) planes[k * 6 + 5] = q[Seg.Hi]!;
+        } else if (held < PLANES) {
+          const o = held * 6;
+          planes[o] = q[8]!;
+          planes[o + 1] = q[9]!;
+          planes[o + 2] = q[10]!;
+          planes[o + 3] = offset;
+          planes[o + 4] = q[Seg.Lo]!;
+          planes[o + 5] = q[Seg.Hi]!;
+          held++;
+        } else this.share(particles, a, b, c);
+      }
+      for (let k = 0; k < held; k++) {
+        this.load(particles, row);
+        if (this.stretchOn(k * 6)) this.share(particles, a, b, c);
+      }
+      for (let i = 0; i < n; i++) {
+        this.load(particles, row);
+        if (segmentVsTriangle(c, c.candidates[i]!, q) && q[Seg.Stretch] !== 1) this.share(particles, a, b, c);
       }
       return;
     }
@@ -253,6 +293,7 @@ export class EdgeSystem implements Constraint {
     const wa = particles.inverseMass[this.table.a[row]!]!;
     const wb = particles.inverseMass[this.table.b[row]!]!;
     q[Seg.Prefer] = wa + wb > 0 ? wa / (wa + wb) : 0.5;
+    q[Seg.Stretch] = 0;
   }
 
   /**
@@ -266,6 +307,10 @@ export class EdgeSystem implements Constraint {
    */
   private share(particles: ParticleStore, a: number, b: number, c: Collider): void {
     const q = this.query;
+    if (q[Seg.Stretch] === 1 && q[Seg.Hi]! - q[Seg.Lo]! > STRETCH) {
+      this.shareStretch(particles, a, b, c);
+      return;
+    }
     const c2 = q[7]!;
     const c1 = 1 - c2;
     const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
@@ -307,6 +352,159 @@ export class EdgeSystem implements Constraint {
     }
   }
 
+  /**
+   * Fills the query with the stretch held at `planes[o..o + 6)` (normal, offset,
+   * its ends' parameters) as the segment now lies: both ends' depths, and the
+   * deeper end as the point for a stretch too short to hold at both ends. False
+   * when no part of it is in the face any more.
+   */
+  private stretchOn(o: number): boolean {
+    const q = this.query;
+    const planes = this.planes;
+    const nx = planes[o]!;
+    const ny = planes[o + 1]!;
+    const nz = planes[o + 2]!;
+    const sa = nx * q[0]! + ny * q[1]! + nz * q[2]! - planes[o + 3]!;
+    const sb = nx * q[3]! + ny * q[4]! + nz * q[5]! - planes[o + 3]!;
+    const lo = planes[o + 4]!;
+    const hi = planes[o + 5]!;
+    const s0 = sa + (sb - sa) * lo;
+    const s1 = sa + (sb - sa) * hi;
+    const r = q[6]!;
+    if ((s0 < s1 ? s0 : s1) >= r) return false;
+    q[Seg.Stretch] = 1;
+    q[Seg.Lo] = lo;
+    q[Seg.Hi] = hi;
+    q[Seg.LoDepth] = r - s0;
+    q[Seg.HiDepth] = r - s1;
+    q[7] = s0 < s1 ? lo : hi;
+    q[8] = nx;
+    q[9] = ny;
+    q[10] = nz;
+    q[11] = r - (s0 < s1 ? s0 : s1);
+    return true;
+  }
+
+  /**
+   * A capsule lying along a face touches it over a stretch [lo, hi] of its
+   * segment, not at a point. Pushed out at its deepest point only (as
+   * {@link share} does), the push jumped from one end of the stretch to the
+   * other as the tilt changed sign by a micrometre, and lifted the end the face
+   * held along with the other, a lift left as velocity: a ragdoll lying with its
+   * spine across a step's nose (the pelvis on the tread, the chest over the drop)
+   * or a shin along a tread chattered at about 1 cm/s for ever and never fell
+   * asleep, or did, depending on the last bit of its start position
+   * (test/core/ragdollLimits.test.ts). Here both ends of the stretch are
+   * kept out of the face at once, by the smallest mass-weighted move of the two
+   * particles along the face normal (Σ mᵢuᵢ² with the point at lo raised by at
+   * least its depth d₀ and the point at hi by d₁): one end alone (the section 5
+   * push there) when that clears the other too, else both ends exactly to the
+   * face. That is a projection onto a convex set, so it changes continuously
+   * with the tilt: a level segment is lifted level whichever way it tilts by a
+   * nanometre. Friction and the push-out speed limit act on each particle's
+   * share as in {@link share}.
+   */
+  private shareStretch(particles: ParticleStore, a: number, b: number, c: Collider): void {
+    const q = this.query;
+    const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
+    const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;
+    if (wa + wb === 0) return;
+    const nx = q[8]!;
+    const ny = q[9]!;
+    const nz = q[10]!;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const pa = a * 3;
+    const pb = b * 3;
+    const lo = q[Seg.Lo]!;
+    const hi = q[Seg.Hi]!;
+    // What each end moved in by this substep is taken back whole, what it brought in at most pushOutRoom (see share).
+    const va = (pos[pa]! - prev[pa]!) * nx + (pos[pa + 1]! - prev[pa + 1]!) * ny + (pos[pa + 2]! - prev[pa + 2]!) * nz;
+    const vb = (pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz;
+    let d0 = q[Seg.LoDepth]!;
+    let d1 = q[Seg.HiDepth]!;
+    const room0 = particles.pushOutRoom - ((1 - lo) * va + lo * vb);
+    const room1 = particles.pushOutRoom - ((1 - hi) * va + hi * vb);
+    if (d0 > room0 || d1 > room1) {
+      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack;
+      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack;
+      if (d0 > room0) d0 = room0;
+      if (d1 > room1) d1 = room1;
+    }
+    if (d0 <= 0 && d1 <= 0) return;
+    // One end alone (share's push at it), if that raises the other end far enough
+    // too: then it is the smallest move (the other end's condition is inactive).
+    // Else both ends go exactly to the face.
+    // Through scratch: a double passed to a call V8 does not inline is boxed, an allocation per contact.
+    const moves = this.moves;
+    moves[2] = wa;
+    moves[3] = wb;
+    moves[4] = lo;
+    moves[5] = d0;
+    moves[6] = hi;
+    moves[7] = d1;
+    if (!this.oneEnd(4, 6) && !this.oneEnd(6, 4)) {
+      if (wa === 0 || wb === 0) {
+        // A particle that cannot move leaves no move that puts both ends on the face: the deeper one, as share does.
+        if (d0 >= d1) this.oneEnd(4, 6);
+        else this.oneEnd(6, 4);
+      } else {
+        // (1 − lo)·ua + lo·ub = d₀, (1 − hi)·ua + hi·ub = d₁.
+        const det = hi - lo;
+        moves[0] = (d0 * hi - d1 * lo) / det;
+        moves[1] = (d1 * (1 - lo) - d0 * (1 - hi)) / det;
+      }
+    }
+    const contact = this.contact;
+    contact[0] = nx;
+    contact[1] = ny;
+    contact[2] = nz;
+    setSurface(contact, c);
+    this.move(particles, a, 0);
+    this.move(particles, b, 1);
+  }
+
+  /**
+   * The move of a stretch's ends that raises one end of it alone by its depth
+   * (the section 5 weights at that end), into `moves[0..2)` (a's, b's); true if
+   * that raises the other end by at least its depth too. The ends' parameter and
+   * depth are at `moves[end]`, `moves[end + 1]` and `moves[other]`,
+   * `moves[other + 1]`, the weights at `moves[2..4)`. An end not in the face
+   * needs no move.
+   */
+  private oneEnd(end: number, other: number): boolean {
+    const moves = this.moves;
+    const wa = moves[2]!;
+    const wb = moves[3]!;
+    const t = moves[end]!;
+    const d = moves[end + 1]!;
+    moves[0] = 0;
+    moves[1] = 0;
+    if (d > 0) {
+      const denominator = wa * (1 - t) * (1 - t) + wb * t * t;
+      if (denominator === 0) return false;
+      moves[0] = (wa * (1 - t) * d) / denominator;
+      moves[1] = (wb * t * d) / denominator;
+    }
+    const s = moves[other]!;
+    return (1 - s) * moves[0]! + s * moves[1]! >= moves[other + 1]!;
+  }
+
+  /** Moves particle `i` by `moves[slot]` along the contact normal: a push out through pushOut (friction, contact record), a pull toward the face directly. */
+  private move(particles: ParticleStore, i: number, slot: number): void {
+    const u = this.moves[slot]!;
+    if (u > 0) {
+      this.contact[3] = u;
+      pushOut(particles, i, this.contact);
+    } else if (u < 0) {
+      const p = i * 3;
+      const pos = particles.position;
+      pos[p] = pos[p]! + this.contact[0]! * u;
+      pos[p + 1] = pos[p + 1]! + this.contact[1]! * u;
+      pos[p + 2] = pos[p + 2]! + this.contact[2]! * u;
+    }
+  }
+
   private deriveAnchor(row: number, torso: TorsoRecord): void {
     const t = this.table;
     const a = t.a[row]!;
@@ -317,6 +515,22 @@ export class EdgeSystem implements Constraint {
     // Unreached ends (-1) or a tie (e.g. shoulder to shoulder) give no anchor.
     t.anchor[row] = ha < 0 || hb < 0 || ha === hb ? -1 : ha < hb ? a : b;
   }
+}
+
+/**
+ * Shortest stretch (as a share of the segment) held out at both ends: over a
+ * shorter one the two ends' depths hardly differ, and solving for both would
+ * divide by its length.
+ */
+const STRETCH = 1e-3;
+
+/** Most face planes whose stretches one edge holds against one mesh at a time; a stretch over a further plane is pushed out on its own. */
+const PLANES = 4;
+
+/** True if the plane at `planes[o..o + 4)` is the query's face (normal `q[8..11)`, `offset`), to round-off. */
+function samePlane(planes: Float64Array, o: number, q: Float64Array, offset: number): boolean {
+  const e = 1e-9;
+  return Math.abs(planes[o]! - q[8]!) < e && Math.abs(planes[o + 1]! - q[9]!) < e && Math.abs(planes[o + 2]! - q[10]!) < e && Math.abs(planes[o + 3]! - offset) < e;
 }
 
 function inRange(id: number, torso: TorsoRecord): boolean {

@@ -31,7 +31,19 @@ export const enum Seg {
    * section 5 weights lift it level instead of tipping it.
    */
   Prefer = 16,
-  Size = 17,
+  /**
+   * Out: 1 when the contact is a stretch of the segment over a face (a capsule
+   * lying along a tread), 0 for a point. A stretch also gives its ends' parameters
+   * ({@link Lo}, {@link Hi}) and how deep each end is ({@link LoDepth},
+   * {@link HiDepth}; negative when that end is clear of the face), so that both
+   * ends can be held out at once (`EdgeSystem`).
+   */
+  Stretch = 17,
+  Lo = 18,
+  Hi = 19,
+  LoDepth = 20,
+  HiDepth = 21,
+  Size = 22,
 }
 
 /** A fresh segment query buffer. */
@@ -193,9 +205,15 @@ export function segmentVsTriangle(mesh: TriangleMeshCollider, t: number, q: Floa
       q[9] = ny;
       q[10] = nz;
       q[11] = r - low;
+      q[Seg.Stretch] = 1;
+      q[Seg.Lo] = lo;
+      q[Seg.Hi] = hi;
+      q[Seg.LoDepth] = r - s0;
+      q[Seg.HiDepth] = r - s1;
       return true;
     }
   }
+  q[Seg.Stretch] = 0;
   return r > 0 && rimContact(mesh, t, q);
 }
 
