@@ -254,8 +254,7 @@ describe('ragdolls come to rest', () => {
     ['shoved down stairs, turned −17°', (o) => shovedDownStairs(-0.3, o)],
   ];
   it('every part slower than 5 cm/s from 3 s after landing, over 30 s', () => {
-    // Measured: the fastest part from 3 s after landing 0–1.2 mm/s (0–0.42 mm/s before
-    // the capsules held a stretch along a tread at both ends). Before the
+    // Measured: the fastest part from 3 s after landing 0–0.42 mm/s. Before the
     // limits' friction (bodies/limitFriction.ts) the head of the one shoved down
     // the stairs turned −17° swung on its neck limit at up to 44 mm/s.
     for (const [name, make] of cases) {
@@ -268,8 +267,8 @@ describe('ragdolls come to rest', () => {
   });
 
   it('with sleeping on, asleep within 4 s of landing, and asleep still at 30 s', () => {
-    // Measured: asleep 1.2–2.8 s after landing (sleepTime 0.5 s at 0.01 m/s); the
-    // stairs turned −17° 2.1 s (5.1 s before the limits' friction).
+    // Measured: asleep 1.2–2.0 s after landing (sleepTime 0.5 s at 0.01 m/s); the
+    // stairs turned −17° 2.0 s (5.1 s before the limits' friction).
     for (const [name, make] of cases) {
       const { world, doll } = make({ sleep: true });
       const { landed, asleep, wokeAgain } = settle(world, doll, 30);
@@ -289,9 +288,9 @@ describe('ragdolls come to rest whatever the last bit of their start', () => {
     // 1 cm/s and never fell asleep turned 17° and moved by 1e-12 m or −1e-10 m,
     // nor unturned and moved by −1e-5 m; nor with the limits' friction solving its
     // inertia by ×(1/det) rather than ÷det. Capsules now hold both ends of the
-    // stretch (collision/edges.ts): of 42 such variants (turned 0°, ±17°, each
-    // moved by ±1e-12 to ±1e-5 m or with that ×(1/det)), all asleep 0.8–3.4 s
-    // after landing.
+    // stretch (collision/edges.ts): of 72 such variants (turned 0°, ±17°, each
+    // moved by 0 or ±1e-12 to ±1e-5 m, with ÷det or ×(1/det)), all asleep
+    // 0.8–3.2 s after landing.
     for (const yaw of [0, 0.3, -0.3]) {
       for (const nudge of [1e-12, -1e-10]) {
         const { world, doll } = shovedDownStairs(yaw, { sleep: true }, 6, nudge);

@@ -109,6 +109,8 @@ export class EdgeSystem implements Constraint {
   private query = makeSegmentQuery();
   /** Stretch contacts held while a mesh's triangles are seen: per plane its normal, offset and the stretch's ends (see collide). */
   private readonly planes = new Float64Array(PLANES * 6);
+  /** The candidates (indices into a mesh's candidate list) that gave point contacts, seen again after the stretches. */
+  private readonly points = new Int32Array(64);
   /** Scratch of a stretch contact (see shareStretch): the two ends' moves, then the weights wa, wb and the stretch's ends (parameter, depth). */
   private readonly moves = new Float64Array(8);
   private cast = makeLineCast();
@@ -237,11 +239,19 @@ export class EdgeSystem implements Constraint {
       // nose's rim pushed before the tread did the same; the body lying there
       // chattered as with one point.
       const planes = this.planes;
+      const points = this.points;
       let held = 0;
+      let pointCount = 0;
       for (let i = 0; i < n; i++) {
         this.load(particles, row);
         const t = c.candidates[i]!;
-        if (!segmentVsTriangle(c, t, q) || q[Seg.Stretch] !== 1) continue;
+        if (!segmentVsTriangle(c, t, q)) continue;
+        if (q[Seg.Stretch] !== 1) {
+          // Seen again below, after the stretches; past the list's room all candidates are.
+          if (pointCount < points.length) points[pointCount] = i;
+          pointCount++;
+          continue;
+        }
         const v0 = c.indices[t * 3]! * 3;
         const offset = q[8]! * c.vertices[v0]! + q[9]! * c.vertices[v0 + 1]! + q[10]! * c.vertices[v0 + 2]!;
         let k = 0;
@@ -264,9 +274,11 @@ export class EdgeSystem implements Constraint {
         this.load(particles, row);
         if (this.stretchOn(k * 6)) this.share(particles, a, b, c);
       }
-      for (let i = 0; i < n; i++) {
+      const all = pointCount > points.length;
+      const count = all ? n : pointCount;
+      for (let k = 0; k < count; k++) {
         this.load(particles, row);
-        if (segmentVsTriangle(c, c.candidates[i]!, q) && q[Seg.Stretch] !== 1) this.share(particles, a, b, c);
+        if (segmentVsTriangle(c, c.candidates[all ? k : points[k]!]!, q) && q[Seg.Stretch] !== 1) this.share(particles, a, b, c);
       }
       return;
     }
