@@ -52,7 +52,6 @@ export class EdgeSelfContact {
   private activeCount = 0;
   private readonly grid = new TriangleGrid();
   private boxes = new Float64Array(0);
-  private readonly found = new Int32Array(4096);
   /** Closest points of two segments: s, t, and the squared distance (see {@link closestOfSegments}). */
   private readonly closest = new Float64Array(3);
 
@@ -118,11 +117,11 @@ export class EdgeSelfContact {
     // a search after fast motion (boxes grown by it) does not read hundreds of cells per edge.
     grid.cellSize = widths / n;
     grid.build(boxes, n);
-    const found = this.found;
     const closest = this.closest;
     for (let e = 0; e < n; e++) {
       const o = e * 6;
-      const m = grid.gatherBox(boxes, e, found);
+      const m = grid.gatherBox(boxes, e);
+      const found = grid.found;
       const p1 = edges[e * 2]!;
       const p2 = edges[e * 2 + 1]!;
       const reach = Math.max(motion[p1 - first]!, motion[p2 - first]!);

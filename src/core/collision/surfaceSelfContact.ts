@@ -55,13 +55,13 @@ export class SurfaceSelfContact {
   private boxes = new Float64Array(0);
   /** A grid query: x, y, z, half size. */
   private readonly probe = new Float64Array(4);
-  /** What a grid query found. */
-  private readonly found = new Int32Array(4096);
   private readonly ids: Int32Array;
   /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SurfaceSelfContact.markJoined}). */
   private readonly joinMarks: Int32Array;
   /** Per particle of the body, how far it can move relative to the body this step (m), set by the caller before a search. */
   readonly motion: Float64Array;
+  /** How far a particle and a triangle may part this substep beyond their own motion (m), set by each pass (an array: see `minimum`). */
+  private readonly room = new Float64Array(1);
   /** The thickness for `separatePair` (a double in an array, so that none crosses the call). */
   private readonly minimum = new Float64Array(1);
   /** Scratch of {@link closestPointTriangle}. */
@@ -71,6 +71,7 @@ export class SurfaceSelfContact {
    * @param first,count the particle range of the body.
    * @param thickness least distance kept (m).
    * @param joinedStart,joined per particle first + k, its stick neighbours are joined[joinedStart[k] .. joinedStart[k + 1]) (body-relative).
+   * @param pushOutSpeed most speed (m/s) at which a particle and a triangle closer than `thickness` are pushed apart beyond their own motion (Infinity: the world's `maxPushOutSpeed`).
    */
   constructor(
     private readonly first: number,
@@ -78,6 +79,7 @@ export class SurfaceSelfContact {
     readonly thickness: number,
     private readonly joinedStart: Int32Array,
     private readonly joined: Int32Array,
+    private readonly pushOutSpeed = Infinity,
   ) {
     this.ids = new Int32Array(count);
     this.motion = new Float64Array(count);
@@ -120,7 +122,6 @@ export class SurfaceSelfContact {
     const boxes = this.boxes;
     const q = this.buf;
     const probe = this.probe;
-    const found = this.found;
     // Triangles, each in the cells its box grown by the thickness and its fastest corner's motion overlaps.
     let edges = 0;
     for (let t = 0; t < triangleCount; t++) {
@@ -137,8 +138,14 @@ export class SurfaceSelfContact {
     if (triangleCount > 0) {
       const grid = this.triangleGrid;
       // Cells the size of a typical triangle (not the largest: one torn, stretched
-      // triangle would make every cell hold hundreds); a large one spans several.
-      grid.cellSize = Math.max(edges / triangleCount, thickness);
+      // triangle would make every cell hold hundreds); a large one spans several. But no
+      // smaller than a typical particle's query: while a cloth deforms fast (a 64² cloth
+      // wrapping round a ball) every triangle's box and every particle's query grow by
+      // the motion, up to 0.15 m each side, and with cells a triangle wide each box lay
+      // in about a thousand cells and each query read as many: one search took 1.1 s.
+      let widths = 0;
+      for (let k = 0; k < n; k++) widths += 2 * motion[ids[k]! - first]!;
+      grid.cellSize = Math.max(edges / triangleCount, thickness, widths / n);
       grid.build(boxes, triangleCount);
       for (let k = 0; k < n; k++) {
         const i = ids[k]!;
@@ -151,7 +158,8 @@ export class SurfaceSelfContact {
         probe[1] = y;
         probe[2] = z;
         probe[3] = mi;
-        const m = grid.gather(probe, found);
+        const m = grid.gather(probe);
+        const found = grid.found;
         for (let f = 0; f < m; f++) {
           const t = found[f]!;
           const o = t * 6;
@@ -213,7 +221,8 @@ export class SurfaceSelfContact {
       probe[2] = pos[i * 3 + 2]!;
       probe[3] = 0.5 * thickness + motion[i - first]!;
       this.markJoined(i);
-      const m = grid.gather(probe, found);
+      const m = grid.gather(probe);
+      const found = grid.found;
       for (let f = 0; f < m; f++) {
         const j = ids[found[f]!]!;
         if (j <= i) continue;
@@ -435,6 +444,7 @@ export class SurfaceSelfContact {
    */
   project(world: World): void {
     const particles = world.particles;
+    this.room[0] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
     const pairs = this.active;
     // Backwards: the particle pairs (listed last) first, then the particle–triangle pairs,
     // whose correction is the finer one. (Measured: the folded sheet of
@@ -502,15 +512,16 @@ export class SurfaceSelfContact {
     const denominator = wi + wa * bs + wb * bb + wc * bc;
     if (denominator === 0) return;
     // As between bodies: leave the particle parting from the triangle's point by at most
-    // `maxPushOutSpeed` this substep. Where sticks and pins press the sheet thinner than the
-    // thickness (a cloth wound tight), the whole gap becoming speed every substep pumped it
-    // up to 140 m/s; capped, the sheet is held apart at that speed instead.
+    // `pushOutSpeed` this substep. Where sticks and pins press the sheet thinner than the
+    // thickness (a cloth wound tight, a crumple held by its own sticks), the whole gap
+    // becoming speed every substep pumped it up to 140 m/s; capped, the sheet is held apart
+    // at that speed instead.
     const prev = particles.previous;
     const moved =
       (pos[i * 3]! - prev[i * 3]! - bs * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
       (pos[i * 3 + 1]! - prev[i * 3 + 1]! - bs * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
       (pos[i * 3 + 2]! - prev[i * 3 + 2]! - bs * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
-    const room = particles.pushOutRoom - moved;
+    const room = this.room[0]! - moved;
     const depth = gap < room ? gap : room;
     if (depth <= 0) return;
     const lambda = depth / denominator;

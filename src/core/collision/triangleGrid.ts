@@ -63,12 +63,19 @@ export class TriangleGrid {
   }
 
   /**
-   * Writes into `out`, once each, the boxes listed in the cells that the box
-   * `[x ± r, y ± r, z ± r]` overlaps (a superset of the boxes it overlaps), with
-   * x, y, z read from `p[0..2]` and r from `p[3]` so that no double crosses the
-   * call; returns how many (at most `out.length`).
+   * What the latest query found: the indices of `found[0 .. n)`, n being what
+   * the query returned. Grows (the only allocation of a query) when a query
+   * finds more boxes than any before; read it after the query.
    */
-  gather(p: Float64Array, out: Int32Array): number {
+  found = new Int32Array(1024);
+
+  /**
+   * Lists in {@link TriangleGrid.found}, once each, the boxes listed in the cells
+   * that the box `[x ± r, y ± r, z ± r]` overlaps (a superset of the boxes it
+   * overlaps), with x, y, z read from `p[0..2]` and r from `p[3]` so that no
+   * double crosses the call; returns how many.
+   */
+  gather(p: Float64Array): number {
     const inv = this.inverse;
     const r = p[3]!;
     const x0 = Math.floor((p[0]! - r) * inv) | 0;
@@ -77,11 +84,11 @@ export class TriangleGrid {
     const x1 = Math.floor((p[0]! + r) * inv) | 0;
     const y1 = Math.floor((p[1]! + r) * inv) | 0;
     const z1 = Math.floor((p[2]! + r) * inv) | 0;
-    return this.collect(x0, y0, z0, x1, y1, z1, out);
+    return this.collect(x0, y0, z0, x1, y1, z1);
   }
 
   /** As {@link TriangleGrid.gather}, for box `t` of `boxes` (min xyz, max xyz): a long thin box reads far fewer cells than a cube about it. */
-  gatherBox(boxes: Float64Array, t: number, out: Int32Array): number {
+  gatherBox(boxes: Float64Array, t: number): number {
     const inv = this.inverse;
     const o = t * 6;
     return this.collect(
@@ -91,11 +98,10 @@ export class TriangleGrid {
       Math.floor(boxes[o + 3]! * inv) | 0,
       Math.floor(boxes[o + 4]! * inv) | 0,
       Math.floor(boxes[o + 5]! * inv) | 0,
-      out,
     );
   }
 
-  private collect(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number, out: Int32Array): number {
+  private collect(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
     if (this.query === 0x7fffffff) {
       this.stamp.fill(0);
       this.query = 0;
@@ -111,9 +117,16 @@ export class TriangleGrid {
           const b = (Math.imul(x, PX) ^ Math.imul(y, PY) ^ Math.imul(z, PZ)) & this.mask;
           for (let e = start[b]!; e < start[b + 1]!; e++) {
             const t = entries[e]!;
-            if (stamp[t] === query || n >= out.length) continue;
+            if (stamp[t] === query) continue;
             stamp[t] = query;
-            out[n++] = t;
+            // Dropping what did not fit (as a fixed buffer of 4096 did) lost pairs in a
+            // dense crumple searched with wide cells.
+            if (n === this.found.length) {
+              const grown = new Int32Array(n * 2);
+              grown.set(this.found);
+              this.found = grown;
+            }
+            this.found[n++] = t;
           }
         }
     return n;
