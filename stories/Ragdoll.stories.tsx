@@ -389,7 +389,7 @@ const ragdolls = (probe: { world: Parameters<typeof bodiesOf>[0] }) => bodiesOf(
  */
 export const FallingDownStairs: StoryObj<StairsArgs> = {
   name: 'Falling down stairs',
-  args: { count: 3, height: 1.7, angleStiffness: 1, elbowHinges: false },
+  args: { count: 3, height: 1.7, angleStiffness: 1, elbowHinges: true },
   argTypes: {
     elbowHinges: { control: 'boolean' },
     count: { control: { type: 'range', min: 1, max: 6, step: 1 } },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRagdoll, World, type Ragdoll } from '../../src/core/index.js';
 import { ELBOW_TWIST_GIVE, ElbowHinges } from '../../src/core/bodies/elbowHinge.js';
+import { TwistLimits } from '../../src/core/bodies/twistLimits.js';
 import { partPosition, ragdollParts, ELBOW_HYPEREXTENSION, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import { sub, add, scale, dot, cross, norm, unit, type V } from '../support/vectors.js';
 
@@ -160,8 +161,11 @@ describe('one-way elbows', () => {
     }
   });
 
-  it('is off by default (elbowHinges: false): an elbow made 30° the wrong way stays there', () => {
-    expect(createRagdoll(new World()).vertices.length).toBe(16);
+  it('is on by default; with elbowHinges: false an elbow made 30° the wrong way stays there', () => {
+    const byDefault = new World();
+    expect(createRagdoll(byDefault).vertices.length).toBe(16);
+    expect(byDefault.constraints.some((c) => c instanceof ElbowHinges)).toBe(true);
+    expect(byDefault.constraints.some((c) => c instanceof TwistLimits)).toBe(true);
     const { world, doll } = dollWithArm('down', 'left', -30, 0, false);
     expect(world.constraints.some((c) => c instanceof ElbowHinges)).toBe(false);
     for (let i = 0; i < 30; i++) world.step();

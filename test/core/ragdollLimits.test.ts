@@ -137,7 +137,7 @@ function dropped(axis: [number, number, number], angle: number, pose: 'standing'
 
 describe('ragdoll joint limits under hard impacts (default world: 10 substeps × 1 pass)', () => {
   it('dropped head first from 2 m, no limit is exceeded by more than 5°', () => {
-    // Measured 0.6–2.4° (the upper spine, as the body folds over the head; 0.3–2.3° before the own passes).
+    // Measured 0.2–2.0° (0.6–2.4° before the elbows were on by default; the upper spine, as the body folds over the head; 0.3–2.3° before the own passes).
     for (const tilt of [0, 0.15, -0.3, 0.5]) {
       const { world, doll } = headFirst(tilt);
       let worst = 0;
@@ -153,7 +153,7 @@ describe('ragdoll joint limits under hard impacts (default world: 10 substeps ×
   });
 
   it('shoved down stairs at 6 m/s, no limit is exceeded by more than 5°', () => {
-    // Measured 0.2–3.1° (0.6–1.1° before the own passes, 0.8–2.3° before the hips' twist limits).
+    // Measured 0.6–1.0° (0.2–3.1° before the elbows were on by default, 0.6–1.1° before the own passes, 0.8–2.3° before the hips' twist limits).
     for (const yaw of [0, 0.3, -0.3]) {
       const { world, doll } = shovedDownStairs(yaw);
       const start = world.getPosition(doll.part('pelvis'));
@@ -254,7 +254,8 @@ describe('ragdolls come to rest', () => {
     ['shoved down stairs, turned −17°', (o) => shovedDownStairs(-0.3, o)],
   ];
   it('every part slower than 5 cm/s from 3 s after landing, over 30 s', () => {
-    // Measured: the fastest part from 3 s after landing 0–0.42 mm/s. Before the
+    // Measured: the fastest part from 3 s after landing 0–1.1 mm/s (the leg
+    // straight; 0–0.42 mm/s before the elbows were on by default). Before the
     // limits' friction (bodies/limitFriction.ts) the head of the one shoved down
     // the stairs turned −17° swung on its neck limit at up to 44 mm/s.
     for (const [name, make] of cases) {
@@ -267,8 +268,10 @@ describe('ragdolls come to rest', () => {
   });
 
   it('with sleeping on, asleep within 4 s of landing, and asleep still at 30 s', () => {
-    // Measured: asleep 1.2–2.0 s after landing (sleepTime 0.5 s at 0.01 m/s); the
-    // stairs turned −17° 2.0 s (5.1 s before the limits' friction).
+    // Measured: asleep 1.2–2.4 s after landing (sleepTime 0.5 s at 0.01 m/s); the
+    // stairs turned −17° 1.6 s (5.1 s before the limits' friction). With the elbows
+    // on and the shoulders' twist stop at 78°, dropped tipped forward tipped over
+    // at 1.1 m/s 5.9 s after landing and slept at 8.8 s (see ragdollSkeleton.ts).
     for (const [name, make] of cases) {
       const { world, doll } = make({ sleep: true });
       const { landed, asleep, wokeAgain } = settle(world, doll, 30);

@@ -78,11 +78,10 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * Makes the elbows one-way hinges (see `bodies/elbowHinge.ts`): a forearm
    * pushed past straight the wrong way comes back to within 10°, whichever way the
    * upper arm points, and (with `twistLimits`) the upper arms' twist is limited.
-   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default false: with
-   * them on, a ragdoll dropped tipped forward kneels on its forearms, the shoulders'
-   * twist limit fights the ground every substep at rest (the ground, projected
-   * after it, puts the twisted arm back), the arm creeps at 1–2 cm/s and the body
-   * tips over 6.5 s after the drop (README.md, "Ragdoll joint limits").
+   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default true
+   * (false before the shoulders' twist stop moved past the 90° of a forearm lying
+   * flat on the ground beside a body lying on its back or front; see `twistLimits`
+   * in `ragdollSkeleton.ts` and README.md, "Ragdoll joint limits").
    */
   elbowHinges?: boolean;
   /**
@@ -90,7 +89,7 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * in (see `bodies/hipTwist.ts`), and with `elbowHinges` the upper arms', read
    * from the plane the elbow bends in (see `bodies/twistLimits.ts`); `twistLimits`
    * in `ragdollSkeleton.ts`: a knee bent 90° twists at most 40° either way, an
-   * elbow bent 90° 78°. Default true. False keeps the knee hinge's 25° lean limit
+   * elbow bent 90° 123°. Default true. False keeps the knee hinge's 25° lean limit
    * in place of the hips' (it bounds the twist too, but spreads a twisted thigh
    * outward as much as it untwists it).
    */
@@ -289,7 +288,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
   const ownPasses = checkInteger(options.ownPasses ?? 16, `${what}: ownPasses`, 0);
   const limitFriction = checkNumber(options.limitFriction ?? 0.5, `${what}: limitFriction`, 0);
-  const elbowHinges = options.elbowHinges ?? false;
+  const elbowHinges = options.elbowHinges ?? true;
   if (typeof elbowHinges !== 'boolean') throw new TypeError(`${what}: elbowHinges must be true or false, got ${String(elbowHinges)}`);
   const twists = options.twistLimits ?? true;
   if (typeof twists !== 'boolean') throw new TypeError(`${what}: twistLimits must be true or false, got ${String(twists)}`);

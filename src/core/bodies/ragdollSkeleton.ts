@@ -300,8 +300,11 @@ export type RagdollTwist = 'leftShoulderTwist' | 'rightShoulderTwist' | 'leftHip
  * of half-angle `range` degrees about the hinge's fold direction, widened by
  * `free` degrees of sideways bend allowed at any bend: a joint bent 90° stops
  * twisting at {@link twistStop} degrees, a nearly straight one (whose bend plane
- * means little) may bend `free` sideways. The shoulders' act only with
- * `createRagdoll`'s `elbowHinges`: their fold direction is the elbow hinge's, and
+ * means little) may bend `free` sideways. (Past 90°, the shoulders' range, the
+ * wedge takes in the sideways bend; `free` widens it at the stop by
+ * asin(sin(free)·|cos(range)|), as below 90°, and a nearly straight arm may bend
+ * that much any way.) The shoulders' act only with `createRagdoll`'s
+ * `elbowHinges` (default true): their fold direction is the elbow hinge's, and
  * without it the elbow bends either way. The hips' fold direction is the knee
  * hinge's (the hip line crossed with the thigh).
  */
@@ -315,7 +318,24 @@ export interface TwistLimitSpec {
 
 // A person turns the upper arm about 70° inward and 90° outward (elbow bent 90°);
 // the limit is symmetric about the hinge's fold direction, which is not the
-// anatomical neutral in every pose, and stops at 78° each way.
+// anatomical neutral in every pose, and stops at 123° each way: it is there to
+// keep a bent elbow from twisting round to bend the wrong way (the elbow hinge,
+// with its give for a bent elbow, lets a 90° bend twist to 132°). At 78° (range
+// 70°, free 25°) a ragdoll lying on its back or front with a forearm flat on the
+// ground beside it (twisted 90°: the elbow folds toward the torso's front, up or
+// down) lay on its twist stop: the limit held the forearm up against gravity, the
+// ground put it back, the arm slid along the stop. Of 60 seeded random drops, 4
+// had a part faster than 5 cm/s from 3 s after landing (12 cm/s still from 6 s),
+// and one dropped tipped forward crept at 1.4 cm/s and tipped over 5.9 s after
+// landing. Friction on the stop (as `limitFriction.ts` on the cones) held the arm
+// but left it hanging on the stop, propping the body: 1 of the 60 flopped over at
+// 1.2 m/s, and two of the stairs cases slept only 5 and 25 s after landing. Past
+// the ground's 90° a resting arm does not reach its stop. A nearly straight arm
+// may bend asin(sin 40°·cos 70°) = 12.7° any way before its twist counts, past
+// the 10.6° at which the elbow hinge stops a straight arm bent the wrong way: with
+// 25° free (8.3°) the limit met such an arm first and, the wedge behind the fold
+// being narrow, pushed it sideways rather than straight, and a straight elbow
+// swung the wrong way at 2 m/s bent 16.9° the wrong way (test/core/ragdollElbow.test.ts).
 // A person turns the thigh about 35–45° inward and 45–50° outward (the AAOS's
 // and Kapandji's ranges, hip and knee flexed 90°); symmetric about the knee
 // hinge's fold direction, the hip stops at 40° each way (range 35°, 6° free: the
@@ -323,8 +343,8 @@ export interface TwistLimitSpec {
 // (|(ŝ − û)·ĥ| ≤ sin 25°), which bounded the thigh's twist before, is off with
 // these (see `hipTwist.ts` for why).
 export const twistLimits: readonly TwistLimitSpec[] = [
-  { name: 'leftShoulderTwist', bone: 'leftUpperArm', plane: 'leftElbow', range: 70, free: 25 },
-  { name: 'rightShoulderTwist', bone: 'rightUpperArm', plane: 'rightElbow', range: 70, free: 25 },
+  { name: 'leftShoulderTwist', bone: 'leftUpperArm', plane: 'leftElbow', range: 110, free: 40 },
+  { name: 'rightShoulderTwist', bone: 'rightUpperArm', plane: 'rightElbow', range: 110, free: 40 },
   { name: 'leftHipTwist', bone: 'leftThigh', plane: 'leftKnee', range: 35, free: 6 },
   { name: 'rightHipTwist', bone: 'rightThigh', plane: 'rightKnee', range: 35, free: 6 },
 ];
@@ -338,10 +358,12 @@ export const twistLimits: readonly TwistLimitSpec[] = [
  */
 export const KNEE_LEAN = 25;
 
-/** Where a twist limit stops an elbow bent 90°: the root ψ of sin ψ − tan(range)·cos ψ = sin(free), in degrees. */
+/**
+ * Where a twist limit stops an elbow bent 90°, in degrees: the root ψ of
+ * sin(ψ − range) = sin(free)·|cos(range)| (for a range under 90°, of
+ * sin ψ − tan(range)·cos ψ = sin(free)), range + asin(sin(free)·|cos(range)|).
+ */
 export function twistStop(limit: Pick<TwistLimitSpec, 'range' | 'free'>): number {
   const d = Math.PI / 180;
-  // sin ψ − t cos ψ = √(1 + t²)·sin(ψ − atan t)
-  const t = Math.tan(limit.range * d);
-  return (Math.atan(t) + Math.asin(Math.sin(limit.free * d) / Math.sqrt(1 + t * t))) / d;
+  return limit.range + Math.asin(Math.sin(limit.free * d) * Math.abs(Math.cos(limit.range * d))) / d;
 }

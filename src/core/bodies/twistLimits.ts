@@ -19,15 +19,19 @@ export interface TwistLimitRow {
  * own; its twist shows in the plane its elbow bends in. With û the upper arm, ŝ
  * the forearm and r̂ the way the elbow folds untwisted (the torso's front carried
  * to the upper arm, see `elbowHinge.ts`), the twist is the angle ψ about û from
- * r̂ to the bend, ψ = atan2(ŝ·(û × r̂), ŝ·r̂). The limit keeps the sideways part
- * of the bend within a wedge about r̂,
- *   C = tan(range)·(ŝ·R) + sin(free)·|R| − |ŝ·(û × R)| ≥ 0,
+ * r̂ to the bend, ψ = atan2(ŝ·(û × r̂), ŝ·r̂). The limit keeps the bend within a
+ * wedge of half-angle `range` about r̂,
+ *   C = sin(range)·(ŝ·R) − cos(range)·|ŝ·(û × R)| + sin(free)·|cos(range)|·|R| ≥ 0,
  * R = (1 + L·û)·r̂ the elbow hinge's polynomial fold direction, so that C is
  * continuous where r̂ turns over. With the elbow bent by β that is
- * sin β·(sin ψ − tan(range)·cos ψ) ≤ sin(free): a nearly straight arm, whose
- * bend plane means little, may bend up to `free` sideways, and an elbow bent 90°
- * stops twisting at the root of sin ψ − tan(range)·cos ψ = sin(free)
- * (`twistStop` in `ragdollSkeleton.ts`). C depends on relative positions only,
+ * sin β·sin(|ψ| − range) ≤ sin(free)·|cos(range)|: a nearly straight arm, whose
+ * bend plane means little, may twist further, and an elbow bent 90° stops
+ * twisting at |ψ| = range + asin(sin(free)·|cos(range)|) (`twistStop` in
+ * `ragdollSkeleton.ts`). For a range under 90° that is cos(range) times
+ * tan(range)·(ŝ·R) + sin(free)·|R| − |ŝ·(û × R)|, where a straight arm may bend
+ * `free` sideways; the form above also holds past 90°, where the shoulders' is
+ * (a forearm lying on the ground beside a body lying on its back or front is
+ * twisted 90°; see `ragdollSkeleton.ts`). C depends on relative positions only,
  * so its projection along its full gradient (`gradientProjection.ts`) keeps
  * momentum and angular momentum. (The thighs' are `hipTwist.ts`.) Skips the
  * body while it sleeps; allocates nothing.
@@ -40,8 +44,9 @@ export class TwistLimits implements Constraint {
   private readonly ids: Int32Array;
   private readonly offsets: Int32Array;
   private readonly counts: Int32Array;
-  /** tan(range) and sin(free) per row. */
-  private readonly tangent: Float64Array;
+  /** sin(range), cos(range) and sin(free)·|cos(range)| per row. */
+  private readonly sine: Float64Array;
+  private readonly cosine: Float64Array;
   private readonly slack: Float64Array;
   private readonly gradient = new Float64Array(18);
   /** The value out, then scratch. */
@@ -58,8 +63,9 @@ export class TwistLimits implements Constraint {
     this.stiffness = stiffness;
     this.offsets = new Int32Array(rows.length);
     this.counts = new Int32Array(rows.length);
-    this.tangent = Float64Array.from(rows, (r) => Math.tan(r.range));
-    this.slack = Float64Array.from(rows, (r) => Math.sin(r.free));
+    this.sine = Float64Array.from(rows, (r) => Math.sin(r.range));
+    this.cosine = Float64Array.from(rows, (r) => Math.cos(r.range));
+    this.slack = Float64Array.from(rows, (r) => Math.sin(r.free) * Math.abs(Math.cos(r.range)));
     const ids: number[] = [];
     rows.forEach((r, i) => {
       this.offsets[i] = ids.length;
@@ -99,7 +105,8 @@ export class TwistLimits implements Constraint {
   /** C of limit `row` at `pos` into `io[0]` (see the class); `io[2..]` is scratch. */
   value(pos: Float64Array, row: number, io: Float64Array): void {
     const r = this.rows[row]!;
-    const tangent = this.tangent[row]!;
+    const sine = this.sine[row]!;
+    const cosine = this.cosine[row]!;
     const slack = this.slack[row]!;
     armFold(pos, r.particles, io, 2);
     // û at 2, R = N at 5, c at 8, ŝ at 9.
@@ -107,6 +114,6 @@ export class TwistLimits implements Constraint {
     const x = io[9]! * io[5]! + io[10]! * io[6]! + io[11]! * io[7]!;
     // ŝ·(û × N)
     const y = io[9]! * (io[3]! * io[7]! - io[4]! * io[6]!) + io[10]! * (io[4]! * io[5]! - io[2]! * io[7]!) + io[11]! * (io[2]! * io[6]! - io[3]! * io[5]!);
-    io[0] = tangent * x + slack * (1 + c) - Math.abs(y);
+    io[0] = sine * x - cosine * Math.abs(y) + slack * (1 + c);
   }
 }
