@@ -141,8 +141,9 @@ export class SurfaceSelfContact {
       // triangle would make every cell hold hundreds); a large one spans several. But no
       // smaller than a typical particle's query: while a cloth deforms fast (a 64² cloth
       // wrapping round a ball) every triangle's box and every particle's query grow by
-      // the motion, up to 0.15 m each side, and with cells a triangle wide each box lay
-      // in about a thousand cells and each query read as many: one search took 1.1 s.
+      // its allowance, up to a third of a metre each side, and with cells a triangle wide
+      // each box lay in about a thousand cells and each query read as many: one search
+      // took 1.1 s.
       let widths = 0;
       for (let k = 0; k < n; k++) widths += 2 * motion[ids[k]! - first]!;
       grid.cellSize = Math.max(edges / triangleCount, thickness, widths / n);
