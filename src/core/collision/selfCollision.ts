@@ -26,13 +26,15 @@ export interface SelfCollisionOptions {
    * `thickness` are pushed apart, beyond their own motion. Default: the world's
    * `contacts.maxPushOutSpeed` (3 m/s unless set). Where the body's own sticks
    * press two layers closer than the thickness (a tight crumple), the push and
-   * the sticks fight every substep, and the particles caught there move at up
-   * to this speed. Measured on the bench's 64² cloth dropped over a ball (six
-   * drops, 5 s after landing): by default 10 particles above 0.5 m/s (5.9 mJ of
-   * kinetic energy over the sixth second); at 0.5, 1 (1.85 mJ). But a cloth
-   * wound tighter than its thickness allows then passes through itself far more
-   * (`test/core/selfCollision.test.ts`, the ring wound twice: 183 crossings by
-   * default, 1,615 at 0.5). Lower it for cloth left lying in crumples.
+   * the sticks fight, and the particles caught there can move at up to this
+   * speed. Measured on the bench's 64² cloth dropped over a ball (six drops,
+   * 5 s after landing), by default: no particle above 0.5 m/s, 0.30 mJ of
+   * kinetic energy over the sixth second (10 particles and 5.9 mJ while a
+   * particle beside a triangle was not held from its edges; at 0.5 then, 1 and
+   * 1.85 mJ). A lower speed lets a cloth wound tighter than its thickness
+   * allows pass through itself far more (`test/core/selfCollision.test.ts`, the
+   * ring wound twice, before the same change: 183 crossings by default, 1,615
+   * at 0.5).
    */
   maxPushOutSpeed?: number;
 }

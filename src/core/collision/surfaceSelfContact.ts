@@ -17,7 +17,10 @@ import { TriangleGrid } from './triangleGrid.js';
  * inverse mass and barycentric weight (Müller et al., "Position Based Dynamics",
  * 2007, section 4.4; Bridson et al. 2002 for the thickness). The side is the one
  * the particle was on at the start of the step, so a particle found behind its
- * triangle mid-step is brought back, not pushed on through.
+ * triangle mid-step is brought back, not pushed on through. A particle beside
+ * the triangle (its foot on the plane outside) is held `thickness` from the
+ * triangle's nearest point instead, which meets the first at the edges: no
+ * contact switches on deep as a particle slides over an edge.
  *
  * Two lists, as Verlet lists with a skin. The search
  * ({@link SurfaceSelfContact.findCandidates}, grids of the triangles' and
@@ -492,7 +495,10 @@ export class SurfaceSelfContact {
     const d = px * nx + py * ny + pz * nz;
     const gap = this.thickness - d;
     if (gap <= 0) return;
-    // Barycentric weights of the particle's foot on the plane; only a particle over the triangle is its business.
+    // Barycentric weights of the particle's foot on the plane. A particle beside the triangle is held from
+    // its nearest edge or corner instead: left alone, one lying past a free edge within the thickness of the
+    // plane met the contact 11 mm deep the moment its foot drifted over the edge, was pushed off at the
+    // push-out speed and pulled back by its sticks, over and over (crumples buzzed at 1–2 m/s).
     const d00 = e1x * e1x + e1y * e1y + e1z * e1z;
     const d01 = e1x * e2x + e1y * e2y + e1z * e2z;
     const d11 = e2x * e2x + e2y * e2y + e2z * e2z;
@@ -502,7 +508,10 @@ export class SurfaceSelfContact {
     const v = (d11 * d20 - d01 * d21) / det;
     const u = (d00 * d21 - d01 * d20) / det;
     const s = 1 - v - u;
-    if (v < -EDGE || u < -EDGE || s < -EDGE) return;
+    if (v < -EDGE || u < -EDGE || s < -EDGE) {
+      this.holdOffBeside(particles, i, a, b, c);
+      return;
+    }
     const bs = clamp01(s);
     const bb = clamp01(v);
     const bc = clamp01(u);
@@ -522,6 +531,63 @@ export class SurfaceSelfContact {
       (pos[i * 3]! - prev[i * 3]! - bs * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
       (pos[i * 3 + 1]! - prev[i * 3 + 1]! - bs * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
       (pos[i * 3 + 2]! - prev[i * 3 + 2]! - bs * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
+    const room = this.room[0]! - moved;
+    const depth = gap < room ? gap : room;
+    if (depth <= 0) return;
+    const lambda = depth / denominator;
+    move(pos, i, nx, ny, nz, wi * lambda);
+    move(pos, a, nx, ny, nz, -wa * lambda);
+    move(pos, b, nx, ny, nz, -wb * lambda);
+    move(pos, c, nx, ny, nz, -wc * lambda);
+  }
+
+  /**
+   * Particle `i` beside triangle (a, b, c) (its foot on the plane outside): at least `thickness`
+   * from the triangle's closest point, along the line from that point, shared by inverse mass and
+   * the closest point's barycentric weights, with the same push-out limit as over the triangle.
+   */
+  private holdOffBeside(particles: ParticleStore, i: number, a: number, b: number, c: number): void {
+    const pos = particles.position;
+    const prev = particles.previous;
+    const w = particles.inverseMass;
+    const q = this.buf;
+    q[0] = pos[i * 3]!;
+    q[1] = pos[i * 3 + 1]!;
+    q[2] = pos[i * 3 + 2]!;
+    q[3] = pos[a * 3]!;
+    q[4] = pos[a * 3 + 1]!;
+    q[5] = pos[a * 3 + 2]!;
+    q[6] = pos[b * 3]!;
+    q[7] = pos[b * 3 + 1]!;
+    q[8] = pos[b * 3 + 2]!;
+    q[9] = pos[c * 3]!;
+    q[10] = pos[c * 3 + 1]!;
+    q[11] = pos[c * 3 + 2]!;
+    closestPointTriangle(q);
+    const ba = q[PointTri.U]!;
+    const bb = q[PointTri.V]!;
+    const bc = q[PointTri.W]!;
+    let nx = q[0]! - (ba * q[3]! + bb * q[6]! + bc * q[9]!);
+    let ny = q[1]! - (ba * q[4]! + bb * q[7]! + bc * q[10]!);
+    let nz = q[2]! - (ba * q[5]! + bb * q[8]! + bc * q[11]!);
+    const d2 = nx * nx + ny * ny + nz * nz;
+    const thickness = this.thickness;
+    if (d2 >= thickness * thickness || d2 === 0) return;
+    const d = Math.sqrt(d2);
+    nx /= d;
+    ny /= d;
+    nz /= d;
+    const wi = w[i]!;
+    const wa = w[a]! * ba;
+    const wb = w[b]! * bb;
+    const wc = w[c]! * bc;
+    const denominator = wi + wa * ba + wb * bb + wc * bc;
+    if (denominator === 0) return;
+    const moved =
+      (pos[i * 3]! - prev[i * 3]! - ba * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
+      (pos[i * 3 + 1]! - prev[i * 3 + 1]! - ba * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
+      (pos[i * 3 + 2]! - prev[i * 3 + 2]! - ba * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
+    const gap = thickness - d;
     const room = this.room[0]! - moved;
     const depth = gap < room ? gap : room;
     if (depth <= 0) return;
