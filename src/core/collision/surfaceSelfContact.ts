@@ -63,6 +63,8 @@ export class SurfaceSelfContact {
   private readonly joinMarks: Int32Array;
   /** Per particle of the body, how far it can move relative to the body this step (m), set by the caller before a search. */
   readonly motion: Float64Array;
+  /** A push of a particle from a triangle's point for {@link SurfaceSelfContact.pushApart}: the point's three weights, the unit normal, the gap. */
+  private readonly push = new Float64Array(7);
   /** How far a particle and a triangle may part this substep beyond their own motion (m), set by each pass (an array: see `minimum`). */
   private readonly room = new Float64Array(1);
   /** The thickness for `separatePair` (a double in an array, so that none crosses the call). */
@@ -462,10 +464,9 @@ export class SurfaceSelfContact {
     }
   }
 
-  /** Particle `i` over triangle (a, b, c): at least `thickness` on side `side` of its plane (0: the side it is on). */
+  /** Particle `i` over triangle (a, b, c): at least `thickness` on side `side` of its plane (0: the side it is on); beside it, see {@link SurfaceSelfContact.holdOffBeside}. */
   private holdOff(particles: ParticleStore, i: number, a: number, b: number, c: number, side: number): void {
     const pos = particles.position;
-    const w = particles.inverseMass;
     const ax = pos[a * 3]!;
     const ay = pos[a * 3 + 1]!;
     const az = pos[a * 3 + 2]!;
@@ -512,33 +513,15 @@ export class SurfaceSelfContact {
       this.holdOffBeside(particles, i, a, b, c);
       return;
     }
-    const bs = clamp01(s);
-    const bb = clamp01(v);
-    const bc = clamp01(u);
-    const wi = w[i]!;
-    const wa = w[a]! * bs;
-    const wb = w[b]! * bb;
-    const wc = w[c]! * bc;
-    const denominator = wi + wa * bs + wb * bb + wc * bc;
-    if (denominator === 0) return;
-    // As between bodies: leave the particle parting from the triangle's point by at most
-    // `pushOutSpeed` this substep. Where sticks and pins press the sheet thinner than the
-    // thickness (a cloth wound tight, a crumple held by its own sticks), the whole gap
-    // becoming speed every substep pumped it up to 140 m/s; capped, the sheet is held apart
-    // at that speed instead.
-    const prev = particles.previous;
-    const moved =
-      (pos[i * 3]! - prev[i * 3]! - bs * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
-      (pos[i * 3 + 1]! - prev[i * 3 + 1]! - bs * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
-      (pos[i * 3 + 2]! - prev[i * 3 + 2]! - bs * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
-    const room = this.room[0]! - moved;
-    const depth = gap < room ? gap : room;
-    if (depth <= 0) return;
-    const lambda = depth / denominator;
-    move(pos, i, nx, ny, nz, wi * lambda);
-    move(pos, a, nx, ny, nz, -wa * lambda);
-    move(pos, b, nx, ny, nz, -wb * lambda);
-    move(pos, c, nx, ny, nz, -wc * lambda);
+    const push = this.push;
+    push[0] = clamp01(s);
+    push[1] = clamp01(v);
+    push[2] = clamp01(u);
+    push[3] = nx;
+    push[4] = ny;
+    push[5] = nz;
+    push[6] = gap;
+    this.pushApart(particles, i, a, b, c);
   }
 
   /**
@@ -548,8 +531,6 @@ export class SurfaceSelfContact {
    */
   private holdOffBeside(particles: ParticleStore, i: number, a: number, b: number, c: number): void {
     const pos = particles.position;
-    const prev = particles.previous;
-    const w = particles.inverseMass;
     const q = this.buf;
     q[0] = pos[i * 3]!;
     q[1] = pos[i * 3 + 1]!;
@@ -567,16 +548,43 @@ export class SurfaceSelfContact {
     const ba = q[PointTri.U]!;
     const bb = q[PointTri.V]!;
     const bc = q[PointTri.W]!;
-    let nx = q[0]! - (ba * q[3]! + bb * q[6]! + bc * q[9]!);
-    let ny = q[1]! - (ba * q[4]! + bb * q[7]! + bc * q[10]!);
-    let nz = q[2]! - (ba * q[5]! + bb * q[8]! + bc * q[11]!);
+    const nx = q[0]! - (ba * q[3]! + bb * q[6]! + bc * q[9]!);
+    const ny = q[1]! - (ba * q[4]! + bb * q[7]! + bc * q[10]!);
+    const nz = q[2]! - (ba * q[5]! + bb * q[8]! + bc * q[11]!);
     const d2 = nx * nx + ny * ny + nz * nz;
     const thickness = this.thickness;
     if (d2 >= thickness * thickness || d2 === 0) return;
     const d = Math.sqrt(d2);
-    nx /= d;
-    ny /= d;
-    nz /= d;
+    const push = this.push;
+    push[0] = ba;
+    push[1] = bb;
+    push[2] = bc;
+    push[3] = nx / d;
+    push[4] = ny / d;
+    push[5] = nz / d;
+    push[6] = thickness - d;
+    this.pushApart(particles, i, a, b, c);
+  }
+
+  /**
+   * Moves particle `i` away from the point of triangle (a, b, c) with barycentric weights
+   * `push[0..3)` along the unit normal `push[3..6)` by the gap `push[6]`, shared by inverse mass
+   * and those weights (so momentum is kept). As between bodies, the pair is left parting by at most
+   * `pushOutSpeed` this substep: where sticks and pins press the sheet thinner than the thickness
+   * (a cloth wound tight, a crumple held by its own sticks), the whole gap becoming speed every
+   * substep pumped it up to 140 m/s; capped, the sheet is held apart at that speed instead.
+   */
+  private pushApart(particles: ParticleStore, i: number, a: number, b: number, c: number): void {
+    const pos = particles.position;
+    const prev = particles.previous;
+    const w = particles.inverseMass;
+    const push = this.push;
+    const ba = push[0]!;
+    const bb = push[1]!;
+    const bc = push[2]!;
+    const nx = push[3]!;
+    const ny = push[4]!;
+    const nz = push[5]!;
     const wi = w[i]!;
     const wa = w[a]! * ba;
     const wb = w[b]! * bb;
@@ -587,7 +595,7 @@ export class SurfaceSelfContact {
       (pos[i * 3]! - prev[i * 3]! - ba * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
       (pos[i * 3 + 1]! - prev[i * 3 + 1]! - ba * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
       (pos[i * 3 + 2]! - prev[i * 3 + 2]! - ba * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
-    const gap = thickness - d;
+    const gap = push[6]!;
     const room = this.room[0]! - moved;
     const depth = gap < room ? gap : room;
     if (depth <= 0) return;
