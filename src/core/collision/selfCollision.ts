@@ -4,7 +4,7 @@ import { checkBoolean, checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact } from './edgeSelfContact.js';
-import { SurfaceSelfContact } from './surfaceSelfContact.js';
+import { PICK_SLACK, SurfaceSelfContact } from './surfaceSelfContact.js';
 
 /** What {@link enableSelfCollision} takes. */
 export interface SelfCollisionOptions {
@@ -28,7 +28,7 @@ export interface SelfCollisionOptions {
    * press two layers closer than the thickness (a tight crumple), the push and
    * the sticks fight, and the particles caught there can move at up to this
    * speed. Measured on the bench's 64² cloth dropped over a ball (six drops,
-   * 5 s after landing), by default: no particle above 0.5 m/s, 0.30 mJ of
+   * 5 s after landing), by default: no particle above 0.5 m/s, 0.16 mJ of
    * kinetic energy over the sixth second (10 particles and 5.9 mJ while a
    * particle beside a triangle was not held from its edges; at 0.5 then, 1 and
    * 1.85 mJ). A lower speed lets a cloth wound tighter than its thickness
@@ -49,6 +49,14 @@ export interface SelfCollision {
   readonly listed: number;
   /** Pairs projected in the latest step's passes. */
   readonly projected: number;
+  /** Picks of the pairs to project run so far (a cloth at rest needs none after its first). */
+  readonly picks: number;
+  /**
+   * Looks at particle–triangle and particle pairs in the latest step's passes, summed over the
+   * passes: each pass skips a projected pair whose particles cannot have moved far enough
+   * since its latest look to touch (a cloth lying in layers looks at its real contacts).
+   */
+  readonly examined: number;
 }
 
 /**
@@ -72,6 +80,8 @@ class SelfCollisionPass implements Constraint {
     this.edges = edges ? new EdgeSelfContact(record.first, record.count, thickness, this.contact.motion, joinedStart, joined) : undefined;
     this.searched = new Float64Array(record.count * 3);
     this.next = new Float64Array(record.count);
+    this.picked = new Float64Array(record.count * 3);
+    this.pickedReach = new Float64Array(record.count);
   }
 
   /** Where each particle was at the latest search, xyz (body-relative index). */
@@ -81,8 +91,16 @@ class SelfCollisionPass implements Constraint {
   /** The body's mean position at the latest search. */
   private readonly searchedCentre = new Float64Array(3);
   private searchedTriangles = -1;
+  /** Where each particle was at the latest pick, xyz (body-relative index). */
+  private readonly picked: Float64Array;
+  /** Per particle, its `next` at the latest pick. */
+  private readonly pickedReach: Float64Array;
+  /** The body's mean position at the latest pick. */
+  private readonly pickedCentre = new Float64Array(3);
   /** Searches run so far. */
   searches = 0;
+  /** Picks run so far. */
+  picks = 0;
 
   /**
    * Before each step: searches again for the pairs that can touch (the body's
@@ -92,6 +110,9 @@ class SelfCollisionPass implements Constraint {
    * holds until some particle's move since (relative to the body, so a cloth
    * falling as a whole does not count) plus its next step's move exceeds its
    * allowance. A cloth at rest is searched once (Verlet lists with a skin).
+   * Then, from the search's list, picks the pairs the passes project, again
+   * only when some particle has moved further than the latest pick allowed
+   * for (see {@link PICK_SLACK}); otherwise only reads their sides.
    */
   prepare(world: World): void {
     const particles = world.particles;
@@ -143,37 +164,62 @@ class SelfCollisionPass implements Constraint {
       const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
       next[i - first] = Math.min(1.5 * Math.sqrt(dx * dx + dy * dy + dz * dz) * steps, MAX_REACH);
     }
-    let stale = triangleCount !== this.searchedTriangles;
-    for (let i = first; i < end && !stale; i++) {
+    const triangles = surface ? surface.triangles : NO_TRIANGLES;
+    const searchStale = triangleCount !== this.searchedTriangles || this.outgrown(world, searched, this.searchedCentre, cx, cy, cz, allowance, 0);
+    if (searchStale) {
+      for (let i = first; i < end; i++) {
+        const k = i - first;
+        allowance[k] = thickness + SKIN_STEPS * next[k]!;
+        searched[k * 3] = pos[i * 3]!;
+        searched[k * 3 + 1] = pos[i * 3 + 1]!;
+        searched[k * 3 + 2] = pos[i * 3 + 2]!;
+      }
+      centre[0] = cx;
+      centre[1] = cy;
+      centre[2] = cz;
+      this.searchedTriangles = triangleCount;
+      this.searches++;
+      contact.findCandidates(particles, triangles, triangleCount);
+      this.edges?.findCandidates(particles, triangles, triangleCount);
+    }
+    // The pick holds while no particle has moved, relative to the body, further than half the
+    // slack beyond the reach it was picked with (its next move included).
+    if (searchStale || this.outgrown(world, this.picked, this.pickedCentre, cx, cy, cz, this.pickedReach, 0.5 * PICK_SLACK * thickness)) {
+      const picked = this.picked;
+      for (let k = 0; k < (end - first) * 3; k++) picked[k] = pos[first * 3 + k]!;
+      this.pickedReach.set(next);
+      this.pickedCentre[0] = cx;
+      this.pickedCentre[1] = cy;
+      this.pickedCentre[2] = cz;
+      this.picks++;
+      contact.activate(particles, triangles, triangleCount, next);
+    } else contact.refreshSides(particles);
+    this.edges?.activate(particles, next);
+  }
+
+  /**
+   * Whether some live particle of the body has moved since `from` (positions, body centre
+   * `fromCentre`), relative to the body (now centred at cx, cy, cz), by more than its
+   * `limit` plus `extra` less its next move.
+   */
+  private outgrown(world: World, from: Float64Array, fromCentre: Float64Array, cx: number, cy: number, cz: number, limit: Float64Array, extra: number): boolean {
+    const pos = world.particles.position;
+    const flags = world.particles.flags;
+    const first = this.record.first;
+    const end = first + this.record.count;
+    const next = this.next;
+    const ox = cx - fromCentre[0]!;
+    const oy = cy - fromCentre[1]!;
+    const oz = cz - fromCentre[2]!;
+    for (let i = first; i < end; i++) {
       if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
       const k = i - first;
-      const sx = pos[i * 3]! - searched[k * 3]! - (cx - centre[0]!);
-      const sy = pos[i * 3 + 1]! - searched[k * 3 + 1]! - (cy - centre[1]!);
-      const sz = pos[i * 3 + 2]! - searched[k * 3 + 2]! - (cz - centre[2]!);
-      if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > allowance[k]!) stale = true;
+      const sx = pos[i * 3]! - from[k * 3]! - ox;
+      const sy = pos[i * 3 + 1]! - from[k * 3 + 1]! - oy;
+      const sz = pos[i * 3 + 2]! - from[k * 3 + 2]! - oz;
+      if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > limit[k]! + extra) return true;
     }
-    const triangles = surface ? surface.triangles : NO_TRIANGLES;
-    if (!stale) {
-      contact.activate(particles, triangles, triangleCount, next);
-      this.edges?.activate(particles, next);
-      return;
-    }
-    for (let i = first; i < end; i++) {
-      const k = i - first;
-      allowance[k] = thickness + SKIN_STEPS * next[k]!;
-      searched[k * 3] = pos[i * 3]!;
-      searched[k * 3 + 1] = pos[i * 3 + 1]!;
-      searched[k * 3 + 2] = pos[i * 3 + 2]!;
-    }
-    centre[0] = cx;
-    centre[1] = cy;
-    centre[2] = cz;
-    this.searchedTriangles = triangleCount;
-    this.searches++;
-    contact.findCandidates(particles, triangles, triangleCount);
-    this.edges?.findCandidates(particles, triangles, triangleCount);
-    contact.activate(particles, triangles, triangleCount, next);
-    this.edges?.activate(particles, next);
+    return false;
   }
 
   project(world: World): void {
@@ -243,6 +289,12 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
     },
     get projected() {
       return pass.contact.activePairs + (pass.edges?.activePairs ?? 0);
+    },
+    get picks() {
+      return pass.picks;
+    },
+    get examined() {
+      return pass.contact.examined;
     },
   };
   record.onRemove.push(handle.disable);

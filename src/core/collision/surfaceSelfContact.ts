@@ -26,23 +26,60 @@ import { TriangleGrid } from './triangleGrid.js';
  * ({@link SurfaceSelfContact.findCandidates}, grids of the triangles' and
  * particles' boxes, {@link TriangleGrid}) lists the pairs within `thickness`
  * plus each side's allowance (the caller's skin), and runs again only when
- * some particle could have used its allowance up. Before every step
- * {@link SurfaceSelfContact.activate} picks from that list the few pairs that
- * can touch during the step (a ball and a plane test per pair); only those
- * are projected in each relaxation pass ({@link SurfaceSelfContact.project}),
- * so a sheet hanging free costs a pass over the list per step and nothing per
- * relaxation pass.
+ * some particle could have used its allowance up. From that list
+ * {@link SurfaceSelfContact.activate} picks the few pairs that can touch during
+ * the coming step (a ball and a plane test per pair), and the caller picks
+ * again only once some particle has moved further than that pick allowed for
+ * ({@link PICK_SLACK}); in between, {@link SurfaceSelfContact.refreshSides}
+ * reads each picked pair's side before every step. Only the picked pairs are
+ * projected in each relaxation pass ({@link SurfaceSelfContact.project}), so
+ * a sheet at rest costs its few real contacts per pass and a pass over its
+ * particles per step.
  */
 export class SurfaceSelfContact {
-  /** Pairs found by the latest search: particle, then triangle's three corners and the triangle's index (a particle pair has -1 after the second particle). */
+  /** Pairs found by the latest search, but for {@link SurfaceSelfContact.neighbourPairs}: particle, then triangle's three corners and the triangle's index (a particle pair has -1 after the second particle). */
   private pairs = new Int32Array(80);
-  /** 1 per particle–triangle pair whose particle a stick joins to a corner. */
-  private neighbours = new Int8Array(16);
   private pairCount = 0;
-  /** The pairs this step projects ({@link SurfaceSelfContact.activate}): particle, then the three corners (-1 -1 after a second particle). */
+  /**
+   * Particle–triangle pairs found by the latest search whose particle a stick joins to a corner:
+   * the triangle's three corners and index, particle by particle (those of the body's particle
+   * first + k from {@link SurfaceSelfContact.neighbourStart}[k] to [k + 1]). Kept apart because
+   * they count only where the sheet bends, and most of a sheet is flat: three in four pairs of a
+   * draped 64² cloth at rest, each of them read every step while they were in one list.
+   */
+  private neighbourPairs = new Int32Array(64);
+  private readonly neighbourStart: Int32Array;
+  private neighbourCount = 0;
+  /** The pairs the passes project, picked by {@link SurfaceSelfContact.activate}: particle, then the three corners (-1 -1 after a second particle). */
   private active = new Int32Array(64);
-  /** Per active particle–triangle pair, the side of the triangle's plane (+1 or -1) a particle over the triangle started the step on; 0 for one beside it. */
+  /**
+   * Per active particle–triangle pair, the side of the triangle's plane (+1 or -1) a particle
+   * over the triangle started the step on; 0 for one beside it (see {@link SurfaceSelfContact.refreshSides}).
+   */
   private sides = new Int8Array(16);
+  /**
+   * Per active pair, when a pass must look at it again: its clearance beyond `thickness` when
+   * a pass last looked at it, plus its particles' {@link SurfaceSelfContact.credit} then. Until
+   * the sum of their {@link SurfaceSelfContact.travel} reaches it they cannot have closed that
+   * clearance, so the passes skip it: a cloth lying in layers looks at its few real contacts,
+   * not at every pair the pick let through. -Infinity: at the next pass.
+   */
+  private due = new Float64Array(16);
+  /** Per active pair, 1 once a pass has looked at it since its side was last read (see {@link SurfaceSelfContact.refreshSides}). */
+  private looked = new Uint8Array(16);
+  /** Per particle of the body, its anchor (xyz): where it was at the pick, moved to where it is whenever it gets {@link REANCHOR} thicknesses from it. */
+  private readonly anchor: Float64Array;
+  /** Per particle of the body, the sum of its anchor's moves since the pick (m). */
+  private readonly settled: Float64Array;
+  /**
+   * Per particle of the body, `settled` plus how far it is from its anchor (m), at least, kept
+   * so through the passes (its moves in them added). Between any two moments a particle has
+   * moved no further than its `travel` at the later less its `credit` at the earlier,
+   * `settled` less how far it was from its anchor (chained through its anchors).
+   */
+  private readonly travel: Float64Array;
+  /** The clearance a look at a pair found, for {@link SurfaceSelfContact.lookAgain} (a double in an array, so that none crosses a call). */
+  private readonly clearance = new Float64Array(1);
   private activeCount = 0;
   /** Per triangle, this step ({@link FRAME} numbers): the centre and radius of a ball holding it grown by how near counts, how near counts, unit normal, corner a, the two barycentric vectors, and 0 (-1 if degenerate); see {@link SurfaceSelfContact.activate}. */
   private frames = new Float64Array(0);
@@ -63,8 +100,8 @@ export class SurfaceSelfContact {
   private readonly joinMarks: Int32Array;
   /** Per particle of the body, how far it can move relative to the body this step (m), set by the caller before a search. */
   readonly motion: Float64Array;
-  /** A push of a particle from a triangle's point for {@link SurfaceSelfContact.pushApart}: the point's three weights, the unit normal, the gap. */
-  private readonly push = new Float64Array(7);
+  /** A push of a particle from a triangle's point for {@link SurfaceSelfContact.pushApart}: the point's three weights, the unit normal, the gap; then the clearance {@link SurfaceSelfContact.holdOffBeside} leaves. */
+  private readonly push = new Float64Array(8);
   /** How far a particle and a triangle may part this substep beyond their own motion (m), set by each pass (an array: see `minimum`). */
   private readonly room = new Float64Array(1);
   /** The thickness for `separatePair` (a double in an array, so that none crosses the call). */
@@ -87,6 +124,10 @@ export class SurfaceSelfContact {
     private readonly pushOutSpeed = Infinity,
   ) {
     this.ids = new Int32Array(count);
+    this.neighbourStart = new Int32Array(count + 1);
+    this.anchor = new Float64Array(count * 3);
+    this.settled = new Float64Array(count);
+    this.travel = new Float64Array(count);
     this.motion = new Float64Array(count);
     this.normals = new Float64Array(count * 3);
     this.bent = new Uint8Array(count);
@@ -97,13 +138,16 @@ export class SurfaceSelfContact {
 
   /** Pairs the latest search found (particle–triangle and particle–particle). */
   get candidates(): number {
-    return this.pairCount;
+    return this.pairCount + this.neighbourCount;
   }
 
   /** Pairs projected in this step's passes. */
   get activePairs(): number {
     return this.activeCount;
   }
+
+  /** Looks at pairs in this step's passes so far, summed over the passes (the rest were skipped, too far apart to touch: see {@link SurfaceSelfContact.due}). */
+  examined = 0;
 
   /**
    * Lists the pairs that can come within `thickness` during the next step:
@@ -114,6 +158,8 @@ export class SurfaceSelfContact {
    */
   findCandidates(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
     this.pairCount = 0;
+    this.neighbourCount = 0;
+    this.neighbourStart.fill(0);
     const flags = particles.flags;
     const pos = particles.position;
     const motion = this.motion;
@@ -153,8 +199,12 @@ export class SurfaceSelfContact {
       for (let k = 0; k < n; k++) widths += 2 * motion[ids[k]! - first]!;
       grid.cellSize = Math.max(edges / triangleCount, thickness, widths / n);
       grid.build(boxes, triangleCount);
+      const neighbourStart = this.neighbourStart;
+      // Particles in order, so the neighbour pairs fall into rows; a dead particle has none.
+      let row = 0;
       for (let k = 0; k < n; k++) {
         const i = ids[k]!;
+        while (row <= i - first) neighbourStart[row++] = this.neighbourCount;
         const x = pos[i * 3]!;
         const y = pos[i * 3 + 1]!;
         const z = pos[i * 3 + 2]!;
@@ -198,11 +248,11 @@ export class SurfaceSelfContact {
           // of one spacing is the sticks' business): listed, but left alone until it is over
           // the triangle, a tight fold. (Measured: leaving these out of the search altogether
           // kept the draped 64² cloth of the bench from settling, searched every step.)
-          const neighbour = this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c);
-          this.addPair(i, a, b, c, t);
-          this.neighbours[this.pairCount - 1] = neighbour ? 1 : 0;
+          if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.addNeighbourPair(a, b, c, t);
+          else this.addPair(i, a, b, c, t);
         }
       }
+      while (row <= this.count) neighbourStart[row++] = this.neighbourCount;
     }
     // Particle pairs no stick joins (corners, borders, and where two sheets meet edge on):
     // each particle in the cells of its box grown by half the thickness and its motion.
@@ -240,17 +290,19 @@ export class SurfaceSelfContact {
   }
 
   /**
-   * Before each step, after a search or not: picks from the pairs the latest
-   * search listed those that can come within `thickness` during this step, the
-   * only ones the step's passes project. `reach` holds, per particle of the
+   * Picks from the pairs the latest search listed those that can come within
+   * `thickness` during the coming step, the only ones the passes project (the
+   * caller picks again once some particle has moved further than the pick
+   * allowed for: see `SelfCollisionPass`). `reach` holds, per particle of the
    * body, how far it can move relative to the body in the step (m). A pair
-   * passes when the particle is nearer a ball about the triangle than the
-   * thickness plus both reaches (a few multiplications per pair; a sheet at
-   * rest passes none but its real contacts). Each particle–triangle pair that
-   * passes remembers the side the particle starts the step on if it is over
-   * the triangle, else none (0); a stick neighbour of a corner beside the
-   * triangle is left out for the step, and where the sheet about it is nearly
-   * flat (see {@link FLAT}) it is not looked at. Allocates only when more pairs pass
+   * passes when the particle is nearer the triangle than
+   * {@link ACTIVE_SKIN} thicknesses plus both reaches, by a ball, a plane and
+   * an edge test (a few multiplications per pair; a sheet at rest passes none
+   * but its real contacts). A particle over its triangle is held on the side
+   * it is on now. A stick neighbour of a corner counts only over the triangle
+   * or beside it within {@link PICK_SLACK} thicknesses of its edge, where it
+   * can come over before the next pick; where the sheet about it is nearly flat
+   * (see {@link FLAT}) it is not looked at. Allocates only when more pairs pass
    * than ever before, or the body has more triangles than ever.
    */
   activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
@@ -259,59 +311,132 @@ export class SurfaceSelfContact {
     const thickness = this.thickness;
     this.frame(pos, triangles, triangleCount, reach);
     this.markCurved(triangles, triangleCount);
-    const frames = this.frames;
     const curved = this.curved;
-    const neighbours = this.neighbours;
-    const pairs = this.pairs;
     this.activeCount = 0;
-    for (let k = 0; k < this.pairCount; k++) {
-      const i = pairs[k * 5]!;
-      // A stick neighbour of a corner counts only over the triangle, a fold tighter than one
-      // spacing, which bends the sheet: where it is nearly flat, most pairs of a hanging
-      // cloth, the pair is skipped without a look.
-      const neighbour = neighbours[k] === 1;
-      if (neighbour && curved[i - first] === 0) continue;
-      const a = pairs[k * 5 + 1]!;
-      const t = pairs[k * 5 + 4]!;
-      const x = pos[i * 3]!;
-      const y = pos[i * 3 + 1]!;
-      const z = pos[i * 3 + 2]!;
-      const ri = reach[i - first]!;
-      if (t < 0) {
-        const near = ACTIVE_SKIN * thickness + ri + reach[a - first]!;
-        const dx = x - pos[a * 3]!;
-        const dy = y - pos[a * 3 + 1]!;
-        const dz = z - pos[a * 3 + 2]!;
-        if (dx * dx + dy * dy + dz * dz < near * near) this.addActive(i, a, -1, -1, 0);
-        continue;
-      }
-      const o = t * FRAME;
-      // Nearer the triangle's ball than the thickness and both reaches?
-      let near = frames[o + 3]! + ri;
-      let dx = x - frames[o]!;
-      let dy = y - frames[o + 1]!;
-      let dz = z - frames[o + 2]!;
-      if (dx * dx + dy * dy + dz * dz >= near * near) continue;
-      // Nearer its plane (a closer bound for one above or below the triangle)?
-      dx = x - frames[o + 8]!;
-      dy = y - frames[o + 9]!;
-      dz = z - frames[o + 10]!;
-      const d = frames[o + 5]! * dx + frames[o + 6]! * dy + frames[o + 7]! * dz;
-      near = frames[o + 4]! + ri;
-      if (d * d >= near * near) continue;
-      // Over the triangle (its foot on the plane inside)?
-      const v = frames[o + 11]! * dx + frames[o + 12]! * dy + frames[o + 13]! * dz + frames[o + 17]!;
-      const u = frames[o + 14]! * dx + frames[o + 15]! * dy + frames[o + 16]! * dz + frames[o + 17]!;
-      if (v >= 0 && u >= 0 && u + v <= 1) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, d > 0 ? 1 : d < 0 ? -1 : 0);
-      else if (!neighbour) {
-        // Beside it: nearer the triangle itself than the thickness and both reaches? (The
-        // foot's distance outside is at least its most negative weight times that corner's
-        // height; in a cloth lying in layers this drops most of the triangles about the one a
-        // particle lies over, which the ball and plane tests let through.)
-        const outside = Math.max(-(1 - u - v) * frames[o + 18]!, -v * frames[o + 19]!, -u * frames[o + 20]!);
-        if (d * d + outside * outside < near * near) this.addActive(i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, 0);
+    this.examined = 0;
+    const anchor = this.anchor;
+    for (let k = 0; k < this.count * 3; k++) anchor[k] = pos[first * 3 + k]!;
+    this.settled.fill(0);
+    this.travel.fill(0);
+    // A stick neighbour of a corner counts only over the triangle, a fold tighter than one
+    // spacing, which bends the sheet: where it is nearly flat, most of a hanging or draped
+    // cloth, the particle's neighbour pairs are skipped without a look. (First, so that the
+    // passes, running backwards, project them last, as the other particle–triangle pairs.)
+    const start = this.neighbourStart;
+    const nearby = this.neighbourPairs;
+    for (let p = 0; p < this.count; p++) {
+      if (curved[p] === 0) continue;
+      for (let e = start[p]!; e < start[p + 1]!; e++) {
+        this.pickTriangle(pos, reach, first + p, nearby[e * 4]!, nearby[e * 4 + 1]!, nearby[e * 4 + 2]!, nearby[e * 4 + 3]!, true);
       }
     }
+    const pairs = this.pairs;
+    for (let k = 0; k < this.pairCount; k++) {
+      const i = pairs[k * 5]!;
+      const a = pairs[k * 5 + 1]!;
+      const t = pairs[k * 5 + 4]!;
+      if (t >= 0) {
+        this.pickTriangle(pos, reach, i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, t, false);
+        continue;
+      }
+      const near = ACTIVE_SKIN * thickness + reach[i - first]! + reach[a - first]!;
+      if (distance2(pos, i * 3, a * 3) < near * near) this.addActive(i, a, -1, -1, 0);
+    }
+  }
+
+  /**
+   * Before a step that keeps the latest pick: sets the side of each active particle–triangle
+   * pair a pass has looked at since to the one the particle starts the step on if it is over
+   * the triangle, else 0, as a pick does, so that where a pass could not keep a particle on
+   * its side (sticks pressing a crumple thinner than the thickness) the new side is taken at
+   * the next step, as before, not fought at the push-out speed until the next pick. A pair no
+   * pass has looked at was never within the thickness since, so it cannot have changed sides;
+   * one found over its triangle with no side yet takes the side it is on then (see
+   * {@link SurfaceSelfContact.holdOff}). Allocates nothing.
+   */
+  refreshSides(particles: ParticleStore): void {
+    const pos = particles.position;
+    const pairs = this.active;
+    const sides = this.sides;
+    const looked = this.looked;
+    this.examined = 0;
+    for (let k = 0; k < this.activeCount; k++) {
+      const c = pairs[k * 4 + 3]!;
+      if (c < 0 || looked[k] === 0) continue;
+      looked[k] = 0;
+      const i = pairs[k * 4]!;
+      const a = pairs[k * 4 + 1]!;
+      const b = pairs[k * 4 + 2]!;
+      const ax = pos[a * 3]!;
+      const ay = pos[a * 3 + 1]!;
+      const az = pos[a * 3 + 2]!;
+      const e1x = pos[b * 3]! - ax;
+      const e1y = pos[b * 3 + 1]! - ay;
+      const e1z = pos[b * 3 + 2]! - az;
+      const e2x = pos[c * 3]! - ax;
+      const e2y = pos[c * 3 + 1]! - ay;
+      const e2z = pos[c * 3 + 2]! - az;
+      const nx = e1y * e2z - e1z * e2y;
+      const ny = e1z * e2x - e1x * e2z;
+      const nz = e1x * e2y - e1y * e2x;
+      const len2 = nx * nx + ny * ny + nz * nz;
+      const px = pos[i * 3]! - ax;
+      const py = pos[i * 3 + 1]! - ay;
+      const pz = pos[i * 3 + 2]! - az;
+      // The foot's weights on b and c: ((e2 × n) · p) / |n|² and ((n × e1) · p) / |n|².
+      const v = ((e2y * nz - e2z * ny) * px + (e2z * nx - e2x * nz) * py + (e2x * ny - e2y * nx) * pz) / len2;
+      const u = ((ny * e1z - nz * e1y) * px + (nz * e1x - nx * e1z) * py + (nx * e1y - ny * e1x) * pz) / len2;
+      const above = px * nx + py * ny + pz * nz;
+      const side = len2 > 0 && v >= 0 && u >= 0 && u + v <= 1 ? (above > 0 ? 1 : above < 0 ? -1 : 0) : 0;
+      // A new side is a new constraint: looked at in the next pass.
+      if (side !== sides[k]) this.due[k] = -Infinity;
+      sides[k] = side;
+    }
+  }
+
+  /**
+   * Activates particle `i` against triangle `t` (corners a, b, c) if it can come within
+   * `thickness` of it: over the triangle, with the side it is on; beside it, where `joined`
+   * (a stick neighbour of a corner) only near the edge.
+   */
+  private pickTriangle(pos: Float64Array, reach: Float64Array, i: number, a: number, b: number, c: number, t: number, joined: boolean): void {
+    const frames = this.frames;
+    const o = t * FRAME;
+    const x = pos[i * 3]!;
+    const y = pos[i * 3 + 1]!;
+    const z = pos[i * 3 + 2]!;
+    const ri = reach[i - this.first]!;
+    // Nearer the triangle's ball than the thickness and both reaches?
+    let near = frames[o + 3]! + ri;
+    let dx = x - frames[o]!;
+    let dy = y - frames[o + 1]!;
+    let dz = z - frames[o + 2]!;
+    if (dx * dx + dy * dy + dz * dz >= near * near) return;
+    // Nearer its plane (a closer bound for one above or below the triangle)?
+    dx = x - frames[o + 8]!;
+    dy = y - frames[o + 9]!;
+    dz = z - frames[o + 10]!;
+    const d = frames[o + 5]! * dx + frames[o + 6]! * dy + frames[o + 7]! * dz;
+    near = frames[o + 4]! + ri;
+    if (d * d >= near * near) return;
+    // Over the triangle (its foot on the plane inside)?
+    const v = frames[o + 11]! * dx + frames[o + 12]! * dy + frames[o + 13]! * dz + frames[o + 17]!;
+    const u = frames[o + 14]! * dx + frames[o + 15]! * dy + frames[o + 16]! * dz + frames[o + 17]!;
+    if (v >= 0 && u >= 0 && u + v <= 1) {
+      this.addActive(i, a, b, c, d > 0 ? 1 : d < 0 ? -1 : 0);
+      return;
+    }
+    // Beside it: nearer the triangle itself than the thickness and both reaches? (The
+    // foot's distance outside is at least its most negative weight times that corner's
+    // height; in a cloth lying in layers this drops most of the triangles about the one a
+    // particle lies over, which the ball and plane tests let through.)
+    const outside = Math.max(-(1 - u - v) * frames[o + 18]!, -v * frames[o + 19]!, -u * frames[o + 20]!);
+    if (d * d + outside * outside >= near * near) return;
+    // A stick neighbour of a corner beside the triangle is the sheet lying on (a crease of one
+    // spacing is the sticks' business), left alone unless its foot is near enough the edge to
+    // come over before the next pick, a tight fold.
+    if (joined && outside >= PICK_SLACK * this.thickness) return;
+    this.addActive(i, a, b, c, 0);
   }
 
   /**
@@ -449,24 +574,114 @@ export class SurfaceSelfContact {
    * mass. Allocates nothing.
    */
   project(world: World): void {
+    if (this.activeCount === 0) return;
     const particles = world.particles;
     this.room[0] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
+    const pos = particles.position;
+    const anchor = this.anchor;
+    const settled = this.settled;
+    const travel = this.travel;
+    const from = this.first * 3;
+    const reanchor = REANCHOR * this.thickness;
+    for (let k = 0; k < this.count; k++) {
+      const dx = pos[from + k * 3]! - anchor[k * 3]!;
+      const dy = pos[from + k * 3 + 1]! - anchor[k * 3 + 1]!;
+      const dz = pos[from + k * 3 + 2]! - anchor[k * 3 + 2]!;
+      let d = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      if (d > reanchor) {
+        settled[k] = settled[k]! + d;
+        anchor[k * 3] = pos[from + k * 3]!;
+        anchor[k * 3 + 1] = pos[from + k * 3 + 1]!;
+        anchor[k * 3 + 2] = pos[from + k * 3 + 2]!;
+        d = 0;
+      }
+      travel[k] = settled[k]! + d;
+    }
     const pairs = this.active;
     // Backwards: the particle pairs (listed last) first, then the particle–triangle pairs,
     // whose correction is the finer one. (Measured: the folded sheet of
     // particleCollisions.test.ts rests 0.6% closer than its thickness the other way round.)
+    const due = this.due;
+    const looked = this.looked;
+    const first = this.first;
     for (let k = this.activeCount - 1; k >= 0; k--) {
-      const i = pairs[k * 4]!;
-      const a = pairs[k * 4 + 1]!;
       const b = pairs[k * 4 + 2]!;
-      if (b < 0) separatePair(world, i, a, this.minimum);
-      else this.holdOff(particles, i, a, b, pairs[k * 4 + 3]!, this.sides[k]!);
+      if (b < 0) {
+        const sum = travel[pairs[k * 4]! - first]! + travel[pairs[k * 4 + 1]! - first]!;
+        if (sum < due[k]!) continue;
+        this.examined++;
+        this.separate(world, k);
+      } else {
+        const sum = travel[pairs[k * 4]! - first]! + travel[pairs[k * 4 + 1]! - first]! + travel[b - first]! + travel[pairs[k * 4 + 3]! - first]!;
+        if (sum < due[k]!) continue;
+        looked[k] = 1;
+        this.examined++;
+        this.holdOff(particles, k);
+      }
     }
   }
 
-  /** Particle `i` over triangle (a, b, c): at least `thickness` on side `side` of its plane (0: the side it is on); beside it, see {@link SurfaceSelfContact.holdOffBeside}. */
-  private holdOff(particles: ParticleStore, i: number, a: number, b: number, c: number, side: number): void {
+  /** Particle `i` moved by `by` (m) in this pass: its {@link SurfaceSelfContact.travel} grows by as much. */
+  private moved(i: number, by: number): void {
+    const k = i - this.first;
+    this.travel[k] = this.travel[k]! + by;
+  }
+
+  /**
+   * Pair `k` (particles `i`, `j` and, unless -1, `b` and `c`) was found `clearance[0]` beyond
+   * touching: due again once its particles' `travel` sums to that plus their credit now, each
+   * `settled` less how far it is from its anchor (2 · settled - travel, at most that).
+   */
+  private lookAgain(k: number, i: number, j: number, b: number, c: number): void {
+    const f = this.first;
+    const settled = this.settled;
+    const travel = this.travel;
+    let credit = 2 * settled[i - f]! - travel[i - f]! + 2 * settled[j - f]! - travel[j - f]!;
+    if (b >= 0) credit += 2 * settled[b - f]! - travel[b - f]! + 2 * settled[c - f]! - travel[c - f]!;
+    this.due[k] = this.clearance[0]! + credit;
+  }
+
+  /** Active particle pair `k`, due: at least `thickness` apart, with friction (`separatePair`). */
+  private separate(world: World, k: number): void {
+    const pos = world.particles.position;
+    const i = this.active[k * 4]!;
+    const j = this.active[k * 4 + 1]!;
+    const d = Math.sqrt(distance2(pos, i * 3, j * 3));
+    if (d >= this.thickness) {
+      this.clearance[0] = d - this.thickness;
+      this.lookAgain(k, i, j, -1, -1);
+      return;
+    }
+    // Touching: looked at again in the next pass.
+    this.due[k] = -Infinity;
+    const ix = pos[i * 3]!;
+    const iy = pos[i * 3 + 1]!;
+    const iz = pos[i * 3 + 2]!;
+    const jx = pos[j * 3]!;
+    const jy = pos[j * 3 + 1]!;
+    const jz = pos[j * 3 + 2]!;
+    if (separatePair(world, i, j, this.minimum)) {
+      this.moved(i, Math.abs(pos[i * 3]! - ix) + Math.abs(pos[i * 3 + 1]! - iy) + Math.abs(pos[i * 3 + 2]! - iz));
+      this.moved(j, Math.abs(pos[j * 3]! - jx) + Math.abs(pos[j * 3 + 1]! - jy) + Math.abs(pos[j * 3 + 2]! - jz));
+    }
+  }
+
+  /**
+   * Active pair `k`, particle `i` and triangle (a, b, c), due (see {@link SurfaceSelfContact.due}):
+   * over the triangle, at least `thickness` on its side of the
+   * plane (see {@link SurfaceSelfContact.sides}); beside it, see
+   * {@link SurfaceSelfContact.holdOffBeside}.
+   */
+  private holdOff(particles: ParticleStore, k: number): void {
+    const pairs = this.active;
+    const i = pairs[k * 4]!;
+    const a = pairs[k * 4 + 1]!;
+    const b = pairs[k * 4 + 2]!;
+    const c = pairs[k * 4 + 3]!;
+    const due = this.due;
+    const side = this.sides[k]!;
     const pos = particles.position;
+    const thickness = this.thickness;
     const ax = pos[a * 3]!;
     const ay = pos[a * 3 + 1]!;
     const az = pos[a * 3 + 2]!;
@@ -480,6 +695,8 @@ export class SurfaceSelfContact {
     let ny = e1z * e2x - e1x * e2z;
     let nz = e1x * e2y - e1y * e2x;
     const len2 = nx * nx + ny * ny + nz * nz;
+    // Degenerate, or touching below: looked at again in the next pass.
+    due[k] = -Infinity;
     if (len2 === 0) return;
     const px = pos[i * 3]! - ax;
     const py = pos[i * 3 + 1]! - ay;
@@ -487,15 +704,24 @@ export class SurfaceSelfContact {
     const above = px * nx + py * ny + pz * nz;
     // Without a remembered side, the side it is on now.
     const toward = side !== 0 ? side : above < 0 ? -1 : 1;
-    // Already the thickness or more on its side: most pairs end here, without a square root.
-    if (above * toward > 0 && above * above >= this.thickness * this.thickness * len2) return;
     const len = Math.sqrt(len2);
+    // Already the thickness or more on its side (as far from the triangle, at least): most
+    // pairs end here.
+    if (above * toward >= thickness * len) {
+      this.clearance[0] = (above * toward) / len - thickness;
+      this.lookAgain(k, i, a, b, c);
+      return;
+    }
     nx = (nx / len) * toward;
     ny = (ny / len) * toward;
     nz = (nz / len) * toward;
     const d = px * nx + py * ny + pz * nz;
-    const gap = this.thickness - d;
-    if (gap <= 0) return;
+    const gap = thickness - d;
+    if (gap <= 0) {
+      this.clearance[0] = -gap;
+      this.lookAgain(k, i, a, b, c);
+      return;
+    }
     // Barycentric weights of the particle's foot on the plane. A particle beside the triangle is held from
     // its nearest edge or corner instead: left alone, one lying past a free edge within the thickness of the
     // plane met the contact 11 mm deep the moment its foot drifted over the edge, was pushed off at the
@@ -510,9 +736,27 @@ export class SurfaceSelfContact {
     const u = (d00 * d21 - d01 * d20) / det;
     const s = 1 - v - u;
     if (v < -EDGE || u < -EDGE || s < -EDGE) {
+      // Its distance from the triangle is at least √(d² + o²), o the foot's distance outside,
+      // itself at least a negative weight's size times that corner's height over the opposite
+      // edge (|n| / edge): most particles beside a triangle end here, without the closest point.
+      const fx = e2x - e1x;
+      const fy = e2y - e1y;
+      const fz = e2z - e1z;
+      const outside2 = Math.max(s < 0 ? (s * s * len2) / (fx * fx + fy * fy + fz * fz) : 0, v < 0 ? (v * v * len2) / d11 : 0, u < 0 ? (u * u * len2) / d00 : 0);
+      const far2 = d * d + outside2;
+      if (far2 >= thickness * thickness) {
+        this.clearance[0] = Math.sqrt(far2) - thickness;
+        this.lookAgain(k, i, a, b, c);
+        return;
+      }
       this.holdOffBeside(particles, i, a, b, c);
+      this.clearance[0] = this.push[7]!;
+      this.lookAgain(k, i, a, b, c);
       return;
     }
+    // Over the triangle within the thickness with no side yet (it came over since its side was
+    // read): held on the side it is on from now on.
+    if (side === 0) this.sides[k] = toward;
     const push = this.push;
     push[0] = clamp01(s);
     push[1] = clamp01(v);
@@ -553,9 +797,11 @@ export class SurfaceSelfContact {
     const nz = q[2]! - (ba * q[5]! + bb * q[8]! + bc * q[11]!);
     const d2 = nx * nx + ny * ny + nz * nz;
     const thickness = this.thickness;
+    const push = this.push;
+    // How far from touching it is left (0 once pushed): see holdOff's `due`.
+    push[7] = d2 >= thickness * thickness ? Math.sqrt(d2) - thickness : 0;
     if (d2 >= thickness * thickness || d2 === 0) return;
     const d = Math.sqrt(d2);
-    const push = this.push;
     push[0] = ba;
     push[1] = bb;
     push[2] = bc;
@@ -604,6 +850,11 @@ export class SurfaceSelfContact {
     move(pos, a, nx, ny, nz, -wa * lambda);
     move(pos, b, nx, ny, nz, -wb * lambda);
     move(pos, c, nx, ny, nz, -wc * lambda);
+    // Along a unit normal: each moves as far as its share.
+    this.moved(i, wi * lambda);
+    this.moved(a, wa * lambda);
+    this.moved(b, wb * lambda);
+    this.moved(c, wc * lambda);
   }
 
   private addPair(i: number, a: number, b: number, c: number, t: number): void {
@@ -613,16 +864,24 @@ export class SurfaceSelfContact {
       grown.set(this.pairs);
       this.pairs = grown;
     }
-    if (k >= this.neighbours.length) {
-      const grown = new Int8Array(this.neighbours.length * 2);
-      grown.set(this.neighbours);
-      this.neighbours = grown;
-    }
     this.pairs[k * 5] = i;
     this.pairs[k * 5 + 1] = a;
     this.pairs[k * 5 + 2] = b;
     this.pairs[k * 5 + 3] = c;
     this.pairs[k * 5 + 4] = t;
+  }
+
+  private addNeighbourPair(a: number, b: number, c: number, t: number): void {
+    const k = this.neighbourCount++;
+    if (k * 4 + 4 > this.neighbourPairs.length) {
+      const grown = new Int32Array(this.neighbourPairs.length * 2);
+      grown.set(this.neighbourPairs);
+      this.neighbourPairs = grown;
+    }
+    this.neighbourPairs[k * 4] = a;
+    this.neighbourPairs[k * 4 + 1] = b;
+    this.neighbourPairs[k * 4 + 2] = c;
+    this.neighbourPairs[k * 4 + 3] = t;
   }
 
   private addActive(i: number, a: number, b: number, c: number, side: number): void {
@@ -636,12 +895,20 @@ export class SurfaceSelfContact {
       const grown = new Int8Array(this.sides.length * 2);
       grown.set(this.sides);
       this.sides = grown;
+      const dueGrown = new Float64Array(this.due.length * 2);
+      dueGrown.set(this.due);
+      this.due = dueGrown;
+      const lookedGrown = new Uint8Array(this.looked.length * 2);
+      lookedGrown.set(this.looked);
+      this.looked = lookedGrown;
     }
     this.active[k * 4] = i;
     this.active[k * 4 + 1] = a;
     this.active[k * 4 + 2] = b;
     this.active[k * 4 + 3] = c;
     this.sides[k] = side;
+    this.due[k] = -Infinity;
+    this.looked[k] = 0;
   }
 
   /** Marks particle `i`'s stick neighbours for {@link SurfaceSelfContact.isJoined}: one pass over them instead of one per pair. */
@@ -659,13 +926,32 @@ export class SurfaceSelfContact {
 }
 
 /**
- * How near (in thicknesses, plus both reaches) a pair must be at the start of a
- * step to be projected in it. More than 1: the reaches are estimates from the
- * latest substep, and a particle that a collision or a stick turns mid-step can
- * move further. (Measured: at 1 the layers of the folded sheet in
- * particleCollisions.test.ts close to 0.75 of the thickness while landing.)
+ * How near (in thicknesses, plus both reaches) a pair must be when picked to be
+ * projected until the next pick. More than 1: the reaches are estimates from
+ * the latest substep, and a particle that a collision or a stick turns mid-step
+ * can move further. (Measured, picking before every step: at 1 the layers of
+ * the folded sheet in particleCollisions.test.ts close to 0.75 of the thickness
+ * while landing.) A kept pick leaves ACTIVE_SKIN - PICK_SLACK of it.
  */
 const ACTIVE_SKIN = 2;
+
+/**
+ * How far (in thicknesses) a particle may get from its anchor before the anchor
+ * moves to it (see {@link SurfaceSelfContact.travel}): a particle at rest then
+ * counts as having moved at most twice this since any earlier look at a pair,
+ * however far it came since the pick, and one shaking moves its anchor, and
+ * counts its path, in steps this long.
+ */
+const REANCHOR = 0.005;
+
+/**
+ * How far (in thicknesses) each particle may move relative to the body, beyond
+ * the reach it was picked with, before its body's pairs are picked again: a
+ * pick is kept while no particle has moved more than half of it (a pair left
+ * out was then at least ACTIVE_SKIN - PICK_SLACK thicknesses plus both
+ * reaches apart), so a sheet at rest is picked once.
+ */
+export const PICK_SLACK = 0.5;
 
 /**
  * Cosine of the largest angle (18°) between one of a particle's triangles and their mean
