@@ -460,6 +460,31 @@ describe('cloth self-collision (issue 10)', () => {
     expect(z < 0 ? Math.hypot(y, z) : y).toBeGreaterThan(THICKNESS - 1e-6);
   });
 
+  it('a particle pushed into a settled fold has its pairs picked again, and is held out of the layer under it', () => {
+    // A fold lying still; then one particle of its top layer is put 1 mm lower each step, down
+    // to 5 mm over the layer under it. Only it and its neighbours move, so only their
+    // pairs are picked again (the rest of the pick stands): every step it must come out the
+    // thickness above the layer (y ≈ 0), and nothing may pass through the fold.
+    const { world, cloth } = fold(false, 0);
+    const self = enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
+    for (let s = 0; s < 240; s++) world.step();
+    const detector = new CrossingDetector(cloth);
+    detector.check(world);
+    const pressed = cloth.first + 18 * 16 + 8;
+    const [x, start, z] = world.getPosition(pressed);
+    const picks = self.picks;
+    let lowest = Infinity;
+    for (let s = 1; start - s * 0.001 >= 0.005; s++) {
+      world.setPosition(pressed, [x, start - s * 0.001, z]);
+      world.step();
+      detector.check(world);
+      lowest = Math.min(lowest, world.getPosition(pressed)[1]);
+    }
+    expect(self.picks).toBeGreaterThan(picks);
+    expect(detector.crossings).toBe(0);
+    expect(lowest).toBeGreaterThan(0.9 * THICKNESS);
+  });
+
   it('a pair a pass skipped is looked at again as soon as its particle is moved into the thickness', () => {
     // A fixed triangle and a free particle resting 2.5 mm beyond the thickness over it, no
     // gravity: picked (within twice the thickness), but skipped by the passes, too far apart

@@ -29,9 +29,10 @@ import { TriangleGrid } from './triangleGrid.js';
  * some particle could have used its allowance up. From that list
  * {@link SurfaceSelfContact.activate} picks the few pairs that can touch during
  * the coming step (a ball and a plane test per pair), and the caller picks
- * again only once some particle has moved further than that pick allowed for
- * ({@link PICK_SLACK}); in between, {@link SurfaceSelfContact.refreshSides}
- * reads each picked pair's side before every step. Only the picked pairs are
+ * again only the pairs of the particles that have moved further than their
+ * pick allowed for ({@link PICK_SLACK}, {@link SurfaceSelfContact.repick});
+ * before every step {@link SurfaceSelfContact.refreshSides} reads the picked
+ * pairs' sides. Only the picked pairs are
  * projected in each relaxation pass ({@link SurfaceSelfContact.project}), so
  * a sheet at rest costs its few real contacts per pass and a pass over its
  * particles per step.
@@ -42,14 +43,30 @@ export class SurfaceSelfContact {
   private pairCount = 0;
   /**
    * Particle–triangle pairs found by the latest search whose particle a stick joins to a corner:
-   * the triangle's three corners and index, particle by particle (those of the body's particle
+   * the particle, the triangle's three corners and index, particle by particle (those of the body's particle
    * first + k from {@link SurfaceSelfContact.neighbourStart}[k] to [k + 1]). Kept apart because
    * they count only where the sheet bends, and most of a sheet is flat: three in four pairs of a
    * draped 64² cloth at rest, each of them read every step while they were in one list.
    */
-  private neighbourPairs = new Int32Array(64);
+  private neighbourPairs = new Int32Array(80);
   private readonly neighbourStart: Int32Array;
   private neighbourCount = 0;
+  /**
+   * Per particle of the body (first + k), the listed pairs it is in, as the particle or a
+   * corner: touching[touchStart[k] .. touchStart[k + 1]), a pair of `pairs` by its index, one of
+   * `neighbourPairs` by pairCount plus its index.
+   */
+  private touching = new Int32Array(0);
+  private readonly touchStart: Int32Array;
+  private readonly touchCursor: Int32Array;
+  /** Per listed pair (numbered as in `touching`), the latest repick that tested it. */
+  private seen = new Int32Array(0);
+  /** Per triangle, the latest repick that made its frame. */
+  private framed = new Int32Array(0);
+  /** Repicks so far (their stamps in `seen` and `framed`). */
+  private repicks = 0;
+  /** Per particle of the body, 1 while a repick runs if it is stale. */
+  private readonly staleMark: Uint8Array;
   /** The pairs the passes project, picked by {@link SurfaceSelfContact.activate}: particle, then the three corners (-1 -1 after a second particle). */
   private active = new Int32Array(64);
   /**
@@ -125,6 +142,9 @@ export class SurfaceSelfContact {
   ) {
     this.ids = new Int32Array(count);
     this.neighbourStart = new Int32Array(count + 1);
+    this.touchStart = new Int32Array(count + 1);
+    this.touchCursor = new Int32Array(count);
+    this.staleMark = new Uint8Array(count);
     this.anchor = new Float64Array(count * 3);
     this.settled = new Float64Array(count);
     this.travel = new Float64Array(count);
@@ -160,6 +180,7 @@ export class SurfaceSelfContact {
     this.pairCount = 0;
     this.neighbourCount = 0;
     this.neighbourStart.fill(0);
+    this.touchStart.fill(0);
     const flags = particles.flags;
     const pos = particles.position;
     const motion = this.motion;
@@ -248,7 +269,7 @@ export class SurfaceSelfContact {
           // of one spacing is the sticks' business): listed, but left alone until it is over
           // the triangle, a tight fold. (Measured: leaving these out of the search altogether
           // kept the draped 64² cloth of the bench from settling, searched every step.)
-          if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.addNeighbourPair(a, b, c, t);
+          if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.addNeighbourPair(i, a, b, c, t);
           else this.addPair(i, a, b, c, t);
         }
       }
@@ -287,6 +308,121 @@ export class SurfaceSelfContact {
         this.addPair(i, j, -1, -1, -1);
       }
     }
+    this.indexTouching();
+  }
+
+  /**
+   * Lists, per particle of the body, the listed pairs it is in (as the particle or a corner):
+   * {@link SurfaceSelfContact.touching}, for {@link SurfaceSelfContact.repick}. Allocates only
+   * when the lists are longer than ever.
+   */
+  private indexTouching(): void {
+    const first = this.first;
+    const start = this.touchStart;
+    start.fill(0);
+    const pairs = this.pairs;
+    const nearby = this.neighbourPairs;
+    // Counts (shifted by one), then where each particle's entries start, then the entries.
+    for (let k = 0; k < this.pairCount; k++) {
+      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
+      for (let v = 0; v < width; v++) {
+        const q = pairs[k * 5 + v]! - first + 1;
+        start[q] = start[q]! + 1;
+      }
+    }
+    for (let e = 0; e < this.neighbourCount; e++) {
+      for (let v = 0; v < 4; v++) {
+        const q = nearby[e * 5 + v]! - first + 1;
+        start[q] = start[q]! + 1;
+      }
+    }
+    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
+    const total = start[this.count]!;
+    if (this.touching.length < total) this.touching = new Int32Array(total * 2);
+    const touching = this.touching;
+    const cursor = this.touchCursor;
+    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
+    for (let k = 0; k < this.pairCount; k++) {
+      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
+      for (let v = 0; v < width; v++) {
+        const q = pairs[k * 5 + v]! - first;
+        touching[cursor[q]!] = k;
+        cursor[q] = cursor[q]! + 1;
+      }
+    }
+    for (let e = 0; e < this.neighbourCount; e++) {
+      for (let v = 0; v < 4; v++) {
+        const q = nearby[e * 5 + v]! - first;
+        touching[cursor[q]!] = this.pairCount + e;
+        cursor[q] = cursor[q]! + 1;
+      }
+    }
+    if (this.seen.length < this.pairCount + this.neighbourCount) this.seen = new Int32Array((this.pairCount + this.neighbourCount) * 2);
+  }
+
+  /**
+   * Picks again the pairs that `stale[0 .. staleCount)` (particles of the body) are in, and
+   * only those: the rest of the latest pick stands. `reach` holds each particle's reach for
+   * the test: for a stale particle its next move, as in {@link SurfaceSelfContact.activate};
+   * for any other, its reach when it was last picked plus how far it has moved since (relative
+   * to the body), so that a pair picked now holds as long as a full pick would. A stick
+   * neighbour's pairs are looked at however flat the sheet. Allocates only when more pairs pass
+   * than ever before.
+   */
+  repick(particles: ParticleStore, triangles: ArrayLike<number>, stale: Int32Array, staleCount: number, reach: Float64Array): void {
+    const pos = particles.position;
+    const first = this.first;
+    const mark = this.staleMark;
+    for (let s = 0; s < staleCount; s++) mark[stale[s]! - first] = 1;
+    // Drops the picked pairs a stale particle is in, keeping the others' state.
+    const active = this.active;
+    let kept = 0;
+    for (let k = 0; k < this.activeCount; k++) {
+      const c = active[k * 4 + 3]!;
+      const touched = mark[active[k * 4]! - first] === 1 || mark[active[k * 4 + 1]! - first] === 1 || (c >= 0 && (mark[active[k * 4 + 2]! - first] === 1 || mark[c - first] === 1));
+      if (touched) continue;
+      if (kept !== k) {
+        for (let v = 0; v < 4; v++) active[kept * 4 + v] = active[k * 4 + v]!;
+        this.sides[kept] = this.sides[k]!;
+        this.due[kept] = this.due[k]!;
+        this.looked[kept] = this.looked[k]!;
+      }
+      kept++;
+    }
+    this.activeCount = kept;
+    // Tests each listed pair a stale particle is in, once, its triangle's frame made afresh.
+    const stamp = ++this.repicks;
+    const seen = this.seen;
+    const framed = this.framed;
+    const touching = this.touching;
+    const start = this.touchStart;
+    const pairs = this.pairs;
+    const nearby = this.neighbourPairs;
+    const thickness = this.thickness;
+    for (let s = 0; s < staleCount; s++) {
+      const p = stale[s]! - first;
+      for (let e = start[p]!; e < start[p + 1]!; e++) {
+        const id = touching[e]!;
+        if (seen[id] === stamp) continue;
+        seen[id] = stamp;
+        const o = id < this.pairCount ? id * 5 : (id - this.pairCount) * 5;
+        const list = id < this.pairCount ? pairs : nearby;
+        const i = list[o]!;
+        const a = list[o + 1]!;
+        const t = list[o + 4]!;
+        if (t < 0) {
+          const near = ACTIVE_SKIN * thickness + reach[i - first]! + reach[a - first]!;
+          if (distance2(pos, i * 3, a * 3) < near * near) this.addActive(i, a, -1, -1, 0);
+          continue;
+        }
+        if (framed[t] !== stamp) {
+          framed[t] = stamp;
+          this.frameOf(pos, triangles, t, reach);
+        }
+        this.pickTriangle(pos, reach, i, a, list[o + 2]!, list[o + 3]!, t, list === nearby);
+      }
+    }
+    for (let s = 0; s < staleCount; s++) mark[stale[s]! - first] = 0;
   }
 
   /**
@@ -318,16 +454,17 @@ export class SurfaceSelfContact {
     for (let k = 0; k < this.count * 3; k++) anchor[k] = pos[first * 3 + k]!;
     this.settled.fill(0);
     this.travel.fill(0);
-    // A stick neighbour of a corner counts only over the triangle, a fold tighter than one
-    // spacing, which bends the sheet: where it is nearly flat, most of a hanging or draped
-    // cloth, the particle's neighbour pairs are skipped without a look. (First, so that the
-    // passes, running backwards, project them last, as the other particle–triangle pairs.)
+    // A stick neighbour of a corner counts only over the triangle or at its edge, a fold
+    // tighter than one spacing, which bends the sheet: where it is nearly flat, most of a
+    // hanging cloth, the particle's neighbour pairs are skipped without a look. (First, so
+    // that the passes, running backwards, project them last, as the other particle–triangle
+    // pairs.)
     const start = this.neighbourStart;
     const nearby = this.neighbourPairs;
     for (let p = 0; p < this.count; p++) {
       if (curved[p] === 0) continue;
       for (let e = start[p]!; e < start[p + 1]!; e++) {
-        this.pickTriangle(pos, reach, first + p, nearby[e * 4]!, nearby[e * 4 + 1]!, nearby[e * 4 + 2]!, nearby[e * 4 + 3]!, true);
+        this.pickTriangle(pos, reach, first + p, nearby[e * 5 + 1]!, nearby[e * 5 + 2]!, nearby[e * 5 + 3]!, nearby[e * 5 + 4]!, true);
       }
     }
     const pairs = this.pairs;
@@ -448,86 +585,86 @@ export class SurfaceSelfContact {
   private frame(pos: Float64Array, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
     const first = this.first;
     if (this.frames.length < triangleCount * FRAME) this.frames = new Float64Array(triangleCount * FRAME);
+    if (this.framed.length < triangleCount) this.framed = new Int32Array(triangleCount);
     const frames = this.frames;
     // The sum of each particle's triangles' unit normals, for markCurved, in the same pass.
     const normals = this.normals;
     normals.fill(0);
     for (let t = 0; t < triangleCount; t++) {
-      const a = triangles[t * 3]!;
-      const b = triangles[t * 3 + 1]!;
-      const c = triangles[t * 3 + 2]!;
-      const ax = pos[a * 3]!;
-      const ay = pos[a * 3 + 1]!;
-      const az = pos[a * 3 + 2]!;
-      const e1x = pos[b * 3]! - ax;
-      const e1y = pos[b * 3 + 1]! - ay;
-      const e1z = pos[b * 3 + 2]! - az;
-      const e2x = pos[c * 3]! - ax;
-      const e2y = pos[c * 3 + 1]! - ay;
-      const e2z = pos[c * 3 + 2]! - az;
-      // The centroid less a, and the largest distance from it to a corner.
-      const gx = (e1x + e2x) / 3;
-      const gy = (e1y + e2y) / 3;
-      const gz = (e1z + e2z) / 3;
-      const r2 = Math.max(gx * gx + gy * gy + gz * gz, (e1x - gx) ** 2 + (e1y - gy) ** 2 + (e1z - gz) ** 2, (e2x - gx) ** 2 + (e2y - gy) ** 2 + (e2z - gz) ** 2);
-      const near = ACTIVE_SKIN * this.thickness + Math.max(reach[a - first]!, reach[b - first]!, reach[c - first]!);
-      const nx = e1y * e2z - e1z * e2y;
-      const ny = e1z * e2x - e1x * e2z;
-      const nz = e1x * e2y - e1y * e2x;
-      const len2 = nx * nx + ny * ny + nz * nz;
+      this.frameOf(pos, triangles, t, reach);
       const o = t * FRAME;
-      frames[o] = ax + gx;
-      frames[o + 1] = ay + gy;
-      frames[o + 2] = az + gz;
-      frames[o + 3] = Math.sqrt(r2) + near;
-      frames[o + 4] = near;
-      frames[o + 8] = ax;
-      frames[o + 9] = ay;
-      frames[o + 10] = az;
-      if (len2 === 0) {
-        // Degenerate: no normal, and no point is over it (weights of -1).
-        for (let k = 5; k < 8; k++) frames[o + k] = 0;
-        for (let k = 11; k < 17; k++) frames[o + k] = 0;
-        frames[o + 17] = -1;
-        for (let k = 18; k < 21; k++) frames[o + k] = 0;
-        continue;
+      for (let v = 0; v < 3; v++) {
+        const q = (triangles[t * 3 + v]! - first) * 3;
+        normals[q] = normals[q]! + frames[o + 5]!;
+        normals[q + 1] = normals[q + 1]! + frames[o + 6]!;
+        normals[q + 2] = normals[q + 2]! + frames[o + 7]!;
       }
-      const len = Math.sqrt(len2);
-      const ux = nx / len;
-      const uy = ny / len;
-      const uz = nz / len;
-      frames[o + 5] = ux;
-      frames[o + 6] = uy;
-      frames[o + 7] = uz;
-      const ka = (a - first) * 3;
-      const kb = (b - first) * 3;
-      const kc = (c - first) * 3;
-      normals[ka] = normals[ka]! + ux;
-      normals[ka + 1] = normals[ka + 1]! + uy;
-      normals[ka + 2] = normals[ka + 2]! + uz;
-      normals[kb] = normals[kb]! + ux;
-      normals[kb + 1] = normals[kb + 1]! + uy;
-      normals[kb + 2] = normals[kb + 2]! + uz;
-      normals[kc] = normals[kc]! + ux;
-      normals[kc + 1] = normals[kc + 1]! + uy;
-      normals[kc + 2] = normals[kc + 2]! + uz;
-      // For p = x - a in the plane: v = ((e2 × n) · p) / |n|², u = ((n × e1) · p) / |n|².
-      frames[o + 11] = (e2y * nz - e2z * ny) / len2;
-      frames[o + 12] = (e2z * nx - e2x * nz) / len2;
-      frames[o + 13] = (e2x * ny - e2y * nx) / len2;
-      frames[o + 14] = (ny * e1z - nz * e1y) / len2;
-      frames[o + 15] = (nz * e1x - nx * e1z) / len2;
-      frames[o + 16] = (nx * e1y - ny * e1x) / len2;
-      frames[o + 17] = 0;
-      // Heights over the edges opposite a, b and c: a foot at weight -k of a corner is k times
-      // its height outside the triangle, at least.
-      const fx = e2x - e1x;
-      const fy = e2y - e1y;
-      const fz = e2z - e1z;
-      frames[o + 18] = len / Math.sqrt(fx * fx + fy * fy + fz * fz);
-      frames[o + 19] = len / Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
-      frames[o + 20] = len / Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
     }
+  }
+
+  /** Triangle `t`'s frame (see {@link SurfaceSelfContact.frames}), how near counts from the reaches `reach`. */
+  private frameOf(pos: Float64Array, triangles: ArrayLike<number>, t: number, reach: Float64Array): void {
+    const first = this.first;
+    const frames = this.frames;
+    const a = triangles[t * 3]!;
+    const b = triangles[t * 3 + 1]!;
+    const c = triangles[t * 3 + 2]!;
+    const ax = pos[a * 3]!;
+    const ay = pos[a * 3 + 1]!;
+    const az = pos[a * 3 + 2]!;
+    const e1x = pos[b * 3]! - ax;
+    const e1y = pos[b * 3 + 1]! - ay;
+    const e1z = pos[b * 3 + 2]! - az;
+    const e2x = pos[c * 3]! - ax;
+    const e2y = pos[c * 3 + 1]! - ay;
+    const e2z = pos[c * 3 + 2]! - az;
+    // The centroid less a, and the largest distance from it to a corner.
+    const gx = (e1x + e2x) / 3;
+    const gy = (e1y + e2y) / 3;
+    const gz = (e1z + e2z) / 3;
+    const r2 = Math.max(gx * gx + gy * gy + gz * gz, (e1x - gx) ** 2 + (e1y - gy) ** 2 + (e1z - gz) ** 2, (e2x - gx) ** 2 + (e2y - gy) ** 2 + (e2z - gz) ** 2);
+    const near = ACTIVE_SKIN * this.thickness + Math.max(reach[a - first]!, reach[b - first]!, reach[c - first]!);
+    const nx = e1y * e2z - e1z * e2y;
+    const ny = e1z * e2x - e1x * e2z;
+    const nz = e1x * e2y - e1y * e2x;
+    const len2 = nx * nx + ny * ny + nz * nz;
+    const o = t * FRAME;
+    frames[o] = ax + gx;
+    frames[o + 1] = ay + gy;
+    frames[o + 2] = az + gz;
+    frames[o + 3] = Math.sqrt(r2) + near;
+    frames[o + 4] = near;
+    frames[o + 8] = ax;
+    frames[o + 9] = ay;
+    frames[o + 10] = az;
+    if (len2 === 0) {
+      // Degenerate: no normal, and no point is over it (weights of -1).
+      for (let k = 5; k < 8; k++) frames[o + k] = 0;
+      for (let k = 11; k < 17; k++) frames[o + k] = 0;
+      frames[o + 17] = -1;
+      for (let k = 18; k < 21; k++) frames[o + k] = 0;
+      return;
+    }
+    const len = Math.sqrt(len2);
+    frames[o + 5] = nx / len;
+    frames[o + 6] = ny / len;
+    frames[o + 7] = nz / len;
+    // For p = x - a in the plane: v = ((e2 × n) · p) / |n|², u = ((n × e1) · p) / |n|².
+    frames[o + 11] = (e2y * nz - e2z * ny) / len2;
+    frames[o + 12] = (e2z * nx - e2x * nz) / len2;
+    frames[o + 13] = (e2x * ny - e2y * nx) / len2;
+    frames[o + 14] = (ny * e1z - nz * e1y) / len2;
+    frames[o + 15] = (nz * e1x - nx * e1z) / len2;
+    frames[o + 16] = (nx * e1y - ny * e1x) / len2;
+    frames[o + 17] = 0;
+    // Heights over the edges opposite a, b and c: a foot at weight -k of a corner is k times
+    // its height outside the triangle, at least.
+    const fx = e2x - e1x;
+    const fy = e2y - e1y;
+    const fz = e2z - e1z;
+    frames[o + 18] = len / Math.sqrt(fx * fx + fy * fy + fz * fz);
+    frames[o + 19] = len / Math.sqrt(e2x * e2x + e2y * e2y + e2z * e2z);
+    frames[o + 20] = len / Math.sqrt(e1x * e1x + e1y * e1y + e1z * e1z);
   }
 
   /**
@@ -621,12 +758,6 @@ export class SurfaceSelfContact {
     }
   }
 
-  /** Particle `i` moved by `by` (m) in this pass: its {@link SurfaceSelfContact.travel} grows by as much. */
-  private moved(i: number, by: number): void {
-    const k = i - this.first;
-    this.travel[k] = this.travel[k]! + by;
-  }
-
   /**
    * Pair `k` (particles `i`, `j` and, unless -1, `b` and `c`) was found `clearance[0]` beyond
    * touching: due again once its particles' `travel` sums to that plus their credit now, each
@@ -661,8 +792,11 @@ export class SurfaceSelfContact {
     const jy = pos[j * 3 + 1]!;
     const jz = pos[j * 3 + 2]!;
     if (separatePair(world, i, j, this.minimum)) {
-      this.moved(i, Math.abs(pos[i * 3]! - ix) + Math.abs(pos[i * 3 + 1]! - iy) + Math.abs(pos[i * 3 + 2]! - iz));
-      this.moved(j, Math.abs(pos[j * 3]! - jx) + Math.abs(pos[j * 3 + 1]! - jy) + Math.abs(pos[j * 3 + 2]! - jz));
+      // Its travel grows by its move (in the L1 norm, at least as long).
+      const travel = this.travel;
+      const f = this.first;
+      travel[i - f] = travel[i - f]! + Math.abs(pos[i * 3]! - ix) + Math.abs(pos[i * 3 + 1]! - iy) + Math.abs(pos[i * 3 + 2]! - iz);
+      travel[j - f] = travel[j - f]! + Math.abs(pos[j * 3]! - jx) + Math.abs(pos[j * 3 + 1]! - jy) + Math.abs(pos[j * 3 + 2]! - jz);
     }
   }
 
@@ -851,10 +985,12 @@ export class SurfaceSelfContact {
     move(pos, b, nx, ny, nz, -wb * lambda);
     move(pos, c, nx, ny, nz, -wc * lambda);
     // Along a unit normal: each moves as far as its share.
-    this.moved(i, wi * lambda);
-    this.moved(a, wa * lambda);
-    this.moved(b, wb * lambda);
-    this.moved(c, wc * lambda);
+    const travel = this.travel;
+    const f = this.first;
+    travel[i - f] = travel[i - f]! + wi * lambda;
+    travel[a - f] = travel[a - f]! + wa * lambda;
+    travel[b - f] = travel[b - f]! + wb * lambda;
+    travel[c - f] = travel[c - f]! + wc * lambda;
   }
 
   private addPair(i: number, a: number, b: number, c: number, t: number): void {
@@ -871,17 +1007,18 @@ export class SurfaceSelfContact {
     this.pairs[k * 5 + 4] = t;
   }
 
-  private addNeighbourPair(a: number, b: number, c: number, t: number): void {
+  private addNeighbourPair(i: number, a: number, b: number, c: number, t: number): void {
     const k = this.neighbourCount++;
-    if (k * 4 + 4 > this.neighbourPairs.length) {
+    if (k * 5 + 5 > this.neighbourPairs.length) {
       const grown = new Int32Array(this.neighbourPairs.length * 2);
       grown.set(this.neighbourPairs);
       this.neighbourPairs = grown;
     }
-    this.neighbourPairs[k * 4] = a;
-    this.neighbourPairs[k * 4 + 1] = b;
-    this.neighbourPairs[k * 4 + 2] = c;
-    this.neighbourPairs[k * 4 + 3] = t;
+    this.neighbourPairs[k * 5] = i;
+    this.neighbourPairs[k * 5 + 1] = a;
+    this.neighbourPairs[k * 5 + 2] = b;
+    this.neighbourPairs[k * 5 + 3] = c;
+    this.neighbourPairs[k * 5 + 4] = t;
   }
 
   private addActive(i: number, a: number, b: number, c: number, side: number): void {
