@@ -76,10 +76,11 @@ export class SurfaceSelfContact {
   private sides = new Int8Array(16);
   /**
    * Per active pair, when a pass must look at it again: its clearance beyond `thickness` when
-   * a pass last looked at it, plus its particles' {@link SurfaceSelfContact.credit} then. Until
-   * the sum of their {@link SurfaceSelfContact.travel} reaches it they cannot have closed that
-   * clearance, so the passes skip it: a cloth lying in layers looks at its few real contacts,
-   * not at every pair the pick let through. -Infinity: at the next pass.
+   * a pass last looked at it, plus its particles' credit then (see
+   * {@link SurfaceSelfContact.travel}, {@link SurfaceSelfContact.lookAgain}). Until the sum of
+   * their `travel` reaches it they cannot have closed that clearance, so the passes skip it: a
+   * cloth lying in layers looks at its few real contacts, not at every pair the pick let
+   * through. -Infinity: at the next pass.
    */
   private due = new Float64Array(16);
   /** Per active pair, 1 once a pass has looked at it since its side was last read (see {@link SurfaceSelfContact.refreshSides}). */
