@@ -337,8 +337,8 @@ describe('cloth self-collision (issue 10)', () => {
     // sticks and pins cannot all hold. Each contact's whole gap became speed every substep and
     // the cloth blew up (measured before the cap: 142 m/s, 162,416 crossings); now a contact
     // leaves the particle parting from the triangle at most maxPushOutSpeed per substep, as
-    // between bodies. It still passes through itself in places (14 crossings measured, fastest
-    // 6.3 m/s; 49 and 8.4 m/s before the pairs were kept picked over several steps; 183 and
+    // between bodies. It still passes through itself in places (14–25 crossings measured as
+    // last bits changed, fastest 6.3 m/s; 49 and 8.4 m/s before the pairs were kept picked over several steps; 183 and
     // 10.8 m/s before a particle beside a triangle was held from its edges, 74 before the grid's
     // wider cells changed the order pairs are listed in; the cloth without self-collision:
     // about 3,000), though both turns now stay (a twist of 720°; 360° before).

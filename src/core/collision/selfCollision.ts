@@ -86,12 +86,10 @@ class SelfCollisionPass implements Constraint {
     this.reach = new Float64Array(record.count);
   }
 
-  /** Where each particle was at the latest search, xyz (body-relative index). */
+  /** Where each particle was at the latest search, less the body's mean position then, xyz (body-relative index). */
   private readonly searched: Float64Array;
   /** Per particle, how far it can move relative to the body in the coming step (m). */
   private readonly next: Float64Array;
-  /** The body's mean position at the latest search. */
-  private readonly searchedCentre = new Float64Array(3);
   private searchedTriangles = -1;
   /** Where each particle was when its pairs were last picked, less the body's mean position then, xyz (body-relative index). */
   private readonly picked: Float64Array;
@@ -155,7 +153,6 @@ class SelfCollisionPass implements Constraint {
     const contact = this.contact;
     const allowance = contact.motion;
     const searched = this.searched;
-    const centre = this.searchedCentre;
     const steps = world.substeps;
     const thickness = contact.thickness;
     const surface = this.record.surface;
@@ -175,18 +172,15 @@ class SelfCollisionPass implements Constraint {
     now[0] = cx;
     now[1] = cy;
     now[2] = cz;
-    const searchStale = triangleCount !== this.searchedTriangles || this.outgrown(world, searched, this.searchedCentre, allowance);
+    const searchStale = triangleCount !== this.searchedTriangles || this.outgrown(world, searched, allowance);
     if (searchStale) {
       for (let i = first; i < end; i++) {
         const k = i - first;
         allowance[k] = thickness + SKIN_STEPS * next[k]!;
-        searched[k * 3] = pos[i * 3]!;
-        searched[k * 3 + 1] = pos[i * 3 + 1]!;
-        searched[k * 3 + 2] = pos[i * 3 + 2]!;
+        searched[k * 3] = pos[i * 3]! - cx;
+        searched[k * 3 + 1] = pos[i * 3 + 1]! - cy;
+        searched[k * 3 + 2] = pos[i * 3 + 2]! - cz;
       }
-      centre[0] = cx;
-      centre[1] = cy;
-      centre[2] = cz;
       this.searchedTriangles = triangleCount;
       this.searches++;
       contact.findCandidates(particles, triangles, triangleCount);
@@ -258,25 +252,25 @@ class SelfCollisionPass implements Constraint {
   }
 
   /**
-   * Whether some live particle of the body has moved since `from` (positions, body centre
-   * `fromCentre`), relative to the body (now centred at {@link SelfCollisionPass.centre}), by
-   * more than its `limit` less its next move.
+   * Whether some live particle of the body has moved since `from` (its positions less the
+   * body's mean position then), relative to the body (now centred at
+   * {@link SelfCollisionPass.centre}), by more than its `limit` less its next move.
    */
-  private outgrown(world: World, from: Float64Array, fromCentre: Float64Array, limit: Float64Array): boolean {
+  private outgrown(world: World, from: Float64Array, limit: Float64Array): boolean {
     const pos = world.particles.position;
     const flags = world.particles.flags;
     const first = this.record.first;
     const end = first + this.record.count;
     const next = this.next;
-    const ox = this.centre[0]! - fromCentre[0]!;
-    const oy = this.centre[1]! - fromCentre[1]!;
-    const oz = this.centre[2]! - fromCentre[2]!;
+    const cx = this.centre[0]!;
+    const cy = this.centre[1]!;
+    const cz = this.centre[2]!;
     for (let i = first; i < end; i++) {
       if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
       const k = i - first;
-      const sx = pos[i * 3]! - from[k * 3]! - ox;
-      const sy = pos[i * 3 + 1]! - from[k * 3 + 1]! - oy;
-      const sz = pos[i * 3 + 2]! - from[k * 3 + 2]! - oz;
+      const sx = pos[i * 3]! - cx - from[k * 3]!;
+      const sy = pos[i * 3 + 1]! - cy - from[k * 3 + 1]!;
+      const sz = pos[i * 3 + 2]! - cz - from[k * 3 + 2]!;
       if (Math.sqrt(sx * sx + sy * sy + sz * sz) + next[k]! > limit[k]!) return true;
     }
     return false;

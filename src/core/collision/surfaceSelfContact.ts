@@ -99,7 +99,7 @@ export class SurfaceSelfContact {
   /** The clearance a look at a pair found, for {@link SurfaceSelfContact.lookAgain} (a double in an array, so that none crosses a call). */
   private readonly clearance = new Float64Array(1);
   private activeCount = 0;
-  /** Per triangle, this step ({@link FRAME} numbers): the centre and radius of a ball holding it grown by how near counts, how near counts, unit normal, corner a, the two barycentric vectors, and 0 (-1 if degenerate); see {@link SurfaceSelfContact.activate}. */
+  /** Per triangle, as of the latest pick or repick that looked at it ({@link FRAME} numbers): the centre and radius of a ball holding it grown by how near counts, how near counts, unit normal, corner a, the two barycentric vectors, and 0 (-1 if degenerate); see {@link SurfaceSelfContact.activate}. */
   private frames = new Float64Array(0);
   /** Per particle of the body, this step: the sum of its triangles' unit normals (xyz). */
   private readonly normals: Float64Array;
@@ -399,7 +399,6 @@ export class SurfaceSelfContact {
     const start = this.touchStart;
     const pairs = this.pairs;
     const nearby = this.neighbourPairs;
-    const thickness = this.thickness;
     for (let s = 0; s < staleCount; s++) {
       const p = stale[s]! - first;
       for (let e = start[p]!; e < start[p + 1]!; e++) {
@@ -412,8 +411,7 @@ export class SurfaceSelfContact {
         const a = list[o + 1]!;
         const t = list[o + 4]!;
         if (t < 0) {
-          const near = ACTIVE_SKIN * thickness + reach[i - first]! + reach[a - first]!;
-          if (distance2(pos, i * 3, a * 3) < near * near) this.addActive(i, a, -1, -1, 0);
+          this.pickParticles(pos, reach, i, a);
           continue;
         }
         if (framed[t] !== stamp) {
@@ -445,7 +443,6 @@ export class SurfaceSelfContact {
   activate(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, reach: Float64Array): void {
     const pos = particles.position;
     const first = this.first;
-    const thickness = this.thickness;
     this.frame(pos, triangles, triangleCount, reach);
     this.markCurved(triangles, triangleCount);
     const curved = this.curved;
@@ -477,8 +474,7 @@ export class SurfaceSelfContact {
         this.pickTriangle(pos, reach, i, a, pairs[k * 5 + 2]!, pairs[k * 5 + 3]!, t, false);
         continue;
       }
-      const near = ACTIVE_SKIN * thickness + reach[i - first]! + reach[a - first]!;
-      if (distance2(pos, i * 3, a * 3) < near * near) this.addActive(i, a, -1, -1, 0);
+      this.pickParticles(pos, reach, i, a);
     }
   }
 
@@ -530,6 +526,12 @@ export class SurfaceSelfContact {
       if (side !== sides[k]) this.due[k] = -Infinity;
       sides[k] = side;
     }
+  }
+
+  /** Activates particles `i` and `j` (no stick joins them) if they can come within `thickness` of each other. */
+  private pickParticles(pos: Float64Array, reach: Float64Array, i: number, j: number): void {
+    const near = ACTIVE_SKIN * this.thickness + reach[i - this.first]! + reach[j - this.first]!;
+    if (distance2(pos, i * 3, j * 3) < near * near) this.addActive(i, j, -1, -1, 0);
   }
 
   /**
@@ -840,23 +842,18 @@ export class SurfaceSelfContact {
     // Without a remembered side, the side it is on now.
     const toward = side !== 0 ? side : above < 0 ? -1 : 1;
     const len = Math.sqrt(len2);
-    // Already the thickness or more on its side (as far from the triangle, at least): most
-    // pairs end here.
-    if (above * toward >= thickness * len) {
-      this.clearance[0] = (above * toward) / len - thickness;
-      this.lookAgain(k, i, a, b, c);
-      return;
-    }
-    nx = (nx / len) * toward;
-    ny = (ny / len) * toward;
-    nz = (nz / len) * toward;
-    const d = px * nx + py * ny + pz * nz;
+    // Its height on its side; the thickness or more (as far from the triangle, at least):
+    // most pairs end here.
+    const d = (above * toward) / len;
     const gap = thickness - d;
     if (gap <= 0) {
       this.clearance[0] = -gap;
       this.lookAgain(k, i, a, b, c);
       return;
     }
+    nx = (nx / len) * toward;
+    ny = (ny / len) * toward;
+    nz = (nz / len) * toward;
     // Barycentric weights of the particle's foot on the plane. A particle beside the triangle is held from
     // its nearest edge or corner instead: left alone, one lying past a free edge within the thickness of the
     // plane met the contact 11 mm deep the moment its foot drifted over the edge, was pushed off at the
