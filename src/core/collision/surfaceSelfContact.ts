@@ -1,8 +1,8 @@
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
 import { separatePair } from './pairContact.js';
-import { TriangleGrid } from './triangleGrid.js';
+import { SelfContactSearch } from './selfContactSearch.js';
 
 /**
  * Self-contact of one triangulated surface (a cloth) against itself: every
@@ -23,10 +23,9 @@ import { TriangleGrid } from './triangleGrid.js';
  * contact switches on deep as a particle slides over an edge.
  *
  * Two lists, as Verlet lists with a skin. The search
- * ({@link SurfaceSelfContact.findCandidates}, grids of the triangles' and
- * particles' boxes, {@link TriangleGrid}) lists the pairs within `thickness`
- * plus each side's allowance (the caller's skin), and runs again only when
- * some particle could have used its allowance up. From that list
+ * ({@link SurfaceSelfContact.search}) lists the pairs within `thickness`
+ * plus each side's allowance (the caller's skin), and runs again, for the
+ * particles that could have used their allowance up, only when some could. From that list
  * {@link SurfaceSelfContact.activate} picks the few pairs that can touch during
  * the coming step (a ball and a plane test per pair), and the caller picks
  * again only the pairs of the particles that have moved further than their
@@ -38,29 +37,12 @@ import { TriangleGrid } from './triangleGrid.js';
  * particles per step.
  */
 export class SurfaceSelfContact {
-  /** Pairs found by the latest search, but for {@link SurfaceSelfContact.neighbourPairs}: particle, then triangle's three corners and the triangle's index (a particle pair has -1 after the second particle). */
-  private pairs = new Int32Array(80);
-  private pairCount = 0;
-  /**
-   * Particle–triangle pairs found by the latest search whose particle a stick joins to a corner:
-   * the particle, the triangle's three corners and index, particle by particle (those of the body's particle
-   * first + k from {@link SurfaceSelfContact.neighbourStart}[k] to [k + 1]). Kept apart because
-   * they count only where the sheet bends, and most of a sheet is flat: three in four pairs of a
-   * draped 64² cloth at rest, each of them read every step while they were in one list.
-   */
-  private neighbourPairs = new Int32Array(80);
-  private readonly neighbourStart: Int32Array;
-  private neighbourCount = 0;
-  /**
-   * Per particle of the body (first + k), the listed pairs it is in, as the particle or a
-   * corner: touching[touchStart[k] .. touchStart[k + 1]), a pair of `pairs` by its index, one of
-   * `neighbourPairs` by pairCount plus its index.
-   */
-  private touching = new Int32Array(0);
-  private readonly touchStart: Int32Array;
-  private readonly touchCursor: Int32Array;
-  /** Per listed pair (numbered as in `touching`), the latest repick that tested it. */
+  /** The pairs that can touch while each particle stays within its allowance, for the picks; the caller runs it. */
+  readonly search: SelfContactSearch;
+  /** Per listed pair of the search's `pairs`, the latest repick that tested it. */
   private seen = new Int32Array(0);
+  /** Per listed pair of the search's `neighbourPairs`, the latest repick that tested it. */
+  private seenNeighbour = new Int32Array(0);
   /** Per triangle, the latest repick that made its frame. */
   private framed = new Int32Array(0);
   /** Repicks so far (their stamps in `seen` and `framed`). */
@@ -110,17 +92,6 @@ export class SurfaceSelfContact {
   private readonly bent: Uint8Array;
   /** Per particle of the body, this step: 1 where it or a stick neighbour is bent (its neighbour pairs are looked at). */
   private readonly curved: Uint8Array;
-  private readonly triangleGrid = new TriangleGrid();
-  private readonly pointGrid = new TriangleGrid();
-  /** Boxes handed to the grids (6 per triangle or particle); grows with the body's triangles. */
-  private boxes = new Float64Array(0);
-  /** A grid query: x, y, z, half size. */
-  private readonly probe = new Float64Array(4);
-  private readonly ids: Int32Array;
-  /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SurfaceSelfContact.markJoined}). */
-  private readonly joinMarks: Int32Array;
-  /** Per particle of the body, how far it can move relative to the body this step (m), set by the caller before a search. */
-  readonly motion: Float64Array;
   /** A push of a particle from a triangle's point for {@link SurfaceSelfContact.pushApart}: the point's three weights, the unit normal, the gap; then the clearance {@link SurfaceSelfContact.holdOffBeside} leaves. */
   private readonly push = new Float64Array(8);
   /** How far a particle and a triangle may part this substep beyond their own motion (m), set by each pass (an array: see `minimum`). */
@@ -144,25 +115,25 @@ export class SurfaceSelfContact {
     private readonly joined: Int32Array,
     private readonly pushOutSpeed = Infinity,
   ) {
-    this.ids = new Int32Array(count);
-    this.neighbourStart = new Int32Array(count + 1);
-    this.touchStart = new Int32Array(count + 1);
-    this.touchCursor = new Int32Array(count);
+    this.search = new SelfContactSearch(first, count, thickness, joinedStart, joined);
     this.staleMark = new Uint8Array(count);
     this.lastPass = new Float64Array(count * 3);
     this.odometer = new Float64Array(count);
     this.travel = new Float64Array(count);
-    this.motion = new Float64Array(count);
     this.normals = new Float64Array(count * 3);
     this.bent = new Uint8Array(count);
     this.curved = new Uint8Array(count);
-    this.joinMarks = new Int32Array(count);
     this.minimum[0] = thickness;
   }
 
-  /** Pairs the latest search found (particle–triangle and particle–particle). */
+  /** Per particle of the body, its allowance in a search (m), set by the caller before one (see {@link SelfContactSearch.motion}). */
+  get motion(): Float64Array {
+    return this.search.motion;
+  }
+
+  /** Pairs the search lists (particle–triangle and particle–particle). */
   get candidates(): number {
-    return this.pairCount + this.neighbourCount;
+    return this.search.candidates;
   }
 
   /** Pairs projected in this step's passes. */
@@ -172,197 +143,6 @@ export class SurfaceSelfContact {
 
   /** Looks at pairs in this step's passes so far, summed over the passes (the rest were skipped, too far apart to touch: see {@link SurfaceSelfContact.due}). */
   examined = 0;
-
-  /**
-   * Lists the pairs that can come within `thickness` during the next step:
-   * those closer now than `thickness` plus how far the two can close in, the
-   * sum of their {@link SurfaceSelfContact.motion} (a triangle's is its fastest
-   * corner's). Allocates only when more pairs are found than ever before, or
-   * the body has more triangles than ever.
-   */
-  findCandidates(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
-    this.pairCount = 0;
-    this.neighbourCount = 0;
-    this.neighbourStart.fill(0);
-    this.touchStart.fill(0);
-    const flags = particles.flags;
-    const pos = particles.position;
-    const motion = this.motion;
-    const first = this.first;
-    const thickness = this.thickness;
-    const ids = this.ids;
-    let n = 0;
-    for (let i = first; i < first + this.count; i++) if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[n++] = i;
-    if (n < 2) return;
-    if (this.boxes.length < Math.max(triangleCount, n) * 6) this.boxes = new Float64Array(Math.max(triangleCount, n) * 6);
-    const boxes = this.boxes;
-    const q = this.buf;
-    const probe = this.probe;
-    // Triangles, each in the cells its box grown by the thickness and its fastest corner's motion overlaps.
-    let edges = 0;
-    for (let t = 0; t < triangleCount; t++) {
-      const a = triangles[t * 3]!;
-      const b = triangles[t * 3 + 1]!;
-      const c = triangles[t * 3 + 2]!;
-      edges += Math.sqrt(Math.max(distance2(pos, a * 3, b * 3), distance2(pos, b * 3, c * 3), distance2(pos, c * 3, a * 3)));
-      const grow = thickness + Math.max(motion[a - first]!, motion[b - first]!, motion[c - first]!);
-      for (let k = 0; k < 3; k++) {
-        boxes[t * 6 + k] = Math.min(pos[a * 3 + k]!, pos[b * 3 + k]!, pos[c * 3 + k]!) - grow;
-        boxes[t * 6 + 3 + k] = Math.max(pos[a * 3 + k]!, pos[b * 3 + k]!, pos[c * 3 + k]!) + grow;
-      }
-    }
-    if (triangleCount > 0) {
-      const grid = this.triangleGrid;
-      // Cells the size of a typical triangle (not the largest: one torn, stretched
-      // triangle would make every cell hold hundreds); a large one spans several. But no
-      // smaller than a typical particle's query: while a cloth deforms fast (a 64² cloth
-      // wrapping round a ball) every triangle's box and every particle's query grow by
-      // its allowance, up to a third of a metre each side, and with cells a triangle wide
-      // each box lay in about a thousand cells and each query read as many: one search
-      // took 1.1 s.
-      let widths = 0;
-      for (let k = 0; k < n; k++) widths += 2 * motion[ids[k]! - first]!;
-      grid.cellSize = Math.max(edges / triangleCount, thickness, widths / n);
-      grid.build(boxes, triangleCount);
-      const neighbourStart = this.neighbourStart;
-      // Particles in order, so the neighbour pairs fall into rows; a dead particle has none.
-      let row = 0;
-      for (let k = 0; k < n; k++) {
-        const i = ids[k]!;
-        while (row <= i - first) neighbourStart[row++] = this.neighbourCount;
-        const x = pos[i * 3]!;
-        const y = pos[i * 3 + 1]!;
-        const z = pos[i * 3 + 2]!;
-        const mi = motion[i - first]!;
-        this.markJoined(i);
-        probe[0] = x;
-        probe[1] = y;
-        probe[2] = z;
-        probe[3] = mi;
-        const m = grid.gather(probe);
-        const found = grid.found;
-        for (let f = 0; f < m; f++) {
-          const t = found[f]!;
-          const o = t * 6;
-          if (x < boxes[o]! - mi || x > boxes[o + 3]! + mi || y < boxes[o + 1]! - mi || y > boxes[o + 4]! + mi || z < boxes[o + 2]! - mi || z > boxes[o + 5]! + mi) continue;
-          const a = triangles[t * 3]!;
-          const b = triangles[t * 3 + 1]!;
-          const c = triangles[t * 3 + 2]!;
-          if (i === a || i === b || i === c) continue;
-          for (let v = 0; v < 3; v++) {
-            const corner = triangles[t * 3 + v]! * 3;
-            q[PointTri.A + v * 3] = pos[corner]!;
-            q[PointTri.A + v * 3 + 1] = pos[corner + 1]!;
-            q[PointTri.A + v * 3 + 2] = pos[corner + 2]!;
-          }
-          q[0] = x;
-          q[1] = y;
-          q[2] = z;
-          closestPointTriangle(q);
-          const u = q[PointTri.U]!;
-          const v = q[PointTri.V]!;
-          const w = q[PointTri.W]!;
-          const dx = x - (u * q[3]! + v * q[6]! + w * q[9]!);
-          const dy = y - (u * q[4]! + v * q[7]! + w * q[10]!);
-          const dz = z - (u * q[5]! + v * q[8]! + w * q[11]!);
-          const near = thickness + mi + Math.max(motion[a - first]!, motion[b - first]!, motion[c - first]!);
-          if (dx * dx + dy * dy + dz * dz >= near * near) continue;
-          // The side is remembered only for a particle over the triangle now: one beside it
-          // may legitimately go round its edge to the other side during the step.
-          // A stick neighbour of a corner beside the triangle is the sheet lying on (a crease
-          // of one spacing is the sticks' business): listed, but left alone until it is over
-          // the triangle, a tight fold. (Measured: leaving these out of the search altogether
-          // kept the draped 64² cloth of the bench from settling, searched every step.)
-          if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.addNeighbourPair(i, a, b, c, t);
-          else this.addPair(i, a, b, c, t);
-        }
-      }
-      while (row <= this.count) neighbourStart[row++] = this.neighbourCount;
-    }
-    // Particle pairs no stick joins (corners, borders, and where two sheets meet edge on):
-    // each particle in the cells of its box grown by half the thickness and its motion.
-    let widths = 0;
-    for (let k = 0; k < n; k++) {
-      const i = ids[k]!;
-      const grow = 0.5 * thickness + motion[i - first]!;
-      widths += 2 * grow;
-      for (let c = 0; c < 3; c++) {
-        boxes[k * 6 + c] = pos[i * 3 + c]! - grow;
-        boxes[k * 6 + 3 + c] = pos[i * 3 + c]! + grow;
-      }
-    }
-    const grid = this.pointGrid;
-    // Cells as wide as a box on average: most boxes then lie in one to eight cells.
-    grid.cellSize = widths / n;
-    grid.build(boxes, n);
-    for (let k = 0; k < n; k++) {
-      const i = ids[k]!;
-      probe[0] = pos[i * 3]!;
-      probe[1] = pos[i * 3 + 1]!;
-      probe[2] = pos[i * 3 + 2]!;
-      probe[3] = 0.5 * thickness + motion[i - first]!;
-      this.markJoined(i);
-      const m = grid.gather(probe);
-      const found = grid.found;
-      for (let f = 0; f < m; f++) {
-        const j = ids[found[f]!]!;
-        if (j <= i) continue;
-        const near = thickness + motion[i - first]! + motion[j - first]!;
-        if (distance2(pos, i * 3, j * 3) >= near * near || this.isJoined(i, j)) continue;
-        this.addPair(i, j, -1, -1, -1);
-      }
-    }
-    this.indexTouching();
-  }
-
-  /**
-   * Lists, per particle of the body, the listed pairs it is in (as the particle or a corner):
-   * {@link SurfaceSelfContact.touching}, for {@link SurfaceSelfContact.repick}. Allocates only
-   * when the lists are longer than ever.
-   */
-  private indexTouching(): void {
-    const first = this.first;
-    const start = this.touchStart;
-    start.fill(0);
-    const pairs = this.pairs;
-    const nearby = this.neighbourPairs;
-    // Counts (shifted by one), then where each particle's entries start, then the entries.
-    for (let k = 0; k < this.pairCount; k++) {
-      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let v = 0; v < width; v++) {
-        const q = pairs[k * 5 + v]! - first + 1;
-        start[q] = start[q]! + 1;
-      }
-    }
-    for (let e = 0; e < this.neighbourCount; e++) {
-      for (let v = 0; v < 4; v++) {
-        const q = nearby[e * 5 + v]! - first + 1;
-        start[q] = start[q]! + 1;
-      }
-    }
-    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
-    const total = start[this.count]!;
-    if (this.touching.length < total) this.touching = new Int32Array(total * 2);
-    const touching = this.touching;
-    const cursor = this.touchCursor;
-    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
-    for (let k = 0; k < this.pairCount; k++) {
-      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let v = 0; v < width; v++) {
-        const q = pairs[k * 5 + v]! - first;
-        touching[cursor[q]!] = k;
-        cursor[q] = cursor[q]! + 1;
-      }
-    }
-    for (let e = 0; e < this.neighbourCount; e++) {
-      for (let v = 0; v < 4; v++) {
-        const q = nearby[e * 5 + v]! - first;
-        touching[cursor[q]!] = this.pairCount + e;
-        cursor[q] = cursor[q]! + 1;
-      }
-    }
-    if (this.seen.length < this.pairCount + this.neighbourCount) this.seen = new Int32Array((this.pairCount + this.neighbourCount) * 2);
-  }
 
   /**
    * Picks again the pairs that `stale[0 .. staleCount)` (particles of the body) are in, and
@@ -396,35 +176,43 @@ export class SurfaceSelfContact {
     this.activeCount = kept;
     // Tests each listed pair a stale particle is in, once, its triangle's frame made afresh.
     const stamp = ++this.repicks;
-    const seen = this.seen;
-    const framed = this.framed;
-    const touching = this.touching;
-    const start = this.touchStart;
-    const pairs = this.pairs;
-    const nearby = this.neighbourPairs;
+    const search = this.search;
+    if (this.seen.length < search.pairCount) this.seen = new Int32Array(search.pairs.length / 5);
+    if (this.seenNeighbour.length < search.neighbourCount) this.seenNeighbour = new Int32Array(search.neighbourPairs.length / 5);
+    const touching = search.touching;
+    const start = search.touchStart;
+    const alsoNext = search.alsoNext;
+    const alsoPair = search.alsoPair;
     for (let s = 0; s < staleCount; s++) {
       const p = stale[s]! - first;
-      for (let e = start[p]!; e < start[p + 1]!; e++) {
-        const id = touching[e]!;
-        if (seen[id] === stamp) continue;
-        seen[id] = stamp;
-        const o = id < this.pairCount ? id * 5 : (id - this.pairCount) * 5;
-        const list = id < this.pairCount ? pairs : nearby;
-        const i = list[o]!;
-        const a = list[o + 1]!;
-        const t = list[o + 4]!;
-        if (t < 0) {
-          this.pickParticles(pos, reach, i, a);
-          continue;
-        }
-        if (framed[t] !== stamp) {
-          framed[t] = stamp;
-          this.frameOf(pos, triangles, t, reach);
-        }
-        this.pickTriangle(pos, reach, i, a, list[o + 2]!, list[o + 3]!, t, list === nearby);
-      }
+      for (let e = start[p]!; e < start[p + 1]!; e++) this.repickListed(pos, triangles, touching[e]!, reach, stamp);
+      for (let e = search.alsoStart[p]!; e >= 0; e = alsoNext[e]!) this.repickListed(pos, triangles, alsoPair[e]!, reach, stamp);
     }
     for (let s = 0; s < staleCount; s++) mark[stale[s]! - first] = 0;
+  }
+
+  /** For {@link SurfaceSelfContact.repick}: listed pair `id` (numbered as in the search's `touching`), unless dropped or tested in this repick (`stamp`). */
+  private repickListed(pos: Float64Array, triangles: ArrayLike<number>, id: number, reach: Float64Array, stamp: number): void {
+    const neighbour = id < 0;
+    const k = neighbour ? ~id : id;
+    const seen = neighbour ? this.seenNeighbour : this.seen;
+    if (seen[k] === stamp) return;
+    seen[k] = stamp;
+    const list = neighbour ? this.search.neighbourPairs : this.search.pairs;
+    const o = k * 5;
+    const i = list[o]!;
+    if (i < 0) return;
+    const a = list[o + 1]!;
+    const t = list[o + 4]!;
+    if (t < 0) {
+      this.pickParticles(pos, reach, i, a);
+      return;
+    }
+    if (this.framed[t] !== stamp) {
+      this.framed[t] = stamp;
+      this.frameOf(pos, triangles, t, reach);
+    }
+    this.pickTriangle(pos, reach, i, a, list[o + 2]!, list[o + 3]!, t, neighbour);
   }
 
   /**
@@ -460,17 +248,26 @@ export class SurfaceSelfContact {
     // hanging cloth, the particle's neighbour pairs are skipped without a look. (First, so
     // that the passes, running backwards, project them last, as the other particle–triangle
     // pairs.)
-    const start = this.neighbourStart;
-    const nearby = this.neighbourPairs;
+    const search = this.search;
+    const start = search.neighbourStart;
+    const nearby = search.neighbourPairs;
     for (let p = 0; p < this.count; p++) {
       if (curved[p] === 0) continue;
       for (let e = start[p]!; e < start[p + 1]!; e++) {
+        if (nearby[e * 5]! < 0) continue;
         this.pickTriangle(pos, reach, first + p, nearby[e * 5 + 1]!, nearby[e * 5 + 2]!, nearby[e * 5 + 3]!, nearby[e * 5 + 4]!, true);
       }
     }
-    const pairs = this.pairs;
-    for (let k = 0; k < this.pairCount; k++) {
+    // Then those local searches added since the rows were sorted (dropped ones: particle -1).
+    for (let e = search.neighbourRowsEnd; e < search.neighbourCount; e++) {
+      const i = nearby[e * 5]!;
+      if (i < 0 || curved[i - first] === 0) continue;
+      this.pickTriangle(pos, reach, i, nearby[e * 5 + 1]!, nearby[e * 5 + 2]!, nearby[e * 5 + 3]!, nearby[e * 5 + 4]!, true);
+    }
+    const pairs = search.pairs;
+    for (let k = 0; k < search.pairCount; k++) {
       const i = pairs[k * 5]!;
+      if (i < 0) continue;
       const a = pairs[k * 5 + 1]!;
       const t = pairs[k * 5 + 4]!;
       if (t >= 0) {
@@ -993,34 +790,6 @@ export class SurfaceSelfContact {
     travel[c - f] = travel[c - f]! + wc * lambda;
   }
 
-  private addPair(i: number, a: number, b: number, c: number, t: number): void {
-    const k = this.pairCount++;
-    if (k * 5 + 5 > this.pairs.length) {
-      const grown = new Int32Array(this.pairs.length * 2);
-      grown.set(this.pairs);
-      this.pairs = grown;
-    }
-    this.pairs[k * 5] = i;
-    this.pairs[k * 5 + 1] = a;
-    this.pairs[k * 5 + 2] = b;
-    this.pairs[k * 5 + 3] = c;
-    this.pairs[k * 5 + 4] = t;
-  }
-
-  private addNeighbourPair(i: number, a: number, b: number, c: number, t: number): void {
-    const k = this.neighbourCount++;
-    if (k * 5 + 5 > this.neighbourPairs.length) {
-      const grown = new Int32Array(this.neighbourPairs.length * 2);
-      grown.set(this.neighbourPairs);
-      this.neighbourPairs = grown;
-    }
-    this.neighbourPairs[k * 5] = i;
-    this.neighbourPairs[k * 5 + 1] = a;
-    this.neighbourPairs[k * 5 + 2] = b;
-    this.neighbourPairs[k * 5 + 3] = c;
-    this.neighbourPairs[k * 5 + 4] = t;
-  }
-
   private addActive(i: number, a: number, b: number, c: number, side: number): void {
     const k = this.activeCount++;
     if (k * 4 + 4 > this.active.length) {
@@ -1046,19 +815,6 @@ export class SurfaceSelfContact {
     this.sides[k] = side;
     this.due[k] = -Infinity;
     this.looked[k] = 0;
-  }
-
-  /** Marks particle `i`'s stick neighbours for {@link SurfaceSelfContact.isJoined}: one pass over them instead of one per pair. */
-  private markJoined(i: number): void {
-    const k = i - this.first;
-    // A stick neighbour of i is marked i + 1: a mark left from an earlier particle is another number,
-    // and one from an earlier search of the same particle still true (the sticks were read once).
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) this.joinMarks[this.joined[e]!] = i + 1;
-  }
-
-  /** Whether a stick joins particle `j` to the particle `i` last marked by {@link SurfaceSelfContact.markJoined}. */
-  private isJoined(i: number, j: number): boolean {
-    return this.joinMarks[j - this.first] === i + 1;
   }
 }
 
