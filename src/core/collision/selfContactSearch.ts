@@ -405,7 +405,7 @@ export class SelfContactSearch {
       if (moved[t] === 1) continue;
       const o = t * 6;
       if (px < boxes[o]! - mi || px > boxes[o + 3]! + mi || py < boxes[o + 1]! - mi || py > boxes[o + 4]! + mi || pz < boxes[o + 2]! - mi || pz > boxes[o + 5]! + mi) continue;
-      this.testTriangle(i, t, triangles, flags);
+      this.testTriangle(i, t, triangles, flags, true);
     }
     probe[0] = x;
     probe[1] = y;
@@ -417,12 +417,12 @@ export class SelfContactSearch {
       const e = near.found[f]!;
       const o = e * 6;
       if (x < movedBoxes[o]! - mi || x > movedBoxes[o + 3]! + mi || y < movedBoxes[o + 1]! - mi || y > movedBoxes[o + 4]! + mi || z < movedBoxes[o + 2]! - mi || z > movedBoxes[o + 5]! + mi) continue;
-      this.testTriangle(i, this.movedTriangles[e]!, triangles, flags);
+      this.testTriangle(i, this.movedTriangles[e]!, triangles, flags, true);
     }
   }
 
-  /** Lists particle `i` against triangle `t` if they can come within `thickness` (where each was searched; `markJoined(i)` done). */
-  private testTriangle(i: number, t: number, triangles: ArrayLike<number>, flags: Uint8Array): void {
+  /** Lists particle `i` against triangle `t` if they can come within `thickness` (where each was searched), its stick neighbours marked first unless `marked`. */
+  private testTriangle(i: number, t: number, triangles: ArrayLike<number>, flags: Uint8Array, marked: boolean): void {
     const a = triangles[t * 3]!;
     const b = triangles[t * 3 + 1]!;
     const c = triangles[t * 3 + 2]!;
@@ -449,6 +449,7 @@ export class SelfContactSearch {
       q[PointTri.B + v] = sb;
       q[PointTri.C + v] = sc;
     }
+    if (!marked) this.markJoined(i);
     this.listIfNear(i, a, b, c, t);
   }
 
@@ -563,8 +564,7 @@ export class SelfContactSearch {
   /** Particle `i` (not searched now) against triangle `t`, a corner of which was. */
   private testCorner(i: number, t: number, triangles: ArrayLike<number>, flags: Uint8Array): void {
     if ((flags[i]! & ParticleFlag.Alive) === 0) return;
-    this.markJoined(i);
-    this.testTriangle(i, t, triangles, flags);
+    this.testTriangle(i, t, triangles, flags, false);
   }
 
   /** Marks particle k (body-relative) as searched alone, and its triangles. */
