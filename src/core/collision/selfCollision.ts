@@ -326,9 +326,11 @@ const NO_TRIANGLES = new Int32Array(0);
 /**
  * Up to this fraction of a body's particles outgrowing their allowance, counted
  * with those searched alone since the latest whole search, only theirs are
- * searched again (`SelfContactSearch.findAround`); past it, all. Each
- * particle searched alone is tested one by one against the others searched
- * alone since, as the grids have them where they were.
+ * searched again (`SelfContactSearch.findAround`); past it, all. Those searched
+ * alone since lie in small grids of their own, made again at each local
+ * search, and a local search costs each particle ten to twenty times its share
+ * of a whole one (its triangles are searched too): past a sixteenth, a whole
+ * search is about as cheap, and clears them.
  */
 const LOCAL_SEARCH = 1 / 16;
 

@@ -287,8 +287,8 @@ export class SelfContactSearch {
    * listed pair still holds, both its sides within their allowances. `centre` is the body's mean
    * position now. The grids of the latest whole search find the others near them; the particles
    * searched alone since, and the triangles they are corners of, whose boxes there are out of
-   * date, are tested one by one, so the caller searches everything again once there are many of
-   * them ({@link SelfContactSearch.searchedAlone}).
+   * date, are found through small grids of their own made again here, so the caller searches
+   * everything again once there are many of them ({@link SelfContactSearch.searchedAlone}).
    */
   findAround(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, centre: Float64Array, list: Int32Array, listCount: number): void {
     const pos = particles.position;
@@ -437,7 +437,7 @@ export class SelfContactSearch {
     const oa = (a - first) * 3;
     const ob = (b - first) * 3;
     const oc = (c - first) * 3;
-    // Outside the triangle's box grown by how near counts: most of those tested one by one.
+    // Outside the triangle's box grown by how near counts: most candidates a grid returns.
     for (let v = 0; v < 3; v++) {
       const p = searched[k + v]!;
       const sa = searched[oa + v]!;

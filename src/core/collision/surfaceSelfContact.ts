@@ -543,9 +543,9 @@ export class SurfaceSelfContact {
     const from = this.first * 3;
     if (this.trackedStale) this.track();
     const tracked = this.tracked;
-    // Only the particles in active pairs: half of a draped 64² cloth. (One left out is not
-    // followed; taken in again, its first move counts from where it was last followed, which is
-    // at least as far as it came.)
+    // Only the particles in active pairs: half of a draped 64² cloth. (One left out is in no
+    // pair, so its travel is not read; taken in again, its new pairs are looked at in the next
+    // pass, and its odometer goes on from where it was last followed.)
     for (let e = 0; e < this.trackedCount; e++) {
       const k = tracked[e]!;
       const x = pos[from + k * 3]!;
