@@ -79,7 +79,7 @@ class SelfCollisionPass implements Constraint {
     pushOutSpeed: number,
   ) {
     this.contact = new SurfaceSelfContact(record.first, record.count, thickness, joinedStart, joined, pushOutSpeed);
-    this.edges = edges ? new EdgeSelfContact(record.first, record.count, thickness, this.contact.motion, joinedStart, joined) : undefined;
+    this.edges = edges ? new EdgeSelfContact(record.first, record.count, thickness, this.contact.search.motion, joinedStart, joined) : undefined;
     this.outgrownList = new Int32Array(record.count);
     this.searchedNow = new Uint8Array(record.count);
     this.next = new Float64Array(record.count);
@@ -398,7 +398,7 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
       return pass.wholeSearches;
     },
     get listed() {
-      return pass.contact.candidates + (pass.edges?.candidates ?? 0);
+      return pass.contact.search.candidates + (pass.edges?.candidates ?? 0);
     },
     get projected() {
       return pass.contact.activePairs + (pass.edges?.activePairs ?? 0);

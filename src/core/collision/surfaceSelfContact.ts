@@ -135,16 +135,6 @@ export class SurfaceSelfContact {
     this.minimum[0] = thickness;
   }
 
-  /** Per particle of the body, its allowance in a search (m), set by the caller before one (see {@link SelfContactSearch.motion}). */
-  get motion(): Float64Array {
-    return this.search.motion;
-  }
-
-  /** Pairs the search lists (particle–triangle and particle–particle). */
-  get candidates(): number {
-    return this.search.candidates;
-  }
-
   /** Pairs projected in this step's passes. */
   get activePairs(): number {
     return this.activeCount;
