@@ -23,7 +23,7 @@ export default tseslint.config(
   // Node scripts (the consumer app's Chromium driver, the wasm build).
   { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },
   // The layers import in one direction only: core <- three <- react (DESIGN.md); the
-  // teaching code (sinew/teaching) sits on the core beside them, used by neither.
+  // teaching code (sinew-physics/teaching) sits on the core beside them, used by neither.
   {
     files: ['src/core/**/*.ts'],
     rules: {
@@ -71,7 +71,7 @@ export default tseslint.config(
       ],
     },
   },
-  // sinew/teaching is headless like the engine, and the `sinew` entry (src/index.ts,
+  // sinew-physics/teaching is headless like the engine, and the `sinew` entry (src/index.ts,
   // src/react) never reaches it: the textbook steppers stay out of an app's bundle.
   {
     files: ['src/teaching/**/*.ts'],
@@ -96,9 +96,9 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/teaching/**', 'sinew/teaching'], message: 'The sinew entry leaves the teaching code to sinew/teaching.' },
-            // Rapier is an optional peer: only sinew/rapier (src/rapier) may import it.
-            { group: ['**/rapier/**', 'sinew/rapier', '@react-three/rapier', '@dimforge/*'], message: 'The sinew entry leaves Rapier to sinew/rapier (an optional peer).' },
+            { group: ['**/teaching/**', 'sinew-physics/teaching'], message: 'The sinew entry leaves the teaching code to sinew-physics/teaching.' },
+            // Rapier is an optional peer: only sinew-physics/rapier (src/rapier) may import it.
+            { group: ['**/rapier/**', 'sinew-physics/rapier', '@react-three/rapier', '@dimforge/*'], message: 'The sinew entry leaves Rapier to sinew-physics/rapier (an optional peer).' },
           ],
         },
       ],

@@ -30,18 +30,18 @@ const browserDeps = [
   '@react-three/rapier',
 ];
 
-// Library build of the entry points (`sinew`, `sinew/core`, `sinew/teaching`, `sinew/testing`, `sinew/rapier`); declarations come
+// Library build of the entry points (`sinew-physics`, `sinew-physics/core`, `sinew-physics/teaching`, `sinew-physics/testing`, `sinew-physics/rapier`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
 export default defineConfig({
   plugins: [react()],
   // Examples and tests import the package by its published names.
   resolve: {
     alias: [
-      { find: /^sinew\/core$/, replacement: resolve(import.meta.dirname, 'src/core/index.ts') },
-      { find: /^sinew\/teaching$/, replacement: resolve(import.meta.dirname, 'src/teaching/index.ts') },
-      { find: /^sinew\/testing$/, replacement: resolve(import.meta.dirname, 'src/testing/index.ts') },
-      { find: /^sinew\/rapier$/, replacement: resolve(import.meta.dirname, 'src/rapier/index.ts') },
-      { find: /^sinew$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
+      { find: /^sinew-physics\/core$/, replacement: resolve(import.meta.dirname, 'src/core/index.ts') },
+      { find: /^sinew-physics\/teaching$/, replacement: resolve(import.meta.dirname, 'src/teaching/index.ts') },
+      { find: /^sinew-physics\/testing$/, replacement: resolve(import.meta.dirname, 'src/testing/index.ts') },
+      { find: /^sinew-physics\/rapier$/, replacement: resolve(import.meta.dirname, 'src/rapier/index.ts') },
+      { find: /^sinew-physics$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
     ],
   },
   build: {
@@ -56,8 +56,8 @@ export default defineConfig({
       formats: ['es'],
     },
     rollupOptions: {
-      // @react-three/test-renderer (sinew/testing's optional peer) and @react-three/rapier
-      // (sinew/rapier's) fall under /^@react-three\//.
+      // @react-three/test-renderer (sinew-physics/testing's optional peer) and @react-three/rapier
+      // (sinew-physics/rapier's) fall under /^@react-three\//.
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\//, /^@dimforge\//, /^zustand($|\/)/],
     },
     sourcemap: true,

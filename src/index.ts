@@ -3,13 +3,13 @@
  * app imports: the React components and hooks, the three.js read-back helpers
  * for drawing bodies yourself, the engine classes a component's `ref` or a
  * hook's handle gives you, and the types their props use. The whole engine is
- * `sinew/core`; the textbook integrators and target practice are `sinew/teaching`.
+ * `sinew-physics/core`; the textbook integrators and target practice are `sinew-physics/teaching`.
  * @packageDocumentation
  */
 export * from './three/index.js';
 export * from './react/index.js';
 
-// The engine, picked by hand rather than `export *`: `sinew/core` exports about a
+// The engine, picked by hand rather than `export *`: `sinew-physics/core` exports about a
 // hundred names (tables, collision helpers, builders) that an app holding a
 // `<World>` never calls, and they crowded this entry's autocomplete. What stays
 // is what a component's ref or a hook's handle is, what its props take, and the
@@ -17,7 +17,7 @@ export * from './react/index.js';
 
 // Where an engine class and a React component share a name, `sinew` gives the
 // component (from ./react above); the engine's classes are aliased `Core…` here
-// and keep their own names in `sinew/core`. Everything comes through the core's
+// and keep their own names in `sinew-physics/core`. Everything comes through the core's
 // index, so this entry can only pick from the engine's public API.
 export {
   World as CoreWorld,

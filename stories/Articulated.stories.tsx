@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useMemo } from 'react';
 import { expect } from 'storybook/test';
-import { DragControls, Particle, quatFromAxisAngle, quatMultiply, RigidBody, rotateVector, World, type CoreRigidBody, type CoreWorld, type Quat } from 'sinew';
-import { createBox, hinge } from 'sinew/core';
+import { DragControls, Particle, quatFromAxisAngle, quatMultiply, RigidBody, rotateVector, World, type CoreRigidBody, type CoreWorld, type Quat } from 'sinew-physics';
+import { createBox, hinge } from 'sinew-physics/core';
 import { bodiesOf, distance, Floor, FollowRigid, PALETTE, pointOnScreen, useCoreBuild, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';

@@ -14,8 +14,8 @@ import {
   type AnimatedRagdoll,
   type RagdollStrength,
   type TestHumanoid,
-} from 'sinew';
-import { ragdollParts, type RagdollPart } from 'sinew/core';
+} from 'sinew-physics';
+import { ragdollParts, type RagdollPart } from 'sinew-physics/core';
 import { Floor } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';
 import { WorldProbe } from './support/WorldProbe.js';

@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react';
 import { expect } from 'storybook/test';
 import type { InstancedMesh } from 'three';
-import { IKHandle, Particle, Ragdoll, SinewContext, Stick, World, writeCapsuleInstances, type ParticleHandle, type RagdollApi } from 'sinew';
+import { IKHandle, Particle, Ragdoll, SinewContext, Stick, World, writeCapsuleInstances, type ParticleHandle, type RagdollApi } from 'sinew-physics';
 import { bodiesOf, distance, Floor, pointOnScreen, ragdollPart, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';

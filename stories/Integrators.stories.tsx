@@ -263,7 +263,7 @@ const meta: Meta<typeof Integrators> = {
     docs: {
       description: {
         component:
-          'The course notes’ and the slides’ integrators side by side: `explicitEuler`, `symplecticEuler`, `leapfrog`, `velocityVerlet` and `positionVerlet` from `sinew/teaching` step the same particle at the same Δt. Each panel traces one of them (a dot per step) over the faint closed form; the white ring is where the exact solution is at that moment. The strip measures the largest position error over the run at Δt and at Δt/2, their ratio (2 for first order, 4 for second), and whether the energy grows, and plots the error against Δt on log–log axes.',
+          'The course notes’ and the slides’ integrators side by side: `explicitEuler`, `symplecticEuler`, `leapfrog`, `velocityVerlet` and `positionVerlet` from `sinew-physics/teaching` step the same particle at the same Δt. Each panel traces one of them (a dot per step) over the faint closed form; the white ring is where the exact solution is at that moment. The strip measures the largest position error over the run at Δt and at Δt/2, their ratio (2 for first order, 4 for second), and whether the energy grows, and plots the error against Δt on log–log axes.',
       },
     },
   },

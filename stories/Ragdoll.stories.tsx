@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { expect, userEvent, within } from 'storybook/test';
 import { Color, Vector3, type Group, type Mesh, type MeshBasicMaterial, type PointLight } from 'three';
-import { DragControls, MeshCollider, ParticleCollisions, Pin, quatFromAxisAngle, quatMultiply, Ragdoll, useExplosion, World, type RagdollApi } from 'sinew';
+import { DragControls, MeshCollider, ParticleCollisions, Pin, quatFromAxisAngle, quatMultiply, Ragdoll, useExplosion, World, type RagdollApi } from 'sinew-physics';
 import { bodiesOf, centreOfMass, distance, Floor, hash01, pointOnScreen, ragdollPart, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, particleOnScreen, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';

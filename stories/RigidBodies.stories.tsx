@@ -1,7 +1,7 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { MeshStandardMaterial } from 'three';
-import { BoxCollider, DragControls, ParticleCollisions, RigidBody, SoftBody, World } from 'sinew';
+import { BoxCollider, DragControls, ParticleCollisions, RigidBody, SoftBody, World } from 'sinew-physics';
 import { boxPoints, Floor, hash01, PALETTE, tetrahedronPoints, useRoundedHull } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';
 import { WorldProbe } from './support/WorldProbe.js';

@@ -1,5 +1,5 @@
 /**
- * sinew/core: the headless engine. Verlet particles, sticks, pins and colliders
+ * sinew-physics/core: the headless engine. Verlet particles, sticks, pins and colliders
  * solved by relaxation (Jakobsen, "Advanced Character Physics"). No React, no three.js.
  * @packageDocumentation
  */
@@ -25,7 +25,7 @@ export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
 export { SeededRandom } from './random.js';
 export type { Vec3, Vec3Like } from './math.js';
-// Forces and motion control. (The teaching integrators and target practice are sinew/teaching.)
+// Forces and motion control. (The teaching integrators and target practice are sinew-physics/teaching.)
 export { Attractor, type AttractorOptions } from './forces/attractor.js';
 export { Buoyancy, type BuoyancyOptions } from './forces/buoyancy.js';
 export { GravitationalForce, type GravitationalForceOptions } from './forces/gravitation.js';

@@ -1,4 +1,4 @@
-// The engine through its public entry, not module by module: reached from sinew/rapier's entry
+// The engine through its public entry, not module by module: reached from sinew-physics/rapier's entry
 // file by file, the modules it shares with the engine (pose maths, say) were split off into a
 // chunk of their own in the library build, and calls across chunks in the step made a cloth
 // on a moving kinematic box 1.6× slower (test/bench/rapierBridge.bench.ts).
@@ -160,7 +160,7 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
       if (!refused.has(collider.handle)) {
         refused.add(collider.handle);
         warn(
-          `sinew/rapier: collider ${collider.handle} is a ${shape}, which sinew cannot follow; particles pass through it (sinew follows Ball, Cuboid, Capsule, ConvexPolyhedron and TriMesh)`,
+          `sinew-physics/rapier: collider ${collider.handle} is a ${shape}, which sinew cannot follow; particles pass through it (sinew follows Ball, Cuboid, Capsule, ConvexPolyhedron and TriMesh)`,
           collider,
         );
       }

@@ -1,7 +1,7 @@
 // The parts of Rapier (@dimforge/rapier3d-compat 0.19) the bridge uses, as
 // structural types: the bridge works with whatever Rapier module the
 // application loaded (@react-three/rapier bundles its own copy) without
-// importing one, so `sinew/rapier` pulls no Rapier into a bundle by itself.
+// importing one, so `sinew-physics/rapier` pulls no Rapier into a bundle by itself.
 
 /** A vector as Rapier hands it out. */
 export interface RapierVector {

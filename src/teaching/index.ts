@@ -1,14 +1,14 @@
 /**
- * sinew/teaching: the course material beside the engine. The textbook integrators
+ * sinew-physics/teaching: the course material beside the engine. The textbook integrators
  * for one particle (explicit and symplectic Euler, leapfrog, velocity and position
  * Verlet) with the `steppers` table that compares them, the closed-form
  * projectile, and the slides' target practice. `World` does not use any of it
  * (it has its own Verlet step); the Integrators and Target practice stories do.
- * Plain TypeScript like `sinew/core`: no React, no three.js, no DOM.
+ * Plain TypeScript like `sinew-physics/core`: no React, no three.js, no DOM.
  *
  * @example
  * ```ts
- * import { particleState, steppers, type AccelerationFunction } from 'sinew/teaching';
+ * import { particleState, steppers, type AccelerationFunction } from 'sinew-physics/teaching';
  *
  * const spring: AccelerationFunction = (p, _v, out) => { out[0] = -p[0]; out[1] = -p[1]; out[2] = -p[2]; };
  * const state = particleState([1, 0, 0]);

@@ -16,7 +16,7 @@ export function track(mount: { unmount(): Promise<unknown> }, live: boolean): vo
  * ```ts
  * // vitest.setup.ts
  * import { afterEach } from 'vitest';
- * import { cleanup } from 'sinew/testing';
+ * import { cleanup } from 'sinew-physics/testing';
  *
  * afterEach(cleanup);
  * ```

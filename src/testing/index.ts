@@ -1,5 +1,5 @@
 /**
- * sinew/testing: what a vitest (or any Node) test needs to mount sinew scenes
+ * sinew-physics/testing: what a vitest (or any Node) test needs to mount sinew scenes
  * and hooks without WebGL or a browser, step them deterministically, read
  * particles by name, and assert physical facts. Needs
  * `@react-three/test-renderer` 9 (an optional peer dependency of sinew, used by
@@ -7,8 +7,8 @@
  *
  * @example
  * ```tsx
- * import { Ground, Rope } from 'sinew';
- * import { expectAtRest, expectFinite, mountWorld } from 'sinew/testing';
+ * import { Ground, Rope } from 'sinew-physics';
+ * import { expectAtRest, expectFinite, mountWorld } from 'sinew-physics/testing';
  *
  * const scene = await mountWorld(<><Ground /><Rope name="rope" from={[0, 1, 0]} to={[1, 1, 0]} segments={10} /></>);
  * await scene.seconds(4);

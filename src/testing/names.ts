@@ -3,7 +3,7 @@ import { resolveParticle, type ParticleRef } from '../react/particleRef.js';
 import type { WorldState, WorldStore } from '../react/store.js';
 
 /**
- * What the `sinew/testing` helpers read a scene through: anything holding a
+ * What the `sinew-physics/testing` helpers read a scene through: anything holding a
  * `<World>`'s store, such as what {@link mountWorld} and {@link mountHook} return.
  *
  * @example

@@ -5,8 +5,8 @@ import { useFrame } from '@react-three/fiber';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 import { type BufferGeometry, IcosahedronGeometry, Vector3, type Group } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
-import { FrameTrack, Ground, settleRange, SinewContext, useWorld, writeTransform, type BodyRecord, type CoreRigidBody, type CoreWorld, type RagdollPart } from 'sinew';
-import { ragdollParts } from 'sinew/core';
+import { FrameTrack, Ground, settleRange, SinewContext, useWorld, writeTransform, type BodyRecord, type CoreRigidBody, type CoreWorld, type RagdollPart } from 'sinew-physics';
+import { ragdollParts } from 'sinew-physics/core';
 import type { Probe } from './WorldProbe.js';
 
 /** Warm and cool accents for bodies, in an order that alternates between the two. */

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
 import type * as source from '../../src/core/index.js';
 
-/** The `sinew/core` module: the source when imported in a test, the built library here. */
+/** The `sinew-physics/core` module: the source when imported in a test, the built library here. */
 export type Engine = typeof source;
 
 /**

@@ -65,15 +65,15 @@ cd "$work/app"
 npm install --no-audit --no-fund --loglevel=error
 
 # The main entry must not need the optional peer @react-three/test-renderer.
-if grep -l '@react-three/test-renderer' node_modules/sinew/dist/*.js | grep -v '/testing\.js$'; then
-  echo "test/consumer/run.sh: the files above import @react-three/test-renderer, which only sinew/testing may" >&2
+if grep -l '@react-three/test-renderer' node_modules/sinew-physics/dist/*.js | grep -v '/testing\.js$'; then
+  echo "test/consumer/run.sh: the files above import @react-three/test-renderer, which only sinew-physics/testing may" >&2
   exit 1
 fi
 
-# Nor the optional peers @react-three/rapier and @dimforge/rapier3d-compat: only sinew/rapier
+# Nor the optional peers @react-three/rapier and @dimforge/rapier3d-compat: only sinew-physics/rapier
 # may import them (from dist/rapier.js itself, or a chunk only it loads).
-if grep -lE "from ['\"](@react-three/rapier|@dimforge/)" node_modules/sinew/dist/*.js | grep -v '/rapier\.js$'; then
-  echo "test/consumer/run.sh: the files above import Rapier, which only sinew/rapier may" >&2
+if grep -lE "from ['\"](@react-three/rapier|@dimforge/)" node_modules/sinew-physics/dist/*.js | grep -v '/rapier\.js$'; then
+  echo "test/consumer/run.sh: the files above import Rapier, which only sinew-physics/rapier may" >&2
   exit 1
 fi
 

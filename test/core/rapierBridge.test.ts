@@ -34,7 +34,7 @@ function ballBody(rapier: RapierTypes.World, position: Vec3, radius: number, mas
 
 const speed = (v: { x: number; y: number; z: number }) => Math.hypot(v.x, v.y, v.z);
 
-describe('sinew/rapier: Rapier colliders as sinew colliders, dynamic bodies coupled two-way', () => {
+describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bodies coupled two-way', () => {
   it('a sinew hammock catches a 1 kg Rapier ball dropped 0.6 m into it, and it comes to rest', () => {
     const { rapier, sinew, bridge } = worlds();
     const hammock = createCloth(sinew, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', position: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, totalMass: 0.5 });

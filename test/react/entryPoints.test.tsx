@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
-import * as root from 'sinew';
-import * as core from 'sinew/core';
-import * as teaching from 'sinew/teaching';
+import * as root from 'sinew-physics';
+import * as core from 'sinew-physics/core';
+import * as teaching from 'sinew-physics/teaching';
 import { describe, expect, it } from 'vitest';
 
 // Each entry point fits its users (issue 13, item 5): `sinew` is what an app
-// imports and must stay short enough to autocomplete through; `sinew/core` is the
-// whole engine; `sinew/teaching` holds the course material, which neither of the
+// imports and must stay short enough to autocomplete through; `sinew-physics/core` is the
+// whole engine; `sinew-physics/teaching` holds the course material, which neither of the
 // others carries. These count runtime names (what `import * as` sees); type-only
 // exports leave nothing in a bundle and are not counted.
 
@@ -14,7 +14,7 @@ const rootNames = Object.keys(root);
 const coreNames = Object.keys(core);
 const teachingNames = Object.keys(teaching);
 
-/** The engine an app or a headless simulation builds on: `sinew/core` must keep all of it. */
+/** The engine an app or a headless simulation builds on: `sinew-physics/core` must keep all of it. */
 const engine = [
   // the world and its storage
   'World',
@@ -86,7 +86,7 @@ const engine = [
   'rotateVector',
 ];
 
-/** Everything `sinew/teaching` exports, by name. */
+/** Everything `sinew-physics/teaching` exports, by name. */
 const teachingEntry = ['particleState', 'explicitEuler', 'symplecticEuler', 'leapfrog', 'velocityVerlet', 'positionVerlet', 'steppers', 'projectilePosition', 'projectileVelocity', 'targetPractice'];
 
 describe('entry points', () => {
@@ -112,12 +112,12 @@ describe('entry points', () => {
     expect(root.World).not.toBe(core.World);
   });
 
-  it('sinew leaves the engine internals to sinew/core', () => {
+  it('sinew leaves the engine internals to sinew-physics/core', () => {
     for (const name of ['ParticleStore', 'StickTable', 'PinTable', 'SleepSystem', 'AngleTable', 'pushOut', 'makeContact', 'respondToContacts', 'createCloth', 'Springs'])
       expect(rootNames, name).not.toContain(name);
   });
 
-  it('sinew/core still exports the whole engine, and runs without React', () => {
+  it('sinew-physics/core still exports the whole engine, and runs without React', () => {
     for (const name of engine) expect(coreNames, name).toContain(name);
     for (const name of ['useWorld', 'Cloth', 'DragControls', 'readRange', 'CoreWorld']) expect(coreNames, name).not.toContain(name);
     const world = new core.World({ gravity: [0, -10, 0] });
@@ -126,7 +126,7 @@ describe('entry points', () => {
     expect(world.getPosition(ball)[1]).toBeLessThan(1);
   });
 
-  it('sinew/teaching holds the integrators and target practice, and neither other entry does', () => {
+  it('sinew-physics/teaching holds the integrators and target practice, and neither other entry does', () => {
     expect([...teachingNames].sort()).toEqual([...teachingEntry].sort());
     for (const name of teachingNames) {
       expect(rootNames, name).not.toContain(name);
@@ -152,10 +152,10 @@ describe('entry points', () => {
     const viteConfig = read('../../vite.config.ts');
     for (const entry of ['core', 'teaching', 'testing', 'rapier']) {
       expect(pkg.exports[`./${entry}`], entry).toEqual({ types: `./dist/types/${entry}/index.d.ts`, import: `./dist/${entry}.js` });
-      expect(paths[`sinew/${entry}`], entry).toEqual([`./src/${entry}/index.ts`]);
+      expect(paths[`sinew-physics/${entry}`], entry).toEqual([`./src/${entry}/index.ts`]);
       expect(existsSync(new URL(`../../src/${entry}/index.ts`, import.meta.url)), entry).toBe(true);
       expect(viteConfig, entry).toContain(`${entry}: resolve(import.meta.dirname, 'src/${entry}/index.ts')`);
-      expect(viteConfig, entry).toContain(`find: /^sinew\\/${entry}$/`);
+      expect(viteConfig, entry).toContain(`find: /^sinew-physics\\/${entry}$/`);
     }
   });
 });

@@ -2,13 +2,13 @@ import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { useEffect, useLayoutEffect, type ReactNode } from 'react';
 import { mountWorld as mount, type MountedWorld, type WorldSceneProps } from '../../src/testing/index.js';
 
-// The repository's React tests use the harness users get from `sinew/testing`;
+// The repository's React tests use the harness users get from `sinew-physics/testing`;
 // what is left here is only for testing sinew itself.
 
 /** A mounted `<World>` (see `MountedWorld` in src/testing/mountWorld.tsx). */
 export type Mounted = MountedWorld;
 
-/** `mountWorld` of `sinew/testing`, with StrictMode as a third argument as these tests have always called it. */
+/** `mountWorld` of `sinew-physics/testing`, with StrictMode as a third argument as these tests have always called it. */
 export function mountWorld(children: ReactNode, props: WorldSceneProps = {}, strict = false): Promise<Mounted> {
   return mount(children, { ...props, strict });
 }

@@ -27,7 +27,7 @@ describe('the README section "Getting started"', () => {
   it('installs every required peer, and lists each with the range package.json asks for', () => {
     const required = Object.keys(pkg.peerDependencies).filter((name) => !pkg.peerDependenciesMeta[name]?.optional);
     const install = /```sh\n(npm install [^\n]*)\n```/.exec(section)?.[1] ?? '';
-    expect(install.split(' ').slice(2).sort()).toEqual(['sinew', ...required].sort());
+    expect(install.split(' ').slice(2).sort()).toEqual(['sinew-physics', ...required].sort());
     const rows = [...section.matchAll(/^\| (`[^|]+`) \| ([^|]+) \|/gm)];
     const listed = Object.fromEntries(rows.flatMap(([, names, range]) => [...names!.matchAll(/`([^`]+)`/g)].map((m) => [m[1]!, range!.trim()])));
     expect(listed).toEqual(Object.fromEntries(required.map((name) => [name, pkg.peerDependencies[name]])));

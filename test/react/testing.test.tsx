@@ -2,11 +2,24 @@ import { useFrame } from '@react-three/fiber';
 import { useLayoutEffect, useMemo } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Force } from '../../src/core/forces/force.js';
-import { Ground, Particle, RigidBody, Ragdoll, Rope, useForce, usePin, useRope, useWorld } from 'sinew';
-import { cleanup, energy, expectAsleep, expectAtRest, expectEnergyNotGrowing, expectFinite, expectStickLength, isAsleep, leftovers, mountHook, mountWorld, nonFiniteParticles } from 'sinew/testing';
+import { Ground, Particle, RigidBody, Ragdoll, Rope, useForce, usePin, useRope, useWorld } from 'sinew-physics';
+import {
+  cleanup,
+  energy,
+  expectAsleep,
+  expectAtRest,
+  expectEnergyNotGrowing,
+  expectFinite,
+  expectStickLength,
+  isAsleep,
+  leftovers,
+  mountHook,
+  mountWorld,
+  nonFiniteParticles,
+} from 'sinew-physics/testing';
 import { EffectLog } from './helpers.js';
 
-// sinew/testing, the harness users test their own scenes with (and these tests use through helpers.tsx).
+// sinew-physics/testing, the harness users test their own scenes with (and these tests use through helpers.tsx).
 
 describe('mountWorld', () => {
   it('runs nothing until asked, then whole frames of the given delta', async () => {

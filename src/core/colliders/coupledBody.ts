@@ -42,7 +42,7 @@ export interface CoupledFrame {
  * other engine. Restitution between the body and particles is 0.
  *
  * Kinematic colliders ride on it with `world.addCollider({ ...shape, kinematic: true, body })`;
- * particles tie to it with `CoupledAttachment`. `sinew/rapier` does all of this
+ * particles tie to it with `CoupledAttachment`. `sinew-physics/rapier` does all of this
  * for Rapier bodies.
  *
  * @example

@@ -120,7 +120,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
   readonly baseAxes = new Float64Array(9);
   /**
    * False skips the collider's projection (it still moves): set by code that
-   * knows no particle can reach it this step, as `sinew/rapier` does for Rapier
+   * knows no particle can reach it this step, as `sinew-physics/rapier` does for Rapier
    * colliders far from every particle (testing each awake particle against
    * each collider every pass was most of the bridge's cost). Default true.
    */
@@ -198,7 +198,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
   /**
    * The whole path of the next step, from one pose to another (both
    * quaternions `[x, y, z, w]`): what another engine's step did to the object
-   * this collider follows (`sinew/rapier` calls it before every step). Unlike
+   * this collider follows (`sinew-physics/rapier` calls it before every step). Unlike
    * {@link KinematicCollider.setPose} the step starts where it is told and is
    * not spread over the steps of an `advance()` call.
    */

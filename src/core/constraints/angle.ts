@@ -6,7 +6,7 @@ import type { World } from '../world.js';
 import { type AngleOptions, checkAngleOptions, writeAngleOptions } from './angleOptions.js';
 import { AngleTable } from './angleTable.js';
 
-// Re-exported so that angle constraints are imported from this one file, as `sinew/core` does.
+// Re-exported so that angle constraints are imported from this one file, as `sinew-physics/core` does.
 export { AngleTable, type AngleOptions };
 
 const tables = new WeakMap<World, AngleTable>();

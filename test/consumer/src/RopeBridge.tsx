@@ -1,4 +1,4 @@
-import { Rope, type Vec3 } from 'sinew';
+import { Rope, type Vec3 } from 'sinew-physics';
 
 /** Props of {@link RopeBridge}. */
 export interface RopeBridgeProps {

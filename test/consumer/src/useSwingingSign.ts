@@ -1,4 +1,4 @@
-import { useParticle, useRigidBody, useWorld, type Vec3 } from 'sinew';
+import { useParticle, useRigidBody, useWorld, type Vec3 } from 'sinew-physics';
 
 /** Options of {@link useSwingingSign}. */
 export interface SwingingSignOptions {

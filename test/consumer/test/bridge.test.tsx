@@ -1,5 +1,5 @@
 import { Box3, type Mesh } from 'three';
-import { expectAtRest, expectFinite, expectStickLength, mountWorld } from 'sinew/testing';
+import { expectAtRest, expectFinite, expectStickLength, mountWorld } from 'sinew-physics/testing';
 import { describe, expect, it } from 'vitest';
 import { RopeBridge } from '../src/RopeBridge.js';
 

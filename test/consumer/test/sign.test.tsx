@@ -1,4 +1,4 @@
-import { expectAsleep, expectAtRest, expectEnergyNotGrowing, expectFinite, expectStickLength, mountHook } from 'sinew/testing';
+import { expectAsleep, expectAtRest, expectEnergyNotGrowing, expectFinite, expectStickLength, mountHook } from 'sinew-physics/testing';
 import { describe, expect, it } from 'vitest';
 import { useSwingingSign } from '../src/useSwingingSign.js';
 

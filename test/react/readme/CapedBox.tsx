@@ -1,7 +1,7 @@
 import { useFrame } from '@react-three/fiber';
 import { useRef } from 'react';
 import type { Mesh } from 'three';
-import { Attach, Cloth, RigidBody, Rope, STEP_PRIORITY } from 'sinew';
+import { Attach, Cloth, RigidBody, Rope, STEP_PRIORITY } from 'sinew-physics';
 
 export function CapedBox() {
   const box = useRef<Mesh>(null);

@@ -1,6 +1,6 @@
 import { OrbitControls } from '@react-three/drei';
 import { Canvas } from '@react-three/fiber';
-import { Cloth, DragControls, Ground, Rope, World } from 'sinew';
+import { Cloth, DragControls, Ground, Rope, World } from 'sinew-physics';
 
 /** A curtain and a rope over a floor: drag either with the mouse, orbit around them. */
 export function App() {

@@ -1,6 +1,6 @@
 import { OrbitControls } from '@react-three/drei';
 import { Canvas } from '@react-three/fiber';
-import { Cloth, DragControls, Ground, Ragdoll, Wind, World } from 'sinew';
+import { Cloth, DragControls, Ground, Ragdoll, Wind, World } from 'sinew-physics';
 
 /** A flag in the wind and a ragdoll to throw around: grab anything with the mouse. */
 export function Playground() {

@@ -1,6 +1,6 @@
 import { BallCollider, Physics, RigidBody } from '@react-three/rapier';
-import { Cloth } from 'sinew';
-import { RapierBridge } from 'sinew/rapier';
+import { Cloth } from 'sinew-physics';
+import { RapierBridge } from 'sinew-physics/rapier';
 
 /** A sinew hammock catching a Rapier ball: put it inside <World>, in a <Canvas>. */
 export function RapierHammock() {

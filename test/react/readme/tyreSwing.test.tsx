@@ -1,5 +1,5 @@
-import { Rope, useRope } from 'sinew';
-import { expectAtRest, expectFinite, expectStickLength, mountHook, mountWorld } from 'sinew/testing';
+import { Rope, useRope } from 'sinew-physics';
+import { expectAtRest, expectFinite, expectStickLength, mountHook, mountWorld } from 'sinew-physics/testing';
 import { describe, expect, it } from 'vitest';
 
 /** A tyre swing: a rope from a branch, with a heavy tyre at its end. */
