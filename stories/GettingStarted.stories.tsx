@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { expect } from 'storybook/test';
-import { App } from '../test/react/readme/GettingStarted.js';
+import App from '../test/react/readme/GettingStarted.js';
 
 const meta: Meta = {
   title: 'Getting started',
@@ -9,8 +9,8 @@ export default meta;
 
 /**
  * The README's "Getting started" app, unchanged (test/react/readme/GettingStarted.tsx):
- * a curtain and a rope over the default floor. The canvas fills its parent, so
- * the story gives it the page.
+ * a curtain gathered on seven hooks into folds and a rope beside it, over the
+ * default floor. The canvas fills its parent, so the story gives it the page.
  */
 export const App_: StoryObj = {
   name: 'App',

@@ -120,7 +120,7 @@ describe('constraint damping', () => {
 
     // XPBD's compliant projection is implicit in the spring force, which damps a
     // mode of frequency ω at ω²·h/2 (h the substep): a property of the method
-    // (halved by doubling the substeps), measured here so the README's claim holds.
+    // (halved by doubling the substeps), measured here so docs/materials.md's claim holds.
     it(`without it, the spring still loses amplitude at XPBD's ω²·h/2 within 15% (${substeps} substeps)`, () => {
       const h = 1 / 60 / substeps;
       expect(Math.abs(decayRate(substeps, 0) / ((1000 * h) / 2) - 1)).toBeLessThan(0.15);

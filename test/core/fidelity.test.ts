@@ -3,7 +3,7 @@ import { World } from '../../src/core/index.js';
 import { chainStretch, pendulum, pendulumAmplitudeKept } from './scenes.js';
 
 // The defaults spend 10 stick passes per 1/60 s step as 10 substeps of 1 pass.
-// These are the README's fidelity numbers; the plain-relaxation figures are the
+// These are docs/solver.md's fidelity numbers; the plain-relaxation figures are the
 // issue's baseline (10 passes in one step) and show what the substeps buy.
 describe('fidelity of the default solver settings', () => {
   it('uses at most 10 stick passes per 1/60 s by default', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCloth, createRagdoll, World, type ClothHandle, type KinematicCollider, type StickKernel } from '../../src/core/index.js';
-import { readmeBlock, runReadmeBlock } from '../support/readme.js';
+import { docBlock, runReadmeBlock } from '../support/readme.js';
 
 // Issue 14, part 1: kinematic colliders. A collider added with `kinematic: true`
 // is moved by `world.setColliderPose`; each step interpolates its pose over the
@@ -282,9 +282,9 @@ function batHitsRagdoll(speed: number, swung: boolean, ownPasses?: number, capsu
   return { com, mass, batFrameEnergy };
 }
 
-describe('README "Moving colliders"', () => {
+describe('docs/contacts.md, "Moving colliders"', () => {
   it('runs as printed and carries the cloth at 1 m/s', () => {
-    const { logged } = runReadmeBlock(readmeBlock('### Moving colliders', 'ts'), { World, createCloth });
+    const { logged } = runReadmeBlock(docBlock('contacts.md', '## Moving colliders', 'ts'), { World, createCloth });
     expect(logged).toEqual(['1.00']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { angleAt, createRagdoll, quatFromAxisAngle, quatMultiply, World, type Ragdoll, type WorldOptions } from '../../src/core/index.js';
 import { angleLimits, twistLimits, twistStop, type AngleLimitSpec } from '../../src/core/bodies/ragdollSkeleton.js';
 import { staircase } from './collisionScenes.js';
-import { readme, readmeBlock, runReadmeBlock } from '../support/readme.js';
+import { doc, docBlock, runReadmeBlock } from '../support/readme.js';
 
 // Issue 11: "joint limits hold under hard impacts: no limit exceeded by more than
 // 5° in a head-first drop from 2 m or a 6 m/s shove down stairs", "ragdolls come
@@ -327,20 +327,21 @@ describe('the skeleton', () => {
     expect(worstExcess(world, doll)).toBeLessThan(0.5);
   });
 
-  it("README.md's example of the bones at a 5 m/s landing on the head runs and prints what it measures", () => {
+  it("docs/ragdolls.md's example of the bones at a 5 m/s landing on the head runs and prints what it measures", () => {
     // Run as printed (it is TypeScript without type annotations).
-    const { logged } = runReadmeBlock(readmeBlock('Bones keep their length under hard impacts', 'ts'), { World, createRagdoll });
+    const { logged } = runReadmeBlock(docBlock('ragdolls.md', 'Bones keep their length under hard impacts', 'ts'), { World, createRagdoll });
     const [kept, given] = /(\d+\.\d)%, without own passes (\d+\.\d)%/.exec(logged[0]!)!.slice(1).map(Number);
     expect(kept).toBeGreaterThan(98); // within 2%
     expect(given).toBeLessThan(90); // 4–21% short without the own passes
   });
 
-  it('README.md has the skeleton limits table, generated from the skeleton', () => {
-    for (const row of limitsTable()) expect(readme).toContain(row);
+  it('docs/ragdolls.md has the skeleton limits table, generated from the skeleton', () => {
+    const page = doc('ragdolls.md');
+    for (const row of limitsTable()) expect(page).toContain(row);
   });
 });
 
-/** The README's "Ragdoll joint limits" table rows, left and right joints merged. */
+/** The rows of the tables in docs/ragdolls.md, "Joint limits" and "Elbows and twist", left and right joints merged. */
 function limitsTable(): string[] {
   const rows = ['| joint | angle at (arm–vertex–arm) | range | one-way hinge |', '| --- | --- | --- | --- |'];
   const seen = new Set<string>();

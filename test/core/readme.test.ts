@@ -1,11 +1,10 @@
 import { expect, it } from 'vitest';
 import * as core from '../../src/core/index.js';
-import { readmeBlock, runReadmeBlock } from '../support/readme.js';
+import { docBlock, runReadmeBlock } from '../support/readme.js';
 
-// The README's first TypeScript example must run as printed.
-it('the README example runs', () => {
-  // The first ```ts block in the README.
-  const { logged } = runReadmeBlock(readmeBlock('```ts', 'ts'), { World: core.World });
+// The engine's first example (docs/engine.md, "A first example") must run as printed.
+it('the first example of docs/engine.md runs', () => {
+  const { logged } = runReadmeBlock(docBlock('engine.md', '## A first example', 'ts'), { World: core.World });
   expect(logged).toHaveLength(1);
   const [, x, y] = /\((-?[\d.]+), (-?[\d.]+)\)/.exec(logged[0]!)!.map(Number);
   // The bob swings on a 1 m stick around (0, 2, 0) and stays above the floor.

@@ -12,7 +12,7 @@ import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
 import { expectRenderError, mountWorld } from './helpers.js';
 import { ShotWalker } from './readme/ShotWalker.js';
-import { readme } from '../support/readme.js';
+import { doc } from '../support/readme.js';
 
 // Issue 12 in React: <CharacterRagdoll> around an animated model.
 
@@ -126,11 +126,11 @@ describe('<CharacterRagdoll>', () => {
   });
 });
 
-describe('the README example of <CharacterRagdoll>', () => {
+describe('the example of <CharacterRagdoll> in docs/characters.md', () => {
   const source = readFileSync(new URL('./readme/ShotWalker.tsx', import.meta.url), 'utf8');
 
-  it('is printed in the README exactly as it is tested', () => {
-    expect(readme).toContain(source.trim());
+  it('is printed in docs/characters.md exactly as it is tested', () => {
+    expect(doc('characters.md')).toContain(source.trim());
   });
 
   it('runs: the walker walks, and shot in the chest from the front it lies on its back', async () => {

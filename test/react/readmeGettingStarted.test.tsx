@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { ReactNode } from 'react';
 import { Mesh, PlaneGeometry, type Object3D } from 'three';
 import { describe, expect, it, vi } from 'vitest';
-import { App } from './readme/GettingStarted.js';
+import App from './readme/GettingStarted.js';
 import { readme } from '../support/readme.js';
 
 // The README's "Getting started" prints ./readme/GettingStarted.tsx verbatim and
@@ -33,22 +33,30 @@ describe('the README section "Getting started"', () => {
     expect(listed).toEqual(Object.fromEntries(required.map((name) => [name, pkg.peerDependencies[name]])));
   });
 
-  it('runs: a floor, a curtain hanging from its top corners and a rope swinging down', async () => {
+  it('runs: a floor, a curtain gathered on seven hooks into folds and a rope hanging beside it', async () => {
     const renderer = await ReactThreeTestRenderer.create(<App />);
-    await renderer.advanceFrames(60, 1 / 60);
+    await renderer.advanceFrames(120, 1 / 60);
     const scene = renderer.scene.instance as unknown as Object3D;
     scene.updateMatrixWorld(true);
     const meshes: Mesh[] = [];
     scene.traverse((o) => void (o instanceof Mesh && meshes.push(o)));
 
-    const floor = meshes.filter((m) => m.geometry instanceof PlaneGeometry);
-    expect(floor).toHaveLength(1);
-    const curtain = meshes.find((m) => m.geometry.getAttribute('position')?.count === 20 * 20)!;
+    expect(meshes.filter((m) => m.geometry instanceof PlaneGeometry)).toHaveLength(1);
+    const curtain = meshes.find((m) => m.geometry.getAttribute('position')?.count === 25 * 31)!;
     const p = curtain.geometry.getAttribute('position');
-    // Top corners pinned where they were put; the middle of the bottom edge sags below the 0.95 m it started at, above the floor.
-    expect([p.getX(0), p.getY(0), p.getX(19), p.getY(19)].map((v) => Number(v.toFixed(4)))).toEqual([-1, 1.8, -0.05, 1.8]);
-    expect(p.getY(19 * 20 + 10)).toBeLessThan(0.95);
-    expect(p.getY(19 * 20 + 10)).toBeGreaterThan(0);
+    // Each hook holds its particle of the top row where the app puts it: 0.18 m apart, 5 cm in front and behind by turns.
+    const hooks = [0, 4, 8, 12, 16, 20, 24].map((i) => [p.getX(i), p.getY(i), p.getZ(i)].map((v) => Number(v.toFixed(4))));
+    expect(hooks).toEqual([0, 1, 2, 3, 4, 5, 6].map((k) => [Number((-0.54 + k * 0.18).toFixed(4)), 2, k % 2 ? 0.05 : -0.05]));
+    // 1.44 m of cloth on 1.08 m of rail: the bottom edge folds in and out by more than the hooks do, and hangs above the floor.
+    let front = -Infinity;
+    let back = Infinity;
+    for (let i = 0; i < 25; i++) {
+      const z = p.getZ(30 * 25 + i);
+      front = Math.max(front, z);
+      back = Math.min(back, z);
+      expect(p.getY(30 * 25 + i)).toBeGreaterThan(0);
+    }
+    expect(front - back).toBeGreaterThan(0.1);
     expect(meshes.length).toBe(3); // floor, curtain, rope
     await renderer.unmount();
   });
