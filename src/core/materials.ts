@@ -4,7 +4,7 @@ import { checkNumber } from './math.js';
 // (constraints/sticks.ts): a stick of compliance α (m/N) is a spring of
 // k = 1/α, so how far it stretches under a load is a property of the material,
 // not of the substeps and iterations. This file holds the unit conversions and
-// the presets of real fabrics and ropes; README "Materials" lists the sources.
+// the presets of real fabrics and ropes; docs/materials.md lists the sources.
 
 /** Checks a compliance (m/N): finite and >= 0 (0 is rigid); `what` names the argument. */
 export function checkCompliance(value: unknown, what: string): number {
@@ -100,7 +100,7 @@ export interface RopeMaterial {
 }
 
 /**
- * Fabrics with representative numbers (sources in README "Materials"): areal
+ * Fabrics with representative numbers (sources in docs/materials.md): areal
  * densities are the trade's usual weights; stiffnesses are the order of the
  * Kawabata (KES-FB1/FB2) low-load measurements of each class of fabric; the
  * rubber sheet is 1 mm of natural rubber (E ≈ 2 MPa, 1100 kg/m³, Poisson 0.5).
@@ -120,7 +120,7 @@ export const FABRICS = {
 export type FabricName = keyof typeof FABRICS;
 
 /**
- * Ropes (sources in README "Materials"): a 10 mm dynamic climbing rope of
+ * Ropes (sources in docs/materials.md): a 10 mm dynamic climbing rope of
  * 65 g/m that stretches 8% under a static 80 kg (EN 892 allows at most 10%),
  * so E·A = 80 · 9.81 / 0.08 ≈ 9.8 kN; a 6 mm steel link chain of about
  * 0.8 kg/m, inextensible at any load a scene gives it.

@@ -19,8 +19,8 @@ export const enum ParticleFlag {
 
 /**
  * Struct-of-arrays storage for particles. Positions, previous positions and
- * force accumulators are xyz-interleaved Float64Arrays (measured faster than
- * Float32 in the relaxation loop, see DESIGN.md); the rest is one value per slot.
+ * force accumulators are xyz-interleaved Float64Arrays (faster than Float32 in
+ * the relaxation loop, see docs/performance.md); the rest is one value per slot.
  *
  * Slots are handed out contiguously so a body's particles form one range; removed
  * slots go to a free list and are reused. Arrays grow by doubling, never inside a step.

@@ -209,7 +209,7 @@ export class World extends WorldSettings {
    * id (undo with `remove`). While rigidly pinned (the default) the particle is
    * immovable to sticks; with `options.compliance` (m/N) it keeps its mass and
    * hangs on a zero-length spring of k = 1/compliance to the target, whatever
-   * the substeps and iterations (see README "Materials").
+   * the substeps and iterations (see docs/materials.md).
    *
    * @example
    * ```ts

@@ -19,7 +19,7 @@ export interface WorldOptions {
   /**
    * Verlet + relaxation substeps per step, default 10. Small steps buy far more
    * stiffness and far less artificial damping per pass than extra iterations
-   * (see the README's fidelity table).
+   * (see docs/solver.md, "Substeps rather than iterations").
    */
   substeps?: number;
   /** Per-second drag k: velocity is scaled by 1 - k·h each substep. 0 (default) = none. */
@@ -55,8 +55,8 @@ export interface WorldOptions {
   sleepTime?: number;
   /**
    * What runs the stick pass: `'wasm'`, a WebAssembly SIMD kernel (built from
-   * `src/core/wasm/sticks.wat`; a step of a 64×64 or 128×128 cloth measured
-   * about 2× faster than with `'js'`), or `'js'`, the TypeScript loops. Both give
+   * `src/core/wasm/sticks.wat`; a step of a 64×64 or 128×128 cloth takes about
+   * half the time it takes with `'js'`, see docs/performance.md), or `'js'`, the TypeScript loops. Both give
    * the same positions bit for bit. Default `'wasm'`; where WebAssembly SIMD is
    * unavailable (or a Content Security Policy forbids compiling it) the world
    * quietly uses `'js'`, and `world.kernel` says which one runs.

@@ -1,6 +1,6 @@
 // The engine through its public entry, not module by module: reached from sinew-physics/rapier's entry
-// file by file, the modules it shares with the engine (pose maths, say) were split off into a
-// chunk of their own in the library build, and calls across chunks in the step made a cloth
+// file by file, the modules it shares with the engine (pose maths, say) are split off into a
+// chunk of their own in the library build, and calls across chunks in the step make a cloth
 // on a moving kinematic box 1.6× slower (test/bench/rapierBridge.bench.ts).
 import { CoupledAttachment, CoupledBody, type ColliderId, type ColliderShape, type KinematicCollider, type ParticleId, type Vec3Like, type World } from '../core/index.js';
 import { RAPIER_SHAPE_NAMES, RapierShape, type RapierBodyLike, type RapierColliderLike, type RapierWorldLike } from './rapierTypes.js';

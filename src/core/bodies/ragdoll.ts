@@ -78,10 +78,11 @@ export interface RagdollOptions extends CollisionGroupOptions {
    * Makes the elbows one-way hinges (see `bodies/elbowHinge.ts`): a forearm
    * pushed past straight the wrong way comes back to within 10°, whichever way the
    * upper arm points, and (with `twistLimits`) the upper arms' twist is limited.
-   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default true
-   * (false before the shoulders' twist stop moved past the 90° of a forearm lying
-   * flat on the ground beside a body lying on its back or front; see `twistLimits`
-   * in `ragdollSkeleton.ts` and README.md, "Ragdoll joint limits").
+   * They gain no energy (test/core/ragdollElbowEnergy.test.ts). Default true:
+   * the shoulders' twist stop lies past the 90° of a forearm lying flat on the
+   * ground beside a body lying on its back or front, so a resting arm does not
+   * lie on it (see `twistLimits` in `ragdollSkeleton.ts` and docs/ragdolls.md,
+   * "Elbows and twist").
    */
   elbowHinges?: boolean;
   /**

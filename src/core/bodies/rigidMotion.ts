@@ -22,8 +22,8 @@ const INERTIA_ROUNDS = 3;
  * particle along the chord of its last substep: for a spinning body that chord
  * cuts inside the circle, the sticks pull the particle back out along the radius,
  * and the turn per substep comes out smaller each time (tan⁻¹ of it, roughly): a
- * box spinning at 6 rad/s lost 5.6% of its angular momentum per second at
- * damping 0 (issue 11). This stage replaces the chord prediction of a free rigid
+ * box spinning at 6 rad/s would lose 5.6% of its angular momentum per second
+ * at damping 0. This stage replaces the chord prediction of a free rigid
  * body's particles by a rigid one: the body keeps its centre of mass's Verlet
  * prediction and turns about it by the angle the angular momentum asks for.
  *

@@ -3,8 +3,8 @@ import type { Vec3 } from '../math.js';
 /**
  * The sticks that hold `n` local points rigid. Up to eight points, every pair (the
  * paper's tetrahedron and box). Beyond that, every pair over-constrains the body so
- * much that one relaxation pass overshoots: a spinning 14-point body measured its
- * sticks 160% off within a second and flew apart. So each point is tied to four
+ * much that one relaxation pass overshoots: a spinning 14-point body's sticks go
+ * 160% off within a second and it flies apart. So each point is tied to four
  * well-spread anchor points, which fixes it in space, and to its nearest
  * neighbours, which keeps the surface stiff between the anchors.
  */

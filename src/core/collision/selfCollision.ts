@@ -15,10 +15,8 @@ export interface SelfCollisionOptions {
    * for what particle–triangle contact misses: two edges meeting with no
    * particle near the other's face, such as two strips crossing edge on.
    * Default false: it costs more than the rest of self-collision where a
-   * cloth lies in layers (the bench's draped 64² cloth, CPU time: 7.3 ms per
-   * step without it, 27 with it, 2.4 without self-collision; hanging: 3.1
-   * and 4.6), and sheets meeting face on (folds, crumples, a cloth pulled
-   * through a ring) do not need it.
+   * cloth lies in layers (docs/performance.md), and sheets meeting face on
+   * (folds, crumples, a cloth pulled through a ring) do not need it.
    */
   edges?: boolean;
   /**
@@ -27,14 +25,10 @@ export interface SelfCollisionOptions {
    * `contacts.maxPushOutSpeed` (3 m/s unless set). Where the body's own sticks
    * press two layers closer than the thickness (a tight crumple), the push and
    * the sticks fight, and the particles caught there can move at up to this
-   * speed. Measured on the bench's 64² cloth dropped over a ball (six drops,
-   * 5 s after landing), by default: no particle above 0.5 m/s, 0.16 mJ of
-   * kinetic energy over the sixth second (10 particles and 5.9 mJ while a
-   * particle beside a triangle was not held from its edges; at 0.5 then, 1 and
-   * 1.85 mJ). A lower speed lets a cloth wound tighter than its thickness
-   * allows pass through itself far more (`test/core/selfCollision.test.ts`, the
-   * ring wound twice, before the same change: 183 crossings by default, 1,615
-   * at 0.5).
+   * speed. By default a crumple at rest does not buzz (docs/self-collision.md:
+   * no particle above 0.5 m/s 5 s after landing). A lower speed lets a cloth
+   * wound tighter than its thickness allows pass through itself far more
+   * (`test/core/selfCollision.test.ts`, the ring wound twice).
    */
   maxPushOutSpeed?: number;
 }
@@ -316,8 +310,8 @@ const MAX_REACH = 0.15;
 /**
  * A search's skin, in steps of each particle's current move beyond one
  * thickness: a particle moving steadily outlasts about this many steps before
- * it calls for the next search. (Measured on the bench's draped 64² cloth: 1
- * searched 99 of 300 steps, 2 six, with a list about as long.)
+ * it calls for the next search. (On the bench's draped 64² cloth a skin of 1
+ * step searches in 99 of 300 steps, 2 in six, with a list about as long.)
  */
 const SKIN_STEPS = 2;
 
@@ -341,8 +335,8 @@ const LOCAL_SEARCH_LEAST = 64;
  * When some particle outgrows its allowance, those that have used this much of
  * theirs are searched with it: a settling cloth's particles, slowing one after
  * another, then call for a search every few dozen steps rather than every step.
- * (Measured over six drops of the 64² cloth onto a ball, steps 90–390: at 1,
- * 20–68 searches and 6.0 ms per step; at 0.5, 3–19 searches and 5.3 ms.)
+ * (Over six drops of the 64² cloth onto a ball, steps 90–390: at 1, 20–68
+ * searches and 6.0 ms per step; at 0.5, 3–19 searches and 5.3 ms.)
  */
 const SEARCH_AHEAD = 0.5;
 

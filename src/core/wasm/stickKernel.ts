@@ -67,7 +67,7 @@ function align(bytes: number): number {
  *
  * The memory is never grown: `memory.grow()` detaches the old buffer, and the
  * first detached `ArrayBuffer` in a process makes V8 check every typed-array
- * access in optimised code for detachment from then on, which measured the
+ * access in optimised code for detachment from then on, which makes the
  * TypeScript stick loop 25–35% slower and slows every other typed-array loop of
  * the page. So a memory is made with room to spare ({@link HEADROOM}); a new
  * layout is written after the current one and stays there, so a stale view kept
