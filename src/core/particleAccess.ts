@@ -107,7 +107,8 @@ export function setMass(world: World, id: number, mass: number): void {
   const w = inverseMassOf(mass, 'setMass: mass');
   if ((world.particles.flags[id]! & ParticleFlag.Pinned) !== 0) world.particles.freeInverseMass[id] = w;
   else world.particles.inverseMass[id] = w;
-  // Whether a loose particle is an anchor decides which segment its sticks go to.
+  // Whether a loose particle is an anchor decides which segment its sticks go to, and which particles are tethered.
   world.sticks.ordered = false;
+  world.particles.massChanges++;
   world.wake(id);
 }

@@ -15,6 +15,8 @@ export const enum ParticleFlag {
    * clear it (`bodies/ownPasses.ts`).
    */
   HeldBack = 8,
+  /** The particle's push-out was held back in the running step: it was inside something (see `colliders/launchGuard.ts`). */
+  Pushed = 16,
 }
 
 /**
@@ -92,6 +94,8 @@ export class ParticleStore {
    * `maxPushOutSpeed` × the substep, set by the step; unlimited outside it.
    */
   pushOutRoom = Infinity;
+  /** Counts changes of a particle's mass through `setMass`: anchors (immovable particles) may have come or gone. */
+  massChanges = 0;
 
   private freeSlots: number[] = [];
 

@@ -1,7 +1,7 @@
 import { respondToContacts } from './colliders/contactResponse.js';
 import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
-import { solvePins, startPinSubstep } from './constraints/pins.js';
+import { solvePins, solveSpringPins, startPinSubstep } from './constraints/pins.js';
 import { resetMultipliers, solveSegment } from './constraints/stickSolve.js';
 import { beginKinematicStep } from './kinematicColliders.js';
 import { copyValues } from './particles.js';
@@ -23,6 +23,8 @@ export function stepWorld(world: World): void {
   const ranges = sleep.ranges;
   const forces = world.forces;
   if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
+  world.tethers.refresh(world);
+  world.launchGuard.refresh(world);
   // Arrays replaced since the last step (a store grown directly, say) go back into the kernel's memory.
   world.placeKernelColumns();
   // A sleeping body wakes when a force generator pushes it: evaluate them once up front for the sleep check.
@@ -33,7 +35,10 @@ export function stepWorld(world: World): void {
   // Kinematic colliders fix this step's move first: their sweep wakes the sleepers it reaches.
   if (world.kinematicColliders.length > 0) beginKinematicStep(world);
   sleep.prepare(world);
-  for (let r = 0; r < sleep.rangeCount; r++) copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
+  for (let r = 0; r < sleep.rangeCount; r++) {
+    copyValues(particles.position, world.stepStartPositions, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
+    world.launchGuard.record(particles, world.stepStartVelocities, ranges[r * 3]!, ranges[r * 3 + 1]!);
+  }
   // Built once, read by the stages. With every particle asleep it has no substeps: user constraints would only touch sleepers.
   const context = world.stepContext;
   context.prepare(world);
@@ -49,8 +54,11 @@ export function stepWorld(world: World): void {
     startPinSubstep(world.pins, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterRelax?.(world, context);
+    world.tethers.settle(world);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
+    for (let r = 0; r < sleep.rangeCount; r++) world.launchGuard.limit(world, world.stepStartVelocities, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
+  for (let r = 0; r < sleep.rangeCount; r++) world.launchGuard.clear(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
   // Held forces were for this step: cleared where it ran. A sleeper gets none without being
   // woken (applyForce wakes it), so a world at rest clears nothing.
   for (let r = 0; r < sleep.rangeCount; r++) particles.heldForce.fill(0, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
@@ -72,6 +80,11 @@ function applyGenerators(world: World): void {
 function relax(world: World, pass: number): void {
   const particles = world.particles;
   const sticks = world.sticks;
+  // Springs first (compliant pins, drags), then the tethers, which take a heavy load's stretch to the anchors
+  // (once a substep: what they correct is global, and the sticks' further passes keep it), then the sticks,
+  // which share out what is left.
+  solveSpringPins(world.pins, particles);
+  if (pass === 0) world.tethers.project(world);
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);

@@ -44,6 +44,8 @@ export class StepContext {
   pushOutCap = 0;
   /** Normal displacement per substep below which a contact does not bounce: `restitutionThreshold`·h. */
   bounceThreshold = 0;
+  /** What gravity adds over the step plus `maxPushOutSpeed`, as motion per substep: the most a step may speed up what was held inside something (see `LaunchGuard`). */
+  launchAllowance = 0;
 
   /** Reads what the stages need from `world` for the step about to run. */
   prepare(world: World): void {
@@ -58,6 +60,7 @@ export class StepContext {
     this.gz = g[2]!;
     this.pushOutCap = world.contacts.maxPushOutSpeed * h;
     this.bounceThreshold = world.contacts.restitutionThreshold * h;
+    this.launchAllowance = this.pushOutCap + Math.sqrt(this.gx * this.gx + this.gy * this.gy + this.gz * this.gz) * world.timeStepValue * h;
   }
 }
 

@@ -8,6 +8,8 @@ import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { widen } from './constraints/table.js';
 import { StickTable } from './constraints/sticks.js';
+import { Tethers } from './constraints/tethers.js';
+import { LaunchGuard } from './colliders/launchGuard.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
 import { checkInteger, type Vec3, type Vec3Like } from './math.js';
@@ -54,6 +56,10 @@ export class World extends WorldSettings {
   readonly sticks = new StickTable(64, (id, row) => this.stickRows.set(id, row));
   /** The pin table. */
   readonly pins = new PinTable();
+  /** Long-range attachments: each particle tied by rigid links to an anchor is held within its path's length of it (see {@link Tethers}). */
+  readonly tethers = new Tethers();
+  /** @internal Bounds the speed contacts and constraints together give what was inside something (see {@link LaunchGuard}). */
+  readonly launchGuard = new LaunchGuard();
   /** Static colliders, projected in every relaxation pass. */
   readonly colliders: Collider[] = [];
   /** The kinematic colliders among {@link World.colliders}, which every step moves (see `setColliderPose`). */
@@ -103,6 +109,8 @@ export class World extends WorldSettings {
   frameSteps = 1;
   /** Positions at the start of the latest step, for interpolated rendering. */
   stepStartPositions: Float64Array;
+  /** @internal Each particle's motion per substep at the start of the running step (see `colliders/stepPushOut.ts`). */
+  stepStartVelocities: Float64Array;
 
   /** @internal True while the solver runs the force generators (see `applyForce`). */
   applyingForces = false;
@@ -129,6 +137,7 @@ export class World extends WorldSettings {
     super(options);
     this.random = new SeededRandom(checkInteger(options.seed ?? WORLD_DEFAULTS.seed, 'World: seed', 0));
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
+    this.stepStartVelocities = new Float64Array(this.particles.capacity * 3);
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
   }
 
@@ -464,5 +473,6 @@ export class World extends WorldSettings {
   /** @internal Grows the world's own per-particle arrays with the particle store. */
   syncCapacity(): void {
     if (this.stepStartPositions.length !== this.particles.capacity * 3) this.stepStartPositions = widen(this.stepStartPositions, this.particles.capacity, 3);
+    if (this.stepStartVelocities.length !== this.particles.capacity * 3) this.stepStartVelocities = widen(this.stepStartVelocities, this.particles.capacity, 3);
   }
 }

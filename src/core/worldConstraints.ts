@@ -46,6 +46,7 @@ export function setStick(world: World, id: number, options: StickOptions): void 
       checkCompliance(options.compliance ?? world.sticks.compliance[row]!, 'setStick: compliance'),
       checkDamping(options.damping ?? world.sticks.damping[row]!, 'setStick: damping'),
     );
+  world.sticks.changes++;
   world.wake(world.sticks.a[row]!);
   world.wake(world.sticks.b[row]!);
 }
@@ -62,10 +63,11 @@ export function addPin(world: World, id: ParticleId, target?: Vec3Like, options:
   checkOptions(options, 'addPin: options');
   const compliance = checkCompliance(options.compliance ?? 0, 'addPin: compliance');
   const damping = checkDamping(options.damping ?? 0, 'addPin: damping');
+  const maxForce = checkMaxForce(options.maxForce, 'addPin: maxForce');
   if (compliance === 0) holdPinned(world, id);
   world.wake(id);
   const pin = world.registry.issue();
-  world.pinRows.set(pin, world.pins.add(pin, id, t[0], t[1], t[2], compliance, damping));
+  world.pinRows.set(pin, world.pins.add(pin, id, t[0], t[1], t[2], compliance, damping, maxForce));
   return pin;
 }
 
@@ -83,6 +85,10 @@ export function setPin(world: World, pin: number, options: PinOptions): void {
   const damping = checkDamping(options.damping ?? pins.damping[row]!, 'setPin: damping');
   const particle = pins.particle[row]!;
   pins.setCompliance(row, compliance, damping);
+  if (options.maxForce !== undefined) {
+    const maxForce = checkMaxForce(options.maxForce, 'setPin: maxForce');
+    pins.maxForce[row] = maxForce === Infinity ? 0 : maxForce;
+  }
   if (compliance === 0) holdPinned(world, particle);
   else unpinIfFree(world, particle);
   world.wake(particle);
@@ -196,4 +202,11 @@ export function unpinIfFree(world: World, particle: number): void {
   if ((particles.flags[particle]! & ParticleFlag.Pinned) === 0) return;
   particles.inverseMass[particle] = particles.freeInverseMass[particle]!;
   particles.flags[particle]! &= ~ParticleFlag.Pinned;
+}
+
+/** `force` as a pin's force limit in N: above 0, Infinity (no limit, the default) allowed; an error naming it otherwise. */
+function checkMaxForce(force: number | undefined, what: string): number {
+  if (force === undefined || force === Infinity) return Infinity;
+  if (typeof force !== 'number' || !(force > 0) || !Number.isFinite(force)) throw new RangeError(`${what} must be a force in N above 0 (or Infinity), got ${String(force)}`);
+  return force;
 }

@@ -131,6 +131,13 @@ export interface PinOptions {
   compliance?: number;
   /** Constraint damping in N·s/m, a dashpot beside the spring that damps the particle's velocity (the target is taken as still; needs a compliance > 0 to act). Default 0. */
   damping?: number;
+  /**
+   * Most force in N the spring pulls with (needs a compliance > 0 to act):
+   * beyond it the particle lags the target, as a hand lets a heavy load
+   * drag. A drag uses it so that pulling never stretches what it holds.
+   * Default Infinity.
+   */
+  maxForce?: number;
 }
 
 /**

@@ -30,6 +30,13 @@ export interface BodyRecord {
   readonly constraints: ConstraintId[];
   /** False once removed. */
   alive: boolean;
+  /**
+   * Where the body's own particles lie in a flat rest layout (xyz per particle
+   * of the range), for bodies whose straight rest distances are distances
+   * along the body (a cloth made flat): long-range attachments measure their
+   * lengths on it rather than along the sticks' zigzag (see `Tethers`).
+   */
+  restLayout?: Float64Array;
   /** Triangles of the body's surface, for wind and rendering (cloth, plants, soft bodies). */
   surface?: Surface;
   /**

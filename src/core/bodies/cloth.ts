@@ -182,6 +182,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const first = world.addParticles(list);
   const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
+  body.restLayout = world.positions.slice(first * 3, (first + count) * 3);
   const at = (i: number, j: number) => first + j * width + i;
 
   const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);

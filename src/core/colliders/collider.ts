@@ -89,7 +89,7 @@ export function pushOut(particles: ParticleStore, i: number, contact: Contact): 
     const room = particles.pushOutRoom - approach;
     if (depth > room) {
       depth = room;
-      particles.flags[i] = particles.flags[i]! | ParticleFlag.HeldBack;
+      particles.flags[i] = particles.flags[i]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
     }
   }
   if (depth <= 0) return;

@@ -1,6 +1,6 @@
 import { castLine, makeLineCast } from '../collision/lineCast.js';
 import type { Vec3, Vec3Like } from '../math.js';
-import { ParticleStore } from '../particles.js';
+import { ParticleFlag, ParticleStore } from '../particles.js';
 import { toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
 import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { StepContext } from '../stepContext.js';
@@ -361,6 +361,12 @@ export class KinematicCollider implements Collider, CoupledFrame {
     const r = local.radius[0]!;
     if (dx * dx + dy * dy + dz * dz > r * r) this.sweep();
     this.shape.project(local, 0, 1);
+    // Held inside: the world's particle answers to the launch guard as against a static collider.
+    const flags = local.flags[0]!;
+    if ((flags & ParticleFlag.Pushed) !== 0) {
+      local.flags[0] = flags & ~ParticleFlag.Pushed;
+      particles.flags[i] = particles.flags[i]! | ParticleFlag.Pushed;
+    }
     if (local.contactDepth[0] === before) return;
     const pos = particles.position;
     const point = this.point;

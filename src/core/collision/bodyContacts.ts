@@ -24,6 +24,8 @@ const HULL_HULL = 5;
 /** ParticleFlag.Alive and .Asleep. */
 const ALIVE = 1;
 const ASLEEP = 4;
+/** ParticleFlag.Pushed. */
+const PUSHED = 16;
 
 /** Scratch doubles of the stage (a double in a field or an argument may be boxed). */
 const enum Limit {
@@ -31,7 +33,9 @@ const enum Limit {
   Cap = 0,
   /** Approach per substep beyond which a contact wakes a sleeping body: sleep speed·h + |g|·h². */
   Wake = 1,
-  Size = 2,
+  /** The contact's weight Σ shareᵢ·cᵢ² (see `weigh`). */
+  Weight = 2,
+  Size = 3,
 }
 
 /**
@@ -83,6 +87,8 @@ export class BodyContacts {
   /** Which hull face each particle was last pushed out through (see `pointHull`). */
   private readonly memory: FaceMemory = { key: new Int32Array(0), face: new Int32Array(0), seen: new Int32Array(0), now: 1 };
   private readonly limits = new Float64Array(Limit.Size);
+  /** The inverse mass each particle of the contact in the buffer moves by (see `weigh`). */
+  private readonly share = new Float64Array(6);
   /** The step the broad phase last ran in, and the substeps it still covers. */
   private step = -1;
   private left = 0;
@@ -200,15 +206,15 @@ export class BodyContacts {
 
   /**
    * Projects the contact in the buffer: every particle i moves by
-   * wᵢ·cᵢ·λ along the normal, λ = depth / Σ wⱼ·cⱼ² (so the contact points part
-   * by exactly the depth and Σ m·Δx = 0), then friction takes back part of the
-   * points' relative sliding the same way.
+   * sᵢ·cᵢ·λ along the normal, λ = depth / Σ sⱼ·cⱼ², sᵢ its inverse mass or
+   * less where its tethers hold it (see `weigh`), so the contact points part
+   * by exactly the depth and Σ m·Δx = 0 but for what a held particle's anchors
+   * take; then friction takes back part of the points' relative sliding the same way.
    */
   private resolve(world: World): void {
     const particles = world.particles;
     const pos = particles.position;
     const prev = particles.previous;
-    const w = particles.inverseMass;
     const flags = particles.flags;
     const c = this.buf.c;
     const ids = this.buf.ids;
@@ -225,15 +231,14 @@ export class BodyContacts {
       if ((flags[ids[k]!]! & ASLEEP) !== 0) sleeper = ids[k]!;
     }
     if (sleeper >= 0 && -moved > this.limits[Limit.Wake]!) world.wake(sleeper);
-    let weight = 0;
-    for (let k = 0; k < n; k++) {
-      const coef = c[COEF + k]!;
-      weight += movable(flags[ids[k]!]!) ? w[ids[k]!]! * coef * coef : 0;
-    }
+    this.weigh(world);
+    const weight = this.limits[Limit.Weight]!;
     if (weight === 0) return;
     // Rule 1: leave the pair parting by at most the push-out cap this substep.
     const room = this.limits[Limit.Cap]! - moved;
     const depth = c[DEPTH]! < room ? c[DEPTH]! : room;
+    // Held back: the pair was inside each other, and what joins either side must not carry the pushes off (see `LaunchGuard`).
+    if (c[DEPTH]! > room) for (let k = 0; k < n; k++) flags[ids[k]!] = flags[ids[k]!]! | PUSHED;
     if (depth <= 0) return;
     const lambda = depth / weight;
     let dx = 0;
@@ -246,7 +251,7 @@ export class BodyContacts {
       const p = i * 3;
       const coef = c[COEF + k]!;
       if (movable(flags[i]!)) {
-        const s = w[i]! * coef * lambda;
+        const s = this.share[k]! * coef * lambda;
         pos[p] = pos[p]! + nx * s;
         pos[p + 1] = pos[p + 1]! + ny * s;
         pos[p + 2] = pos[p + 2]! + nz * s;
@@ -271,11 +276,58 @@ export class BodyContacts {
       const i = ids[k]!;
       if (!movable(flags[i]!)) continue;
       const p = i * 3;
-      const s = w[i]! * c[COEF + k]! * cut;
+      const s = this.share[k]! * c[COEF + k]! * cut;
       pos[p] = pos[p]! - tx * s;
       pos[p + 1] = pos[p + 1]! - ty * s;
       pos[p + 2] = pos[p + 2]! - tz * s;
     }
+  }
+
+  /**
+   * Fills `share` with the inverse mass each particle of the contact in the
+   * buffer moves by, and the contact's weight Σ shareᵢ·cᵢ² into `limits`. A particle
+   * its taut tethers hold against the push (a hammock under a box, see
+   * `Tethers.holds`) moves as if it weighed at least what the other side
+   * does: the tension that holds it answers the push, not its own few grams,
+   * and its anchors take the difference in momentum.
+   */
+  private weigh(world: World): void {
+    const particles = world.particles;
+    const w = particles.inverseMass;
+    const flags = particles.flags;
+    const { c, ids } = this.buf;
+    const n = c[COUNT]!;
+    const share = this.share;
+    let positive = 0;
+    let negative = 0;
+    for (let k = 0; k < n; k++) {
+      const coef = c[COEF + k]!;
+      const wk = movable(flags[ids[k]!]!) ? w[ids[k]!]! : 0;
+      share[k] = wk;
+      if (coef > 0) positive += wk * coef * coef;
+      else negative += wk * coef * coef;
+    }
+    const tethers = world.tethers;
+    if (tethers.count > 0 && positive > 0 && negative > 0) {
+      const nx = c[NORMAL]!;
+      const ny = c[NORMAL + 1]!;
+      const nz = c[NORMAL + 2]!;
+      for (let k = 0; k < n; k++) {
+        const coef = c[COEF + k]!;
+        if (share[k] === 0) continue;
+        const other = coef > 0 ? negative : positive;
+        const most = other / (coef * coef);
+        if (share[k]! <= most) continue;
+        const sign = coef > 0 ? 1 : -1;
+        tethers.push[0] = sign * nx;
+        tethers.push[1] = sign * ny;
+        tethers.push[2] = sign * nz;
+        if (tethers.holds(ids[k]!)) share[k] = most;
+      }
+    }
+    let weight = 0;
+    for (let k = 0; k < n; k++) weight += share[k]! * c[COEF + k]! * c[COEF + k]!;
+    this.limits[Limit.Weight] = weight;
   }
 }
 

@@ -342,8 +342,8 @@ export class EdgeSystem implements Constraint {
     const room = particles.pushOutRoom - approach;
     const depth = q[11]! < room ? q[11]! : room;
     if (q[11]! > room) {
-      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack;
-      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack;
+      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
+      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
     }
     if (depth <= 0) return;
     const k = depth / denominator;
@@ -438,8 +438,8 @@ export class EdgeSystem implements Constraint {
     const room0 = particles.pushOutRoom - ((1 - lo) * va + lo * vb);
     const room1 = particles.pushOutRoom - ((1 - hi) * va + hi * vb);
     if (d0 > room0 || d1 > room1) {
-      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack;
-      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack;
+      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
+      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
       if (d0 > room0) d0 = room0;
       if (d1 > room1) d1 = room1;
     }

@@ -109,6 +109,19 @@ export class BodyAttachment implements Constraint, SubstepStage {
     return count;
   }
 
+  /** @internal Changes when a link lets go: long-range attachments reach through the holding rigid single-particle links. */
+  get tetherVersion(): number {
+    return this.constraintCount;
+  }
+
+  /** @internal Reports each holding rigid link to one anchor particle as a zero-length link (see `Tethers`). */
+  tetherLinks(link: (a: number, b: number, length: number) => void): void {
+    if (this.compliance !== 0) return;
+    for (let i = 0; i < this.holding.length; i++) {
+      if (this.holding[i] === 1 && this.anchors[i * 4 + 1] === -1) link(this.particles[i]!, this.anchors[i * 4]!, 0);
+    }
+  }
+
   /** The force (N) link number `i` carried in the latest substep (0 once it let go). */
   force(i: number): number {
     if (this.holding[i] === 0) return 0;

@@ -15,4 +15,13 @@ export interface Constraint {
    * Default 1.
    */
   readonly constraintCount?: number;
+  /**
+   * Reports the inextensible links this constraint holds (particle pairs that
+   * can never be farther apart than `length`, such as a zero-length
+   * attachment), so that long-range attachments reach through them (see
+   * `Tethers`). Called only when the links are measured again.
+   */
+  tetherLinks?(link: (a: number, b: number, length: number) => void): void;
+  /** Changes whenever the links {@link Constraint.tetherLinks} reports change (one broke, say). */
+  readonly tetherVersion?: number;
 }

@@ -22,6 +22,8 @@ export class PinTable extends ConstraintTable {
   compliance: Float64Array;
   /** Constraint damping in N·s/m, a dashpot between the particle and a still target (acts with a compliance > 0); change it with `world.setPin`. */
   damping: Float64Array;
+  /** Most force (N) a compliant pin pulls with in a substep; 0 for no limit. Change it with `world.setPin`. */
+  maxForce: Float64Array;
   /**
    * Each compliant pin's Lagrange multipliers over the current substep, xyz
    * interleaved (λ of the XPBD paper per axis, in kg·m: the spring's force
@@ -34,9 +36,9 @@ export class PinTable extends ConstraintTable {
   invH2 = 360_000;
   /** 1/h of the current substep, for the damping term. */
   invH = 600;
-  protected override readonly savedColumns = ['particle', 'target', 'compliance', 'damping'] as const;
-  /** Snapshots taken before pins had a compliance restore them as rigid, undamped pins. */
-  protected override readonly optionalColumns = ['compliance', 'damping'] as const;
+  protected override readonly savedColumns = ['particle', 'target', 'compliance', 'damping', 'maxForce'] as const;
+  /** Snapshots taken before pins had a compliance restore them as rigid, undamped pins without a force limit. */
+  protected override readonly optionalColumns = ['compliance', 'damping', 'maxForce'] as const;
 
   constructor(capacity = 16) {
     super(capacity);
@@ -44,6 +46,7 @@ export class PinTable extends ConstraintTable {
     this.target = new Float64Array(capacity * 3);
     this.compliance = new Float64Array(capacity);
     this.damping = new Float64Array(capacity);
+    this.maxForce = new Float64Array(capacity);
     this.lambda = new Float64Array(capacity * 3);
   }
 
@@ -52,11 +55,12 @@ export class PinTable extends ConstraintTable {
    * a compliance (m/N, 0: rigid) and damping (N·s/m), and returns its row;
    * low-level, `world.addPin` also makes the particle immovable while rigidly pinned.
    */
-  add(id: number, particle: number, x: number, y: number, z: number, compliance = 0, damping = 0): number {
+  add(id: number, particle: number, x: number, y: number, z: number, compliance = 0, damping = 0, maxForce = Infinity): number {
     const row = this.addRow(id);
     this.particle[row] = particle;
     this.setTarget(row, x, y, z);
     this.setCompliance(row, compliance, damping);
+    this.maxForce[row] = maxForce === Infinity ? 0 : maxForce;
     return row;
   }
 
@@ -72,6 +76,8 @@ export class PinTable extends ConstraintTable {
     this.compliance[row] = compliance;
     this.damping[row] = damping;
     this.lambda.fill(0, row * 3, row * 3 + 3);
+    // A rigid pin makes its particle an anchor, a compliant one does not.
+    this.changes++;
     if (compliance !== 0) this.compliant = true;
     else if (this.compliant) this.refreshCompliant();
   }
@@ -105,6 +111,7 @@ export class PinTable extends ConstraintTable {
     this.target = widen(this.target, capacity, 3);
     this.compliance = widen(this.compliance, capacity);
     this.damping = widen(this.damping, capacity);
+    this.maxForce = widen(this.maxForce, capacity);
     this.lambda = widen(this.lambda, capacity, 3);
   }
 
@@ -113,6 +120,7 @@ export class PinTable extends ConstraintTable {
     this.target.copyWithin(to * 3, from * 3, from * 3 + 3);
     this.compliance[to] = this.compliance[from]!;
     this.damping[to] = this.damping[from]!;
+    this.maxForce[to] = this.maxForce[from]!;
     this.lambda.copyWithin(to * 3, from * 3, from * 3 + 3);
   }
 }
@@ -131,19 +139,18 @@ export function startPinSubstep(pins: PinTable, substep: { readonly h: number; r
 }
 
 /**
- * Moves every rigidly pinned particle onto its target, and pulls every
- * compliantly pinned one towards it (see {@link solveCompliantPins}). With
- * every pin rigid this is the paper's loop and nothing else.
+ * The last word of a relaxation pass: moves every rigidly pinned particle
+ * onto its target, the paper's loop. Compliant pins are springs, pulled at
+ * the start of the pass instead ({@link solveSpringPins}).
  */
 export function solvePins(pins: PinTable, particles: ParticleStore): void {
-  if (pins.compliant) {
-    solveCompliantPins(pins, particles);
-    return;
-  }
   const pos = particles.position;
   const target = pins.target;
   const particle = pins.particle;
+  const compliance = pins.compliance;
+  const compliant = pins.compliant;
   for (let row = 0; row < pins.count; row++) {
+    if (compliant && compliance[row] !== 0) continue;
     const p = particle[row]! * 3;
     pos[p] = target[row * 3]!;
     pos[p + 1] = target[row * 3 + 1]!;
@@ -152,8 +159,10 @@ export function solvePins(pins: PinTable, particles: ParticleStore): void {
 }
 
 /**
- * One pass over a table that has compliant pins. Rigid rows are set onto their
- * target as in {@link solvePins}. A compliant row is the vector constraint
+ * The compliant pins, first in a relaxation pass: springs pull, and the
+ * sticks and long-range attachments that follow share the pull out, so a
+ * drag on one particle of a cloth moves the cloth rather than stretching the
+ * stick beside it. Rigid rows are left to {@link solvePins}. A compliant row is the vector constraint
  * C = x − t (a zero-length spring: three linear constraints, one per axis, so it
  * has no direction to lose when the particle reaches the target), and per pass
  * each axis's multiplier grows by (XPBD paper, eq. 18 and eq. 26 for damping)
@@ -164,8 +173,12 @@ export function solvePins(pins: PinTable, particles: ParticleStore): void {
  * when the substep began (`particles.previous` after integration). The target is
  * taken as still: the dashpot damps the particle's own velocity. A particle
  * that is also rigidly pinned (w = 0), or asleep, is not moved by the spring.
+ * A row with a force limit (`maxForce`) pulls with at most that force over the
+ * substep: beyond it the pin lets the particle lag, as a hand lets a heavy
+ * load drag.
  */
-function solveCompliantPins(pins: PinTable, particles: ParticleStore): void {
+export function solveSpringPins(pins: PinTable, particles: ParticleStore): void {
+  if (!pins.compliant) return;
   const pos = particles.position;
   const prev = particles.previous;
   const w = particles.inverseMass;
@@ -182,12 +195,7 @@ function solveCompliantPins(pins: PinTable, particles: ParticleStore): void {
     const p = i * 3;
     const t = row * 3;
     const alpha = compliance[row]!;
-    if (alpha === 0) {
-      pos[p] = target[t]!;
-      pos[p + 1] = target[t + 1]!;
-      pos[p + 2] = target[t + 2]!;
-      continue;
-    }
+    if (alpha === 0) continue;
     const wi = w[i]!;
     // A sleeping particle is not integrated, so no gravity holds it down this substep: the spring alone would lift it.
     if (wi === 0 || (flags[i]! & ParticleFlag.Asleep) !== 0) continue;
@@ -201,5 +209,21 @@ function solveCompliantPins(pins: PinTable, particles: ParticleStore): void {
       lambda[t + k] = lambda[t + k]! + dl;
       pos[p + k] = x + wi * dl;
     }
+    // A force limit (a drag's) caps the substep's pull: λ is force × h², scaled back whole with the move it made.
+    const most = pins.maxForce[row]!;
+    if (most === 0) continue;
+    const lx = lambda[t]!;
+    const ly = lambda[t + 1]!;
+    const lz = lambda[t + 2]!;
+    const held = Math.sqrt(lx * lx + ly * ly + lz * lz);
+    const limit = most / invH2;
+    if (held <= limit) continue;
+    const back = 1 - limit / held;
+    lambda[t] = lx - lx * back;
+    lambda[t + 1] = ly - ly * back;
+    lambda[t + 2] = lz - lz * back;
+    pos[p] = pos[p]! - wi * lx * back;
+    pos[p + 1] = pos[p + 1]! - wi * ly * back;
+    pos[p + 2] = pos[p + 2]! - wi * lz * back;
   }
 }

@@ -22,6 +22,8 @@ export abstract class ConstraintTable {
   capacity: number;
   /** Public id of the constraint in each row. */
   ids: Int32Array;
+  /** Counts rows added, removed and loaded: what was built from the rows (long-range attachments) is stale when it moved. */
+  changes = 0;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -33,6 +35,7 @@ export abstract class ConstraintTable {
     if (this.count === this.capacity) this.growTo(this.capacity * 2);
     const row = this.count++;
     this.ids[row] = id;
+    this.changes++;
     return row;
   }
 
@@ -42,6 +45,7 @@ export abstract class ConstraintTable {
    */
   removeRow(row: number): number {
     const last = --this.count;
+    this.changes++;
     if (row === last) return -1;
     this.copyRow(last, row);
     this.ids[row] = this.ids[last]!;
@@ -91,6 +95,7 @@ export abstract class ConstraintTable {
     }
     this.capacity = rows;
     this.count = snap.count;
+    this.changes++;
     this.ids = snap.ids.slice();
   }
 
