@@ -1,5 +1,5 @@
-import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { context as fiberContext, useFrame } from '@react-three/fiber';
+import { useContext, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { checkNumber, type Vec3Like } from '../core/math.js';
 import { World as CoreWorld } from '../core/world.js';
 import { WORLD_DEFAULTS } from '../core/worldOptions.js';
@@ -61,6 +61,8 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
  * ```
  */
 export function World(props: WorldProps) {
+  // Before any other hook: outside a <Canvas> the fiber renderer's own hooks fail with a message that names neither.
+  if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
   const settings = validSettings(props);
   const gravity = useStableVec3(props.gravity ?? DEFAULT_GRAVITY, '<World>: gravity')!;
   const statsInterval = checkNumber(props.statsInterval ?? 0.25, '<World>: statsInterval', 0);
@@ -107,6 +109,9 @@ export function World(props: WorldProps) {
 }
 
 const DEFAULT_GRAVITY = WORLD_DEFAULTS.gravity;
+
+const OUTSIDE_CANVAS =
+  "<World> must be rendered inside @react-three/fiber's <Canvas>: it steps in the canvas's frame loop and its bodies are three.js objects. Put it inside <Canvas>…</Canvas>; to step a world without React, use World from 'sinew-physics/core'.";
 
 /** The props' settings with the defaults filled in, checked. */
 function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
