@@ -37,6 +37,12 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
    * (`"<Cloth>"`). That component renders nothing and the rest of the scene
    * keeps running; new props try it again. Without `onError` the error goes to
    * `console.error`.
+   *
+   * It also receives, once, the world's word that it runs slower than real time
+   * (for more than a second; `stats.slowerThanRealTime` follows it throughout), as
+   * an error named `SlowerThanRealTime` from `"<World>"` whose `cause` is the
+   * `SlowerThanRealTimeReport` (step cost, share of real time, what to change).
+   * Without `onError` that goes to `console.warn`.
    */
   onError?: (error: Error, component: string) => void;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
@@ -87,6 +93,17 @@ export function World(props: WorldProps) {
   const [errors] = useState<ComponentErrorSink>(() => ({
     report: (error, component) => (onError.current ? onError.current(error, component) : console.error(error)),
   }));
+
+  useLayoutEffect(() => {
+    const { world } = value;
+    world.realTime.onSlow = (report) => {
+      if (!onError.current) return console.warn(report.message);
+      const error = new Error(report.message, { cause: report });
+      error.name = 'SlowerThanRealTime';
+      onError.current(error, '<World>');
+    };
+    return () => void (world.realTime.onSlow = undefined);
+  }, [value, onError]);
 
   const sinceStats = useRef(0);
   useFrame((three, delta) => {
