@@ -97,6 +97,16 @@ export default defineConfig({
       },
       {
         extends: true,
+        optimizeDeps: { include: browserDeps },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.tsx'],
+          testTimeout: 60_000,
+          browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
+        },
+      },
+      {
+        extends: true,
         plugins: [storybookTest({ configDir: '.storybook' })],
         optimizeDeps: { include: browserDeps },
         test: {

@@ -9,14 +9,6 @@ import { WorldProbe } from './support/WorldProbe.js';
 
 const meta: Meta = {
   title: 'Errors/Bad props',
-  // R3F hands every error an error boundary caught to window.reportError, which reaches the page as an
-  // 'error' event, as an uncaught error would. Listening here, as an app's error monitor would, keeps the
-  // test runner from counting these expected errors as unhandled ones.
-  beforeEach: () => {
-    const seen = (event: ErrorEvent) => event.preventDefault();
-    window.addEventListener('error', seen);
-    return () => window.removeEventListener('error', seen);
-  },
 };
 export default meta;
 

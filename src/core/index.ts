@@ -8,6 +8,7 @@ export { World, type WorldOptions, type ParticleOptions, type StickOptions, type
 export type { ParticleId, ConstraintId, ColliderId, ForceId, CallbackId, BodyId, RemovableId } from './ids.js';
 export { WORLD_DEFAULTS } from './worldOptions.js';
 export type { WorldStats } from './stats.js';
+export { RealTimeWatch, type SlowerThanRealTimeReport } from './realTime.js';
 export { TimeBudget } from './budget.js';
 export { SleepSystem, type SleepSnapshot } from './sleep.js';
 export type { WorldSnapshot } from './snapshot.js';

@@ -26,6 +26,14 @@ export interface WorldStats {
   awakeParticles: number;
   /** Live sticks. */
   sticks: number;
+  /**
+   * Simulated seconds per second given to `advance()`, measured over windows of
+   * at least a second: 1 while the world keeps up, lower while `maxStepsPerAdvance`
+   * drops time (see `RealTimeWatch`).
+   */
+  realTimeRatio: number;
+  /** True while the latest window measured `realTimeRatio` below 0.95; cleared when the world keeps up again. */
+  slowerThanRealTime: boolean;
 }
 
 /** A zeroed {@link WorldStats}. */
@@ -42,5 +50,7 @@ export function createStats(): WorldStats {
     particles: 0,
     awakeParticles: 0,
     sticks: 0,
+    realTimeRatio: 1,
+    slowerThanRealTime: false,
   };
 }

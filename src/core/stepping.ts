@@ -57,20 +57,24 @@ export function advanceWorld(world: World, elapsedSeconds: number): number {
     world.frameStep = 0;
     world.frameSteps = 1;
   }
+  const ms = steps > 0 ? world.clock() - start : 0;
   if (steps > 0) {
-    const ms = world.clock() - start;
     world.stats.msPerFrame = ms;
     world.stats.msPerStep = ms / steps;
     world.stats.stepsPerFrame = steps;
     world.budget.observe(ms, steps, world.activeSubsteps, world.sleep.maxPasses);
   }
+  let dropped = 0;
   if (world.accumulator >= due) {
     // Time beyond maxStepsPerAdvance is dropped. A remainder within the tolerance
     // of a whole step (10 s is not a whole number of 1/60 s steps in binary) is
     // that step, dropped too: kept, it made the next advance(0) run a step.
+    dropped = world.accumulator;
     world.accumulator %= dt;
     if (world.accumulator >= due) world.accumulator = 0;
+    dropped -= world.accumulator;
   }
+  world.realTime.observe(world.stats, elapsedSeconds, dropped, steps, ms, dt, world.maxStepsPerAdvance);
   world.alpha = world.accumulator / dt;
   return steps;
 }

@@ -1,4 +1,5 @@
 import type { StickKind } from './constraints/sticks.js';
+import type { SlowerThanRealTimeReport } from './realTime.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
 import type { StickKernel } from './wasm/stickKernel.js';
 
@@ -42,6 +43,14 @@ export interface WorldOptions {
   minIterations?: number;
   /** Milliseconds now, for `stats` and the time budget; default `performance.now()`. Inject one to test deterministically. */
   clock?: () => number;
+  /**
+   * Called once, the first time `advance()` runs slower than real time for more
+   * than a second (`maxStepsPerAdvance` drops time), with the measured step cost
+   * and what to change; without it the world says so with `console.warn`.
+   * `stats.slowerThanRealTime` and `stats.realTimeRatio` follow it throughout.
+   * Later through `world.realTime.onSlow`.
+   */
+  onSlowerThanRealTime?: (report: SlowerThanRealTimeReport) => void;
   /**
    * Let bodies that have come to rest fall asleep: they cost nothing until touched
    * (see `SleepSystem`). Default false: a sleeping body freezes slightly short of

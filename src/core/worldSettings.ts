@@ -1,6 +1,7 @@
 import { TimeBudget } from './budget.js';
 import { ContactSettings } from './colliders/contactResponse.js';
 import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { RealTimeWatch } from './realTime.js';
 import { SleepSystem } from './sleep.js';
 import { checkPositive, WORLD_DEFAULTS, type WorldOptions } from './worldOptions.js';
 
@@ -18,6 +19,8 @@ export abstract class WorldSettings {
   readonly sleep: SleepSystem;
   /** The per-frame time budget controller (`budgetMs`). */
   readonly budget: TimeBudget;
+  /** Whether `advance()` keeps up with real time; set `realTime.onSlow` to hear when it does not (see {@link WorldOptions.onSlowerThanRealTime}). */
+  readonly realTime: RealTimeWatch;
   /** Milliseconds now (see {@link WorldOptions.clock}). */
   clock: () => number;
   /** Use the square-root approximation for sticks. */
@@ -51,6 +54,7 @@ export abstract class WorldSettings {
     this.sleep = new SleepSystem(checkBoolean(options.sleep ?? WORLD_DEFAULTS.sleep, 'World: sleep'), options.sleepSpeed ?? WORLD_DEFAULTS.sleepSpeed, options.sleepTime ?? WORLD_DEFAULTS.sleepTime);
     if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
     this.clock = options.clock ?? (() => performance.now());
+    this.realTime = new RealTimeWatch(options.onSlowerThanRealTime);
     this.contacts.maxPushOutSpeed = options.maxPushOutSpeed ?? WORLD_DEFAULTS.maxPushOutSpeed;
     this.contacts.restitutionThreshold = options.restitutionThreshold ?? WORLD_DEFAULTS.restitutionThreshold;
   }

@@ -1,5 +1,6 @@
 import { useRapier } from '@react-three/rapier';
-import { useContext, useEffect, useImperativeHandle, useState, type Ref } from 'react';
+import { useContext, useImperativeHandle, useState, type Ref } from 'react';
+import { useEffect } from '../react/hooks/effects.js';
 // sinew's hooks through the sinew entry, as bridge.ts reaches the engine (see there why).
 import { useWorld } from '../index.js';
 import { ComponentErrorContext, guarded } from '../react/guarded.js';

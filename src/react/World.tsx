@@ -1,5 +1,5 @@
-import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { context as fiberContext, useFrame } from '@react-three/fiber';
+import { useContext, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { checkNumber, type Vec3Like } from '../core/math.js';
 import { World as CoreWorld } from '../core/world.js';
 import { WORLD_DEFAULTS } from '../core/worldOptions.js';
@@ -37,6 +37,12 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
    * (`"<Cloth>"`). That component renders nothing and the rest of the scene
    * keeps running; new props try it again. Without `onError` the error goes to
    * `console.error`.
+   *
+   * It also receives, once, the world's word that it runs slower than real time
+   * (for more than a second; `stats.slowerThanRealTime` follows it throughout), as
+   * an error named `SlowerThanRealTime` from `"<World>"` whose `cause` is the
+   * `SlowerThanRealTimeReport` (step cost, share of real time, what to change).
+   * Without `onError` that goes to `console.warn`.
    */
   onError?: (error: Error, component: string) => void;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
@@ -61,6 +67,8 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
  * ```
  */
 export function World(props: WorldProps) {
+  // Before any other hook: outside a <Canvas> the fiber renderer's own hooks fail with a message that names neither.
+  if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
   const settings = validSettings(props);
   const gravity = useStableVec3(props.gravity ?? DEFAULT_GRAVITY, '<World>: gravity')!;
   const statsInterval = checkNumber(props.statsInterval ?? 0.25, '<World>: statsInterval', 0);
@@ -86,6 +94,17 @@ export function World(props: WorldProps) {
     report: (error, component) => (onError.current ? onError.current(error, component) : console.error(error)),
   }));
 
+  useLayoutEffect(() => {
+    const { world } = value;
+    world.realTime.onSlow = (report) => {
+      if (!onError.current) return console.warn(report.message);
+      const error = new Error(report.message, { cause: report });
+      error.name = 'SlowerThanRealTime';
+      onError.current(error, '<World>');
+    };
+    return () => void (world.realTime.onSlow = undefined);
+  }, [value, onError]);
+
   const sinceStats = useRef(0);
   useFrame((three, delta) => {
     const state = value.store.getState();
@@ -107,6 +126,9 @@ export function World(props: WorldProps) {
 }
 
 const DEFAULT_GRAVITY = WORLD_DEFAULTS.gravity;
+
+const OUTSIDE_CANVAS =
+  "<World> must be rendered inside @react-three/fiber's <Canvas>: it steps in the canvas's frame loop and its bodies are three.js objects. Put it inside <Canvas>…</Canvas>; to step a world without React, use World from 'sinew-physics/core'.";
 
 /** The props' settings with the defaults filled in, checked. */
 function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {

@@ -154,6 +154,10 @@ export interface WorldStoreStats {
   awakeBodies: number;
   /** Bodies asleep after the latest step. */
   sleepingBodies: number;
+  /** Simulated seconds per second of real time (scaled by `timeScale`), measured over windows of a second: 1 while the world keeps up. */
+  realTimeRatio: number;
+  /** True while the world runs slower than real time (see `WorldStats.slowerThanRealTime`). */
+  slowerThanRealTime: boolean;
 }
 
 /**
@@ -426,5 +430,7 @@ function measure(world: World, msPerStep: number): WorldStoreStats {
     iterationsUsed: world.stats.iterationsUsed,
     awakeBodies: world.stats.awakeBodies,
     sleepingBodies: world.stats.sleepingBodies,
+    realTimeRatio: world.stats.realTimeRatio,
+    slowerThanRealTime: world.stats.slowerThanRealTime,
   };
 }

@@ -1,4 +1,5 @@
-import { useImperativeHandle, useLayoutEffect, useState, type Ref } from 'react';
+import { useImperativeHandle, useState, type Ref } from 'react';
+import { useLayoutEffect } from '../hooks/effects.js';
 import { useForce } from '../hooks/useForce.js';
 import { Attractor as CoreAttractor } from '../../core/forces/attractor.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';

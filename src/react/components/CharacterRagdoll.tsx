@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { Group } from 'three';
 import type { RagdollPart } from '../../core/bodies/ragdollSkeleton.js';
 import { AnimatedRagdoll, type RagdollStrength } from '../../three/animatedRagdoll.js';

@@ -1,5 +1,6 @@
 import { useFrame, useThree } from '@react-three/fiber';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { World } from '../../core/world.js';
 import { ColliderWireframes } from '../../three/colliderWireframes.js';
 import { ParticlePoints, StickLines } from '../../three/debugViews.js';

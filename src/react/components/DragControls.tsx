@@ -1,5 +1,6 @@
 import { useThree } from '@react-three/fiber';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useEffect } from '../hooks/effects.js';
 import { Raycaster, Vector2, Vector3 } from 'three';
 import { checkNumber, type Vec3 } from '../../core/math.js';
 import { ParticleFlag } from '../../core/particles.js';

@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from '../hooks/effects.js';
 import type { Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';

@@ -1,6 +1,7 @@
 import { PivotControls } from '@react-three/drei';
 import { useFrame } from '@react-three/fiber';
-import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useCallback, useMemo, useRef, type ReactNode } from 'react';
+import { useEffect } from '../hooks/effects.js';
 import { Matrix4, Vector3, type Group } from 'three';
 import type { Vec3 } from '../../core/math.js';
 import { PinGlide } from '../../core/motion/pinGlide.js';
@@ -48,7 +49,8 @@ export const IKHandle = guarded('<IKHandle>', function IKHandle<N extends string
   return enabled ? <ActiveIKHandle {...props} /> : null;
 });
 
-function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
+// Guarded too: its own render checks the props, and `guarded` tries a component's own render only.
+const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
   const { world } = useSinew('<IKHandle>');
   // One glide per pin: the pin is re-made when its particle is.
@@ -109,4 +111,4 @@ function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = t
       )}
     </PivotControls>
   );
-}
+});

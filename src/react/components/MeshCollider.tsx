@@ -1,4 +1,5 @@
-import { useImperativeHandle, useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useLayoutEffect } from '../hooks/effects.js';
 import type { Group } from 'three';
 import { TriangleMeshCollider } from '../../core/colliders/triangleMesh.js';
 import { collectTriangles } from '../../three/collectTriangles.js';

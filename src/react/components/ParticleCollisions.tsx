@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect } from '../hooks/effects.js';
 import { enableParticleCollisions } from '../../core/collision/particleCollisions.js';
 import { checkNumber } from '../../core/math.js';
 import { useSinew } from '../context.js';

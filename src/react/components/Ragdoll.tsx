@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { Group, InstancedMesh } from 'three';
 import type { Ragdoll as CoreRagdoll } from '../../core/bodies/ragdoll.js';
 import { limbSpecs, type RagdollLimbName } from '../../core/bodies/ragdollSkeleton.js';

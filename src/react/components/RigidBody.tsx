@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useEffect, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useEffect } from '../hooks/effects.js';
 import { Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import type { RigidBody as CoreRigidBody } from '../../core/bodies/rigid.js';

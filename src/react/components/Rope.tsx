@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
+import { useImperativeHandle, useRef, type ReactNode, type Ref } from 'react';
+import { useLayoutEffect } from '../hooks/effects.js';
 import type { InstancedMesh, Mesh } from 'three';
 import { checkNumber } from '../../core/math.js';
 import { writeParticleInstances } from '../../three/instances.js';

@@ -1,4 +1,5 @@
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, type Ref } from 'react';
+import { useImperativeHandle, useRef, type Ref } from 'react';
+import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { BodyRecord } from '../../core/bodies/body.js';
 import { createWind, type WindHandle } from '../../core/forces/wind.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';

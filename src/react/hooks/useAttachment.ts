@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useRef } from 'react';
+import { useEffect } from './effects.js';
 import { PropChecks } from '../badProps.js';
 import { requireParticle, resolveParticle, type ParticleRef } from '../particleRef.js';
 import { subscribeRegistry, type WorldStore } from '../store.js';

@@ -1,4 +1,5 @@
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
+import { useLayoutEffect } from './effects.js';
 import type { BodyRecord } from '../../core/bodies/body.js';
 import type { Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';

@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useRef, type RefObject } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { BufferGeometry, type Mesh } from 'three';
 import type { World } from '../../core/world.js';
 import type { Blend } from '../../three/positions.js';

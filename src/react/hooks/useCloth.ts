@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
 import { checkCompliance } from '../../core/materials.js';
 import { addSurfaceCollision, removeSurfaceCollision } from '../../core/collision/faces.js';

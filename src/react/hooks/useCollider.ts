@@ -1,4 +1,5 @@
-import { useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
+import { useLayoutEffect } from './effects.js';
 import type { Collider } from '../../core/colliders/collider.js';
 import type { ColliderShape, World } from '../../core/world.js';
 import { useSinew } from '../context.js';

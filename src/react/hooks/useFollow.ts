@@ -1,5 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useState, type RefObject } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { Quaternion, Vector3, type Object3D } from 'three';
 import type { World } from '../../core/world.js';
 import { useSinew } from '../context.js';

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect } from './effects.js';
 import type { Force } from '../../core/forces/force.js';
 import { useSinew } from '../context.js';
 

@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, type RefObject } from 'react';
+import { useRef, type RefObject } from 'react';
+import { useLayoutEffect } from './effects.js';
 
 /**
  * A ref that holds the latest value, for effects that must read current props

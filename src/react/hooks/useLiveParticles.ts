@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { particleMass } from '../../core/bodies/shapes.js';
 import { checkCollisionGroups } from '../../core/collision/collisionGroups.js';
 import { checkInteger, checkNumber } from '../../core/math.js';

@@ -1,4 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { checkNumber, type Vec3, type Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';
 import type { World } from '../../core/world.js';

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useEffect } from './effects.js';
 import { checkCompliance, checkDamping } from '../../core/materials.js';
 import { toVec3, type Vec3, type Vec3Like } from '../../core/math.js';
 import type { PinOptions, World } from '../../core/world.js';

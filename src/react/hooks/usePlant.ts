@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { createPlant, type PlantHandle, type PlantOptions } from '../../core/bodies/plant.js';
 import { checkStiffness } from '../../core/bodies/shapes.js';
 import { BodyHandle, useBody } from './useBody.js';

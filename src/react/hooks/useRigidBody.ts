@@ -1,4 +1,5 @@
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useState } from 'react';
+import { useEffect, useLayoutEffect } from './effects.js';
 import type { SharedVertices } from '../../core/bodies/joints.js';
 import { createBox, createConvex, createTetrahedron, type BoxOptions, type ConvexOptions, type RigidBody, type TetrahedronOptions } from '../../core/bodies/rigid.js';
 import { checkNumber, type Vec3 } from '../../core/math.js';

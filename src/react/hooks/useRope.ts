@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { createRope, type RopeHandle, type RopeOptions } from '../../core/bodies/rope.js';
 import { checkCompliance } from '../../core/materials.js';
 import { useSinew } from '../context.js';

@@ -1,4 +1,4 @@
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect } from './effects.js';
 import { checkStiffness } from '../../core/bodies/shapes.js';
 import { createSoftBody, type SoftBodyHandle, type SoftBodyOptions } from '../../core/bodies/softBody.js';
 import { checkNumber } from '../../core/math.js';

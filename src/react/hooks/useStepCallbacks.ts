@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect } from './effects.js';
 import type { World } from '../../core/world.js';
 import { useSinew } from '../context.js';
 import { useLatest } from './useLatest.js';

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useEffect } from './effects.js';
 import { checkNumber } from '../../core/math.js';
 import type { StickKind } from '../../core/constraints/sticks.js';
 import type { StickOptions } from '../../core/world.js';
