@@ -36,6 +36,6 @@ describe('the README section "Testing your scene"', () => {
     const versions = [...install.matchAll(/(?:^|\s)(@?[a-z][\w.-]*(?:\/[\w.-]+)?)@(\d[\w.-]*)/g)].map((m) => [m[1], m[2]]);
     expect(versions.map(([name]) => name)).toEqual(['react', 'react-dom', 'three', '@react-three/fiber', 'vitest', '@react-three/test-renderer']);
     for (const [name, version] of versions) expect(`${name}@${pinned[name!]}`).toBe(`${name}@${version}`);
-    expect(install).toMatch(/npm install sinew /);
+    expect(install).toMatch(/npm install sinew-physics /);
   });
 });

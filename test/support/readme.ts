@@ -17,12 +17,12 @@ export function readmeBlock(heading: string, lang: 'ts' | 'js' | 'tsx'): string 
 }
 
 /**
- * Runs a README block as printed: its `import … from 'sinew…'` lines are dropped and the names they import
+ * Runs a README block as printed: its `import … from 'sinew-physics…'` lines are dropped and the names they import
  * are passed in `names` instead; `console.log` is captured. Returns the lines it logged and what the block's
  * last statement `returnExpression` evaluates to (when given), e.g. `'{ curtain, rope }'`.
  */
 export function runReadmeBlock(block: string, names: Record<string, unknown>, returnExpression?: string): { logged: string[]; returned: unknown } {
-  const body = block.replace(/^import .* from 'sinew(\/\w+)?';$/gm, '');
+  const body = block.replace(/^import .* from 'sinew-physics(\/\w+)?';$/gm, '');
   const logged: string[] = [];
   const console = { log: (...args: unknown[]) => logged.push(args.map(String).join(' ')) };
   const keys = Object.keys(names);
