@@ -55,7 +55,11 @@ export default defineConfig({
       },
       formats: ['es'],
     },
-    rollupOptions: {
+    rolldownOptions: {
+      // One output file per source module: with `"sideEffects": false` in package.json an app's
+      // bundler drops every module it does not reach (a component the app never renders, and the
+      // @react-three/drei code only <IKHandle> imports), which it cannot do inside a merged chunk.
+      output: { preserveModules: true, preserveModulesRoot: 'src' },
       // @react-three/test-renderer (sinew-physics/testing's optional peer) and @react-three/rapier
       // (sinew-physics/rapier's) fall under /^@react-three\//.
       external: [/^react($|\/)/, /^react-dom($|\/)/, /^three($|\/)/, /^@react-three\//, /^@dimforge\//, /^zustand($|\/)/],

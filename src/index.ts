@@ -15,7 +15,7 @@ export * from './react/index.js';
 // is what a component's ref or a hook's handle is, what its props take, and the
 // quaternion helpers that make the orientations those props take.
 
-// Where an engine class and a React component share a name, `sinew` gives the
+// Where an engine class and a React component share a name, `sinew-physics` gives the
 // component (from ./react above); the engine's classes are aliased `Core…` here
 // and keep their own names in `sinew-physics/core`. Everything comes through the core's
 // index, so this entry can only pick from the engine's public API.

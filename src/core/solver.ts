@@ -1,5 +1,4 @@
 import { respondToContacts } from './colliders/contactResponse.js';
-import { projectBodyContacts } from './collision/bodyContacts.js';
 import { orderSticks } from './constraints/coloring.js';
 import { solvePins, solveSpringPins, startPinSubstep } from './constraints/pins.js';
 import { resetMultipliers, solveSegment } from './constraints/stickSolve.js';
@@ -89,7 +88,7 @@ function relax(world: World, pass: number): void {
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
   // Bodies against each other, before the static colliders so that the ground has the last word.
-  projectBodyContacts(world, pass);
+  world.bodyContactStage?.project(world, pass);
   const colliders = world.colliders;
   const ranges = world.sleep.ranges;
   for (let r = 0; r < world.sleep.rangeCount; r++) {

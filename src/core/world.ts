@@ -86,6 +86,13 @@ export class World extends WorldSettings {
   readonly stepContext = new StepContext();
   /** @internal Stages run after integration in every substep (registered by tables on first use). */
   readonly substepStages: SubstepStage[] = [];
+  /**
+   * @internal The body-contact stage of every relaxation pass (`collision/bodyContacts.ts`), or null
+   * until something can touch another body: the first capsule edge, hull or `bodyContacts(world)` call
+   * registers it. A world of cloth and ropes alone never needs it, so an app that builds none leaves
+   * its code out of its bundle.
+   */
+  bodyContactStage: { project(world: World, pass: number): void } | null = null;
   /** @internal Work arrays for re-ordering the stick table. */
   readonly orderScratch = new OrderScratch();
   /** @internal The WebAssembly stick kernel while {@link World.kernel} is `'wasm'`, else null. */

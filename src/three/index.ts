@@ -18,7 +18,7 @@ export { ParticleDrag } from './particleDrag.js';
 export { collectTriangles } from './collectTriangles.js';
 export { ParticlePoints, StickLines } from './debugViews.js';
 export { ColliderWireframes } from './colliderWireframes.js';
-// Animated characters that turn ragdolls. Kept to six runtime names: `sinew` must stay short
+// Animated characters that turn ragdolls. Kept to six runtime names: `sinew-physics` must stay short
 // (test/react/entryPoints.test.tsx); `mixamoNames`, `SwingDriver`, `dualQuaternionVertex` and `walkSpeed`
 // stay in their modules.
 export { fitRagdoll, type FitRagdollOptions, type RagdollFit, type PartAnchor } from './fitRagdoll.js';

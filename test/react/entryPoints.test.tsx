@@ -4,7 +4,7 @@ import * as core from 'sinew-physics/core';
 import * as teaching from 'sinew-physics/teaching';
 import { describe, expect, it } from 'vitest';
 
-// Each entry point fits its users (issue 13, item 5): `sinew` is what an app
+// Each entry point fits its users (issue 13, item 5): `sinew-physics` is what an app
 // imports and must stay short enough to autocomplete through; `sinew-physics/core` is the
 // whole engine; `sinew-physics/teaching` holds the course material, which neither of the
 // others carries. These count runtime names (what `import * as` sees); type-only
@@ -90,11 +90,11 @@ const engine = [
 const teachingEntry = ['particleState', 'explicitEuler', 'symplecticEuler', 'leapfrog', 'velocityVerlet', 'positionVerlet', 'steppers', 'projectilePosition', 'projectileVelocity', 'targetPractice'];
 
 describe('entry points', () => {
-  it(`sinew exports fewer than 100 names (${rootNames.length})`, () => {
+  it(`sinew-physics exports fewer than 100 names (${rootNames.length})`, () => {
     expect(rootNames.length).toBeLessThan(100);
   });
 
-  it('sinew has the React toolkit, and the engine classes its refs and handles give under Core… names', () => {
+  it('sinew-physics has the React toolkit, and the engine classes its refs and handles give under Core… names', () => {
     for (const name of ['World', 'Cloth', 'Rope', 'RigidBody', 'Ragdoll', 'Ground', 'DragControls', 'IKHandle', 'Debug', 'useWorld', 'useCloth', 'useRagdoll', 'readRange', 'BodyGeometry'])
       expect(rootNames, name).toContain(name);
     const aliases = {
@@ -112,7 +112,7 @@ describe('entry points', () => {
     expect(root.World).not.toBe(core.World);
   });
 
-  it('sinew leaves the engine internals to sinew-physics/core', () => {
+  it('sinew-physics leaves the engine internals to sinew-physics/core', () => {
     for (const name of ['ParticleStore', 'StickTable', 'PinTable', 'SleepSystem', 'AngleTable', 'pushOut', 'makeContact', 'respondToContacts', 'createCloth', 'Springs'])
       expect(rootNames, name).not.toContain(name);
   });

@@ -64,15 +64,19 @@ const parts: Record<RagdollPart, PartSpec> = {
 export type RagdollPose = 'standing' | 'T';
 
 // The T pose's arms: stretched sideways at shoulder height, bone lengths as standing.
-const tArms: Partial<Record<RagdollPart, readonly [number, number, number]>> = {};
-for (const side of ['left', 'right'] as const) {
+const tArms: Partial<Record<RagdollPart, readonly [number, number, number]>> = { ...tArm('left'), ...tArm('right') };
+
+/** One side's elbow and hand in the T pose. */
+function tArm(side: 'left' | 'right'): Partial<Record<RagdollPart, readonly [number, number, number]>> {
   const shoulder = parts[`${side}Shoulder`].standing;
   const elbow = parts[`${side}Elbow`].standing;
   const hand = parts[`${side}Hand`].standing;
   const out = side === 'left' ? 1 : -1;
   const elbowX = shoulder[0] + out * Math.hypot(elbow[0] - shoulder[0], elbow[1] - shoulder[1], elbow[2] - shoulder[2]);
-  tArms[`${side}Elbow`] = [elbowX, shoulder[1], shoulder[2]];
-  tArms[`${side}Hand`] = [elbowX + out * Math.hypot(hand[0] - elbow[0], hand[1] - elbow[1], hand[2] - elbow[2]), shoulder[1], shoulder[2]];
+  return {
+    [`${side}Elbow`]: [elbowX, shoulder[1], shoulder[2]],
+    [`${side}Hand`]: [elbowX + out * Math.hypot(hand[0] - elbow[0], hand[1] - elbow[1], hand[2] - elbow[2]), shoulder[1], shoulder[2]],
+  };
 }
 
 /**

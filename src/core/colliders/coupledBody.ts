@@ -170,7 +170,7 @@ export class CoupledBody implements SubstepStage {
     removeSubstepStage(this.world.substepStages, this);
   }
 
-  /** @internal Once per substep, ahead of the other stages: the path's pose for this substep, and the offset carried on at its velocity. */
+  /** Once per substep, ahead of the other stages: the path's pose for this substep, and the offset carried on at its velocity. */
   afterIntegrate(world: World, context: StepContext): void {
     if (world.stepCount !== this.stepSeen) this.beginStep(world);
     this.substep++;

@@ -103,7 +103,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
   /** Frame the running substep started with (origin, rotation columns) and ends with. */
   private readonly previousOrigin = new Float64Array(3);
   private readonly previousAxes = new Float64Array(9);
-  /** @internal The frame the running substep ends with: origin, rotation columns. */
+  /** The frame the running substep ends with: origin, rotation columns. */
   readonly origin = new Float64Array(3);
   readonly axes = new Float64Array(9);
   /** World box the collider sweeps in the running substep (min xyz, max xyz). */
@@ -115,7 +115,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
    * null: then it moves as it is told, whatever it meets.
    */
   body: CoupledBody | null = null;
-  /** @internal The running substep's frame on the given path, before a coupled body's yield. */
+  /** The running substep's frame on the given path, before a coupled body's yield. */
   readonly baseOrigin = new Float64Array(3);
   readonly baseAxes = new Float64Array(9);
   /**

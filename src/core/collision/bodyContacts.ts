@@ -39,7 +39,8 @@ const enum Limit {
 }
 
 /**
- * Collisions between bodies, on in every world: cloth and rope particles
+ * Collisions between bodies, on in every world that has a body to collide by
+ * (from its first capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
  * against ragdoll and rigid-body capsules and hulls, capsules against capsules
  * (ragdoll against ragdoll), capsules and hull edges against solid cloth
  * triangles, and hulls against hulls (box on box). Bodies joined by a stick or a
@@ -358,11 +359,8 @@ export function bodyContacts(world: World): BodyContacts {
   if (!system) {
     system = new BodyContacts();
     systems.set(world, system);
+    // The solver runs it in every relaxation pass from now on.
+    world.bodyContactStage = system;
   }
   return system;
-}
-
-/** The solver's stage: relaxation pass `pass` of the substep (see {@link BodyContacts.project}). */
-export function projectBodyContacts(world: World, pass: number): void {
-  bodyContacts(world).project(world, pass);
 }

@@ -13,6 +13,7 @@ import { checkNumber } from '../math.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
+import { bodyContacts } from './bodyContacts.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
 import { projectToAnchorSide } from './wallCheat.js';
@@ -558,6 +559,8 @@ export function edgeSystem(world: World): EdgeSystem {
     system = new EdgeSystem(world.registry);
     systems.set(world, system);
     world.addConstraint(system);
+    // Capsule edges collide with other bodies: the body-contact stage starts with the first.
+    bodyContacts(world);
   }
   return system;
 }

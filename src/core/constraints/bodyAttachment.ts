@@ -150,13 +150,13 @@ export class BodyAttachment implements Constraint, SubstepStage {
     removeSubstepStage(stages, this);
   }
 
-  /** @internal Each substep restarts the multipliers (XPBD accumulates them over one substep's passes). */
+  /** Each substep restarts the multipliers (XPBD accumulates them over one substep's passes). */
   afterIntegrate(_world: World, context: StepContext): void {
     this.invH2 = 1 / context.h2;
     this.lambda.fill(0);
   }
 
-  /** @internal One relaxation pass over the links. Allocates nothing. */
+  /** One relaxation pass over the links. Allocates nothing. */
   project(world: World): void {
     const pos = world.particles.position;
     const w = world.particles.inverseMass;

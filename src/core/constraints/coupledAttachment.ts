@@ -73,7 +73,7 @@ export class CoupledAttachment implements Constraint {
     this.id = world.addConstraint(this);
   }
 
-  /** @internal One relaxation pass: close the gap between the particle and its anchor, shared by inverse masses. */
+  /** One relaxation pass: close the gap between the particle and its anchor, shared by inverse masses. */
   project(world: World): void {
     const i = this.particle;
     const pos = world.particles.position;

@@ -178,7 +178,7 @@ export class Attachment implements SubstepStage {
     return this.disposed;
   }
 
-  /** @internal After each substep's integration: the pins' share of the object's move (the substep stage). */
+  /** After each substep's integration: the pins' share of the object's move (the substep stage). */
   afterIntegrate(world: World, context: StepContext): void {
     this.substep++;
     if (!this.pose.moving) return;
