@@ -146,7 +146,7 @@ describe('a compliant soft body', () => {
   /** Height (m) of a 0.5 m soft ball hung from its top vertex, once settled. */
   function hungHeight(substeps: number, sticks: { stiffness?: number; compliance?: number }): number {
     const world = new World({ substeps, damping: 2 });
-    const ball = createSoftBody(world, { shape: 'sphere', center: [0, 1, 0], size: 0.5, resolution: 1, mass: 0.05, ...sticks });
+    const ball = createSoftBody(world, { shape: 'sphere', position: [0, 1, 0], size: 0.5, resolution: 1, mass: 0.05, ...sticks });
     const p = world.particles.position;
     let top = ball.first;
     for (let i = ball.first; i < ball.first + ball.count; i++) if (p[i * 3 + 1]! > p[top * 3 + 1]!) top = i;

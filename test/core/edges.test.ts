@@ -16,7 +16,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
       [1, 0], // b immovable: a alone lifts the point
     ]) {
       const world = new World(still);
-      world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+      world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       // The stick's nearest point to the centre is x = 0, a quarter of the way: c1 = 0.75, c2 = 0.25 (the paper's figure 4b).
       const a = world.addParticle({ position: [-0.5, 0.9, 0], mass: masses[0]! });
       const b = world.addParticle({ position: [1.5, 0.9, 0], mass: masses[1]! });
@@ -87,7 +87,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
       [1.5, 1],
     ]) {
       const world = new World();
-      world.addCollider({ type: 'obb', center: [0, 0, 0], halfExtents: [0.3, 0.2, 0.3], quaternion });
+      world.addCollider({ type: 'obb', position: [0, 0, 0], halfExtents: [0.3, 0.2, 0.3], rotation: quaternion });
       const a = world.addParticle({ position: [-0.7, 0.6, 0.1], mass: masses[0]! });
       const b = world.addParticle({ position: [0.8, 0.6, -0.1], mass: masses[1]! });
       world.addStick(a, b);
@@ -178,7 +178,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
 
   it('an edge leaves with its body: particles that later reuse the slots are not held by it', () => {
     const world = new World();
-    world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 0.5 });
+    world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 0.5 });
     const across = [{ position: [-1, 0.6, 0] as Vec3 }, { position: [1, 0.6, 0] as Vec3 }];
     const first = world.addParticles(across);
     const body = world.addBody(first, 2);
@@ -220,7 +220,7 @@ describe('collision triangles: an obstacle poking through a triangle of particle
       [2, 1, 0.5],
     ]) {
       const world = new World(still);
-      world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+      world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       const ids = corners.map((p, k) => world.addParticle({ position: p, mass: masses[k]! }));
       addCollisionTriangle(world, ids[0]!, ids[1]!, ids[2]!);
       world.step();

@@ -106,7 +106,7 @@ describe('PinGlide', () => {
 
   it('projects a point as a particle of its radius would be: every collider kind, the swept one-sided mesh too, allocating nothing', () => {
     const world = new World();
-    world.addCollider({ type: 'sphere', center: [0, 5, 0], radius: 1 });
+    world.addCollider({ type: 'sphere', position: [0, 5, 0], radius: 1 });
     world.addCollider({ type: 'box', min: [4, 0, -1], max: [6, 1, 1] });
     world.addCollider(staircase(4, 0.4, 0.25, 2).shape());
     const free = new FreePoint();

@@ -93,7 +93,7 @@ describe('one registry: every removable thing gets an id from one counter', () =
 
   it('world.remove takes what protectFromTunnelling returned, and it stops guarding', () => {
     const world = new World({ gravity: [0, 0, 0] });
-    world.addCollider({ type: 'obb', center: [1, 0, 0], halfExtents: [0.01, 1, 1] });
+    world.addCollider({ type: 'obb', position: [1, 0, 0], halfExtents: [0.01, 1, 1] });
     const fast = () => createBox(world, { size: 0.1, position: [0, 0, 0], velocity: [200, 0, 0], collideEdges: false });
     const guarded = fast();
     const guard = protectFromTunnelling(world, guarded.body);

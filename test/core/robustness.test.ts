@@ -4,7 +4,7 @@ import { createBox, createCloth, createRagdoll, World } from '../../src/core/ind
 function scene(seed = 1) {
   const world = new World({ seed, damping: 0.3 });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  world.addCollider({ type: 'sphere', center: [0.3, 0.5, 0], radius: 0.4 });
+  world.addCollider({ type: 'sphere', position: [0.3, 0.5, 0], radius: 0.4 });
   const first = world.addParticles(Array.from({ length: 30 }, (_, i) => ({ position: [Math.sin(i) * 0.5, 2 + i * 0.05, Math.cos(i) * 0.5] as [number, number, number], radius: 0.02 })));
   for (let i = 0; i < 29; i++) world.addStick(first + i, first + i + 1, { stiffness: 0.9 });
   world.addStick(first, first + 29, { length: 0.3, kind: 'min' });

@@ -66,7 +66,7 @@ describe('body components', () => {
     const scene = (stiffness: number, pressure: number) => (
       <>
         <Ground visible={false} />
-        <SoftBody ref={jelly} shape="box" center={[0, 1, 0]} size={0.5} resolution={2} stiffness={stiffness} pressure={pressure} />
+        <SoftBody ref={jelly} shape="box" position={[0, 1, 0]} size={0.5} resolution={2} stiffness={stiffness} pressure={pressure} />
       </>
     );
     const m = await mountWorld(scene(0.3, 1), { interpolate: false });
@@ -86,7 +86,7 @@ describe('body components', () => {
 
   it('<Plant> is drawn from the core, moves when hit, and changes stiffness in place', async () => {
     const plant = createRef<PlantApi>();
-    const scene = (stiffness: number) => <Plant ref={plant} base={[0, 0, 0]} height={0.6} segments={6} stiffness={stiffness} />;
+    const scene = (stiffness: number) => <Plant ref={plant} position={[0, 0, 0]} height={0.6} segments={6} stiffness={stiffness} />;
     const m = await mountWorld(scene(0.5), { interpolate: false });
     const tip = plant.current!.current!.particle(1, 6);
     const start = new Vector3(...m.world.getPosition(tip));

@@ -163,7 +163,7 @@ describe('leftovers', () => {
       useLayoutEffect(() => {
         world.addParticle({ position: [0, 1, 0] });
         world.onBeforeStep(() => undefined);
-        world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+        world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       }, [world]);
       return null;
     }

@@ -32,7 +32,7 @@ describe('typed particle names', () => {
   });
 
   it("names a cloth's corners, by the edges `pin` names", async () => {
-    const flag = <Cloth key="flag" name="flag" width={5} height={4} spacing={0.1} origin={[0, 2, 0]} />;
+    const flag = <Cloth key="flag" name="flag" width={5} height={4} spacing={0.1} position={[0, 2, 0]} />;
     const m = await mountWorld([flag, <Pin key="a" particle="flag.topRight" />, <Pin key="b" particle="flag.bottomLeft" />]);
     expect(m.position('flag.topLeft')).toEqual([0, 2, 0]);
     expect(m.position('flag.topRight')).toEqual([0.4, 2, 0]);

@@ -1,5 +1,5 @@
 import type { CallbackId } from '../ids.js';
-import { checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
@@ -36,8 +36,9 @@ export type ClothPin = 'none' | ClothPinName | readonly (number | ClothPinName)[
 /** Options of one family of cloth sticks. */
 export interface ClothStickOptions {
   /**
-   * Share of the error repaired per pass, in (0, 1].
-   * @deprecated How soft this looks depends on substeps and iterations; give `compliance` (or the cloth a `material`). Accepted until the next version.
+   * Share of the error repaired per pass, in (0, 1]. Below 1 the family's
+   * softness depends on the substeps and iterations; `compliance` (or the
+   * cloth's `material`) gives one that does not.
    */
   stiffness?: number;
   /** Compliance of each stick in m/N (0: rigid): the family is a set of springs of k = 1/compliance, whatever the solver settings. Default 0, or the `material`'s. */
@@ -64,11 +65,6 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
    * along +x and down -y (vertical) or along +z (horizontal). Default `[0, 0, 0]`.
    */
   position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, particle (0, 0)); `origin` is accepted until the next version. Give one, not both.
-   */
-  origin?: Vec3Like;
   /**
    * `'vertical'` (default): rows run along +x and go down along -y, hanging like a
    * curtain. `'horizontal'`: rows along +x, successive rows along +z, lying flat.
@@ -156,8 +152,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const width = checkInteger(options.width, 'createCloth: width', 2);
   const height = checkInteger(options.height, 'createCloth: height', 2);
   const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
-  const placed = renamedOption(options, 'position', 'origin', 'createCloth');
-  const origin = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createCloth: ${placed.name}`);
+  const origin = toVec3(options.position ?? [0, 0, 0], 'createCloth: position');
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);

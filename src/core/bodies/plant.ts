@@ -1,4 +1,4 @@
-import { checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
@@ -8,11 +8,6 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 export interface PlantOptions extends MassOptions, CollisionGroupOptions {
   /** Where the plant is: the centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
   position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, the foot's centre); `base` is accepted until the next version. Give one, not both.
-   */
-  base?: Vec3Like;
   /** Length of the blade along `direction` in m, default 0.5. */
   height?: number;
   /** Number of levels above the foot, an integer >= 2 (support sticks span two). Default 6. */
@@ -92,8 +87,7 @@ export interface PlantHandle {
  */
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createPlant: options must be an object, got ${String(options)}`);
-  const placed = renamedOption(options, 'position', 'base', 'createPlant');
-  const base = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createPlant: ${placed.name}`);
+  const base = toVec3(options.position ?? [0, 0, 0], 'createPlant: position');
   const height = checkNumber(options.height ?? 0.5, 'createPlant: height', Number.MIN_VALUE);
   const segments = checkInteger(options.segments ?? 6, 'createPlant: segments', 2);
   const width = checkNumber(options.width ?? 0.1, 'createPlant: width', Number.MIN_VALUE);

@@ -40,10 +40,9 @@ export interface RopeOptions extends MassOptions, CollisionGroupOptions {
   /**
    * Stiffness in (0, 1] of bending sticks between particles two apart, which push
    * them back to the straight distance whenever the rope bends. Default: none (a
-   * perfectly limp rope).
-   * @deprecated Per pass: how stiff the rope looks depends on substeps and
-   * iterations; give `bendCompliance` instead (`complianceForStiffness` converts
-   * at the settings it was tuned for). Accepted until the next version.
+   * perfectly limp rope). Per pass: how stiff the rope looks depends on the
+   * substeps and iterations; `bendCompliance` gives a stiffness that does not
+   * (`complianceForStiffness` converts at the settings it was tuned for).
    */
   bendStiffness?: number;
   /** Compliance in m/N of those bending sticks (XPBD: the same stiffness at any substeps); makes them without `bendStiffness` too. Default 0. */

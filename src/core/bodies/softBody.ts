@@ -1,5 +1,5 @@
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
-import { checkInteger, checkNumber, component, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkCompliance } from '../materials.js';
@@ -20,11 +20,6 @@ export interface SoftBodyOptions extends MassOptions, CollisionGroupOptions {
   shape?: 'box' | 'sphere' | SoftBodyMesh;
   /** Where the body is: the centre of the box or sphere, or where a mesh's [0, 0, 0] goes. Default `[0, 0, 0]`. */
   position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point); `center` is accepted until the next version. Give one, not both.
-   */
-  center?: Vec3Like;
   /** Edge lengths of the box (a number for a cube), or the sphere's diameter. Default 1. */
   size?: number | Vec3Like;
   /** Squares per box edge (default 3), or icosphere subdivisions of the sphere (default 2: 162 particles). */
@@ -102,8 +97,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const mesh = softBodyMesh(options);
   const vertexCount = mesh.vertices.length / 3;
   const { edges, opposite } = meshEdges(mesh.faces, vertexCount, 'createSoftBody: shape');
-  const placed = renamedOption(options, 'position', 'center', 'createSoftBody');
-  const center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createSoftBody: ${placed.name}`);
+  const center = toVec3(options.position ?? [0, 0, 0], 'createSoftBody: position');
   const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
   const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
   const mass = particleMass(options, vertexCount, 'createSoftBody');

@@ -51,7 +51,7 @@ export const SphereCollider = guarded(
     checkNumber(radius, '<SphereCollider>: radius', 0);
     checkNumber(friction, '<SphereCollider>: friction', 0);
     checkNumber(restitution, '<SphereCollider>: restitution', 0, 1);
-    const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction, restitution, kinematic: follow }) as const, [center, radius, inside, friction, restitution, follow]);
+    const shape = useMemo(() => ({ type: 'sphere', position: center, radius, inside, friction, restitution, kinematic: follow }) as const, [center, radius, inside, friction, restitution, follow]);
     const handle = useColliderAs('<SphereCollider>', shape);
     useImperativeHandle(ref, () => handle, [handle]);
     const anchor = useRef<Group>(null);

@@ -57,8 +57,8 @@ export function useCloth(options: UseClothOptions): ClothApi {
 export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   const { world } = useSinew(who);
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { width, height, spacing, position, origin, orientation, shear, bend, name } = options;
-  const key = JSON.stringify([width, height, spacing, position, origin, orientation, shear === false, bend === undefined || bend === false, options.material]);
+  const { width, height, spacing, position, orientation, shear, bend, name } = options;
+  const key = JSON.stringify([width, height, spacing, position, orientation, shear === false, bend === undefined || bend === false, options.material]);
   const api = useBody<ClothHandle, ClothApi>(
     // Pins are managed below, so that changing them moves pins instead of re-building the cloth.
     { who, builder: 'createCloth', key, name, options, create: (w, o = options) => createCloth(w, { ...(o as ClothOptions), pin: 'none' }), resolve: clothCorner },

@@ -39,8 +39,8 @@ export function usePlant(options: UsePlantOptions = {}): PlantApi {
 /** @internal {@link usePlant} with errors that name `who`, the component using it. */
 export function usePlantAs(who: string, options: UsePlantOptions = {}): PlantApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { position, base, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
-  const key = JSON.stringify([position, base, height, segments, width, tipWidth, direction, across, fold]);
+  const { position, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
+  const key = JSON.stringify([position, height, segments, width, tipWidth, direction, across, fold]);
   const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, options, create: (w, o = options) => createPlant(w, o as PlantOptions) }, (w) => new PlantApi(w));
   useLiveParticles(api, who, options);
   useLayoutEffect(() => {
