@@ -330,7 +330,7 @@ function SelfCollisionFor({ thickness }: { thickness: number }) {
     attach();
     return () => {
       cancelAnimationFrame(frame);
-      handle?.disable();
+      handle?.remove();
     };
   }, [world, thickness]);
   return null;

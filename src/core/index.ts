@@ -81,16 +81,8 @@ export { createSoftBody, type SoftBodyOptions, type SoftBodyHandle, type SoftBod
 export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
 export { VolumeConstraint, enclosedVolume, type VolumeOptions } from './constraints/volume.js';
 export { Wind, createWind, type WindOptions, type WindHandle } from './forces/wind.js';
-export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, removeAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
-export {
-  PlaneConstraintTable,
-  planeConstraintTable,
-  addPlaneConstraint,
-  setPlaneConstraint,
-  removePlaneConstraint,
-  type PlaneConstraintOptions,
-  type PlaneMode,
-} from './constraints/planeConstraint.js';
+export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
+export { PlaneConstraintTable, planeConstraintTable, addPlaneConstraint, setPlaneConstraint, type PlaneConstraintOptions, type PlaneMode } from './constraints/planeConstraint.js';
 export { Ragdoll, createRagdoll, type RagdollOptions, type RagdollLimb, type RagdollAngle } from './bodies/ragdoll.js';
 export { ragdollParts, type RagdollPart, type RagdollPose, type RagdollLimbName, type RagdollJoint } from './bodies/ragdollSkeleton.js';
 export { LimbFrames, type LimbFrame, type LimbFrameSpec, type FrontReference } from './bodies/limbFrames.js';
@@ -101,8 +93,8 @@ export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.j
 export { Bvh } from './colliders/bvh.js';
 export { KinematicCollider, type KinematicPoseOptions, WAKE_REACH } from './colliders/kinematic.js';
 export { CoupledBody, type CoupledFrame } from './colliders/coupledBody.js';
-export { addCapsuleEdge, removeCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
-export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision, removeSurfaceCollision } from './collision/faces.js';
+export { addCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions, type CapsuleEdges } from './collision/edges.js';
+export { addCollisionTriangle, addSurfaceCollision, type SurfaceCollision } from './collision/faces.js';
 export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';
 export { enableParticleCollisions, type ParticleCollisionOptions, type ParticleCollisions } from './collision/particleCollisions.js';
 export { enableSelfCollision, type SelfCollisionOptions, type SelfCollision } from './collision/selfCollision.js';
@@ -110,7 +102,7 @@ export { SpatialHash } from './collision/spatialHash.js';
 // Collisions between bodies (on by default) and the collision groups that opt bodies out of them.
 export { BodyContacts, bodyContacts } from './collision/bodyContacts.js';
 export { BodyBroadPhase } from './collision/bodyBroadPhase.js';
-export { addBodyHull, hullOf, type HullShape } from './collision/hull.js';
+export { hullOf, type HullShape } from './collision/hull.js';
 export { collisionGroups, setCollisionGroups, getCollisionGroups, groupsInteract, ALL_GROUPS, type CollisionGroups, type CollisionGroupOptions } from './collision/collisionGroups.js';
 // Materials in physical units: compliance (m/N), damping (N·s/m) and presets of real fabrics and ropes.
 export {

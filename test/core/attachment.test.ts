@@ -59,7 +59,7 @@ describe('Attachment: particles held to a moving object', () => {
           last = energyInFrame(world, cape.first, cape.count, moving ? 3 : 0);
           highest = Math.max(highest, last);
         }
-        attachment.dispose();
+        attachment.remove();
         return { worst, highest, last, rest, given: 0.5 * freeMass * 9 };
       };
       const moving = run(true);
@@ -140,7 +140,7 @@ describe('Attachment: particles held to a moving object', () => {
     expect(load).toBeLessThan(10 * 1.05);
     expect(attachment.holds(0)).toBe(false);
     expect(world.pins.count).toBe(0);
-    attachment.dispose();
+    attachment.remove();
   });
 
   it('reports the force a breakable hold carries: a 1 kg particle hanging still weighs 9.81 N', () => {
@@ -166,8 +166,8 @@ describe('Attachment: particles held to a moving object', () => {
     world.step();
     expect(attachment.holds(1)).toBe(false);
     expect(attachment.holds(0)).toBe(true);
-    attachment.dispose();
-    attachment.dispose();
+    attachment.remove();
+    attachment.remove();
     expect(world.pins.count).toBe(0);
     expect(world.beforeStep).toHaveLength(0);
     expect(world.afterStep).toHaveLength(0);
@@ -177,9 +177,9 @@ describe('Attachment: particles held to a moving object', () => {
   it('allocates nothing per frame while following a moving object, breakable or not', () => {
     const allocation = (attach: 'none' | 'rigid' | 'breakable') => {
       const { world, attachment } = capeScene('js');
-      if (attach === 'none') attachment.dispose();
+      if (attach === 'none') attachment.remove();
       if (attach === 'breakable') {
-        attachment.dispose();
+        attachment.remove();
         new Attachment(world, attachment.particles, { position: [0, 1.5, 0], breakForce: 1e6 }).pose.set([0, 1.5, 0], [0, 0, 0, 1]);
       }
       const held = world.substepStages[0] as Attachment | undefined;

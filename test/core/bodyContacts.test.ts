@@ -263,7 +263,7 @@ describe('collisions between bodies, on by default', () => {
     expect(() => createCloth(world, { width: 2, height: 2, collisionGroups: 0.5 })).toThrow(/createCloth: collisionGroups .*got 0\.5/);
     expect(() => setCollisionGroups(world, 7, 0)).toThrow(/setCollisionGroups: no live body 7/);
     const gone = createBox(world, {});
-    world.removeBody(gone.body);
+    world.remove(gone.body);
     expect(() => getCollisionGroups(world, gone.body)).toThrow(/getCollisionGroups: no live body \d+ \(a box, removed\)/);
     expect(() => setCollisionGroups(new World(), box.body, 0)).toThrow(/no live body/);
     expect(getCollisionGroups(world, box.body)).toBe(0xffffffff);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World, addSurfaceCollision, createCloth, removeSurfaceCollision, type ClothHandle } from '../../src/core/index.js';
+import { World, addSurfaceCollision, createCloth, type ClothHandle } from '../../src/core/index.js';
 import { faceSystem } from '../../src/core/collision/faces.js';
 
 const distance = (world: World, a: number, b: number) => {
@@ -177,7 +177,7 @@ describe('createCloth', () => {
   it('made solid, its collision triangles follow the tears, and come off again', () => {
     const world = new World();
     const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, position: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
-    addSurfaceCollision(world, cloth.body);
+    const solid = addSurfaceCollision(world, cloth.body);
     const faces = faceSystem(world);
     expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
     world.addPin(cloth.particle(9, 9), [0.45, -0.5, 0]);
@@ -187,7 +187,7 @@ describe('createCloth', () => {
     // After the next pass, exactly the surviving triangles are solid.
     world.step();
     expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
-    removeSurfaceCollision(world, cloth.body);
+    world.remove(solid);
     expect(faces.constraintCount).toBe(0);
     addSurfaceCollision(world, cloth.body);
     cloth.remove();

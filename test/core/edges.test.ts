@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCapsuleEdge, addCollisionTriangle, removeCapsuleEdge, World, type Quat, type Vec3 } from '../../src/core/index.js';
+import { addCapsuleEdge, addCollisionTriangle, World, type Quat, type Vec3 } from '../../src/core/index.js';
 import { MeshBuilder } from './collisionScenes.js';
 
 // The projection's geometry in one step: no limit on how fast a particle found inside may come out.
@@ -75,7 +75,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     const ice = stopping(0);
     expect(ice.z).toBeCloseTo(6, 2); // 2 s at 3 m/s, nothing slows it
     // Without the edge the ends, both outside the bar, fall past it.
-    removeCapsuleEdge(rough.world, rough.edge);
+    rough.world.remove(rough.edge);
     for (let i = 0; i < 60; i++) rough.world.step();
     expect(rough.world.getPosition(rough.a)[1]).toBeLessThan(-1);
   });
@@ -186,7 +186,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     addCapsuleEdge(world, first, first + 1, 0.05);
     for (let i = 0; i < 30; i++) world.step();
     expect(world.getPosition(first)[1]).toBeCloseTo(0.55, 6); // held up by the edge
-    world.removeBody(body);
+    world.remove(body);
     const again = world.addParticles(across);
     expect(again).toBe(first); // the same slots
     world.addStick(again, again + 1);
@@ -202,7 +202,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     expect(() => addCapsuleEdge(world, a, a, 0.1)).toThrow('addCapsuleEdge: a and b must differ, both are particle 0');
     expect(() => addCapsuleEdge(world, a, 7, 0.1)).toThrow('addCapsuleEdge: b: no particle with id 7');
     expect(() => addCapsuleEdge(world, a, b, 0.1, { anchor: 5 })).toThrow('addCapsuleEdge: anchor must be a (0) or b (1), got 5');
-    expect(() => removeCapsuleEdge(world, 99)).toThrow('removeCapsuleEdge: no capsule edge with id 99');
+    expect(() => world.remove(2 ** 30 + 99)).toThrow(`remove: nothing in this world has id ${2 ** 30 + 99}`);
   });
 });
 

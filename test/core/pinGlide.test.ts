@@ -19,7 +19,7 @@ describe('PinGlide', () => {
     glide.to({ x: 0, y: 3, z: 0 });
     world.step();
     expect(world.getPosition(hand)).toEqual([0, 3, 0]);
-    glide.dispose();
+    glide.remove();
     expect(world.beforeStep).toHaveLength(0);
   });
 
@@ -83,7 +83,7 @@ describe('PinGlide', () => {
         world.advance(1 / 60);
         lowest = Math.min(lowest, world.getPosition(hand)[1] - world.particles.radius[hand]!);
       }
-      glide.dispose();
+      glide.remove();
       world.removeConstraint(pin);
       let fastest = 0;
       for (let i = 0; i < 120; i++) {

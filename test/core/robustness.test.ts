@@ -60,14 +60,14 @@ describe('determinism and snapshots', () => {
     const rope = world.addBody(first, 2, { kind: 'rope' });
     expect(() => world.restore(snap)).toThrow(`restore: body ${rope.id} (a rope) was added after this snapshot was taken; remove it before restoring`);
     const withRope = world.snapshot();
-    world.removeBody(rope);
+    world.remove(rope);
     expect(() => world.restore(withRope)).toThrow(`restore: the snapshot has body #${rope.serial}, which was removed after it was taken`);
     // A new body takes the removed one's slot, but it is not the body the snapshot holds.
     const again = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
     const other = world.addBody(again, 2, { kind: 'rope' });
     expect(other.id).toBe(rope.id);
     expect(() => world.restore(withRope)).toThrow(`restore: body ${other.id} (a rope) was added after this snapshot was taken`);
-    world.removeBody(other);
+    world.remove(other);
     world.restore(snap);
     expect(world.particles.body[first]).toBe(-1);
   });
@@ -116,9 +116,9 @@ describe('storage', () => {
     const world = new World();
     const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
     const body = world.addBody(first, 2, { kind: 'rope' });
-    expect(() => world.removeParticle(first + 1)).toThrow(`removeParticle: particle ${first + 1} belongs to body ${body.id} (a rope); remove the whole body with removeBody`);
+    expect(() => world.removeParticle(first + 1)).toThrow(`removeParticle: particle ${first + 1} belongs to body ${body.id} (a rope); remove the whole body with world.remove(body)`);
     expect(world.particleCount).toBe(2);
-    world.removeBody(body);
+    world.remove(body);
     expect(world.particleCount).toBe(0);
   });
 
@@ -169,11 +169,11 @@ describe('bodies', () => {
     const tie = world.addStick(first + 2, other);
     expect(world.bodyOf(first + 1)).toBe(body);
     expect(world.bodyOf(other)).toBeUndefined();
-    world.removeBody(body.id);
+    world.remove(body);
     expect(world.particleCount).toBe(1);
     expect(world.hasConstraint(tie)).toBe(false);
     expect(world.constraintCount).toBe(0);
-    expect(() => world.removeBody(body.id)).toThrow(/removeBody: no body with id 0/);
+    expect(() => world.remove(body)).toThrow('remove: the rope (body 0) was removed already');
     expect(() => world.addBody(first, 2)).toThrow(/addBody: first\/count: no particle/);
   });
 

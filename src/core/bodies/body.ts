@@ -38,7 +38,7 @@ export interface BodyRecord {
    * collides with every body. Set it with `setCollisionGroups`, which checks it.
    */
   collisionGroups?: number;
-  /** Builder-specific cleanup run by `removeBody` before the particles go. */
+  /** Builder-specific cleanup run by `world.remove(body)` before the particles go. */
   readonly onRemove: (() => void)[];
 }
 

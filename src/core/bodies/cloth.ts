@@ -241,7 +241,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
         if (sticks.kind[e] === code && id >= 0 && world.hasConstraint(id)) world.setStick(id, { stiffness: value });
       }
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

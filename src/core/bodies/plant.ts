@@ -186,7 +186,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
       checkStiffness(value, 'PlantHandle.setStiffness: stiffness');
       for (const id of supports) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

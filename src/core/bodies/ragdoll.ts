@@ -1,7 +1,7 @@
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 import { addCapsuleEdge } from '../collision/edges.js';
 import { protectFromTunnelling } from '../collision/sweep.js';
-import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
+import { addAngleConstraint } from '../constraints/angle.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { hit } from '../motion/hit.js';
 import { rotateVector, toRotation, type RotationLike } from '../quaternion.js';
@@ -164,7 +164,7 @@ export interface RagdollAngle {
   readonly min: number;
   /** Largest angle allowed (radians). */
   readonly max: number;
-  /** Id for `setAngleConstraint` / `removeAngleConstraint`. */
+  /** Id for `setAngleConstraint` and `world.remove`. */
   readonly id: number;
 }
 
@@ -253,7 +253,7 @@ export class Ragdoll implements Jointable {
 
   /** Removes the ragdoll with its sticks and angle limits. Safe to call twice. */
   remove(): void {
-    if (this.body.alive) this.world.removeBody(this.body);
+    if (this.body.alive) this.world.remove(this.body);
   }
 }
 
@@ -349,7 +349,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
         },
       }),
     };
-    record.onRemove.push(() => removeAngleConstraint(world, angle.id));
+    record.onRemove.push(() => world.removeConstraint(angle.id));
     return angle;
   });
   // Edges and the guard remove themselves with the body.

@@ -157,7 +157,7 @@ export class RigidBody {
 
   /** Removes the body: its sticks, its own particles, and its mass share from shared particles. Safe to call twice. */
   remove(): void {
-    if (this.body.alive) this.world.removeBody(this.body);
+    if (this.body.alive) this.world.remove(this.body);
   }
 }
 

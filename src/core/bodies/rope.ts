@@ -180,6 +180,6 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
       const value = checkStiffness(stiffness, 'RopeHandle.setBendStiffness: stiffness');
       for (const id of bendSticks) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }

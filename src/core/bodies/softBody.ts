@@ -147,7 +147,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
       checkStiffness(value, 'SoftBodyHandle.setStiffness: stiffness');
       for (const id of sticks) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

@@ -197,8 +197,8 @@ export function planeConstraintTable(world: World): PlaneConstraintTable {
 
 /**
  * Keeps `particles` on a plane (`mode: 'on'`) or on the side its normal points to
- * (`'above'`). Returns an id for {@link removePlaneConstraint} (the plane table's
- * own id, not one for `world.removeConstraint`).
+ * (`'above'`). Returns an id that `world.remove` takes (the registry's, so it
+ * names no other constraint).
  *
  * @example
  * ```ts
@@ -232,12 +232,6 @@ export function setPlaneConstraint(world: World, id: number, options: Partial<Pl
   };
   const plane = checkPlane(options, current, 'setPlaneConstraint');
   for (let row = first; row < table.count; row++) if (table.ids[row] === id) table.write(row, plane);
-}
-
-/** Removes a plane constraint (from all of its particles). */
-export function removePlaneConstraint(world: World, id: number): void {
-  const table = tables.get(world);
-  if (table === undefined || table.remove(id) === 0) throw new RangeError(`removePlaneConstraint: no plane constraint with id ${id}`);
 }
 
 function checkPlane(o: Partial<PlaneConstraintOptions>, current: CheckedPlane | undefined, what: string): CheckedPlane {

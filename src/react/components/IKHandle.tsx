@@ -55,7 +55,7 @@ function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = t
   const glide = useRef<PinGlide | null>(null);
   useEffect(
     () => () => {
-      glide.current?.dispose();
+      glide.current?.remove();
       glide.current = null;
     },
     [],
@@ -90,7 +90,7 @@ function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = t
       // No pin (its particle went away): nothing to drag.
       if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
       if (glide.current?.pin !== pin.id || glide.current.world !== world) {
-        glide.current?.dispose();
+        glide.current?.remove();
         glide.current = new PinGlide(world, pin.id);
       }
       glide.current.to(scratch.target);

@@ -1,7 +1,7 @@
 import { useLayoutEffect } from 'react';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
 import { checkCompliance } from '../../core/materials.js';
-import { addSurfaceCollision, removeSurfaceCollision } from '../../core/collision/faces.js';
+import { addSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -84,8 +84,8 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
     const record = solid ? api.current?.body : undefined;
     if (!record) return undefined;
     // The core keeps the solid triangles in step with tearing.
-    addSurfaceCollision(world, record);
-    return () => removeSurfaceCollision(world, record);
+    const faces = addSurfaceCollision(world, record);
+    return () => faces.remove();
   }, [world, api, solid, key]);
 
   const structural = options.structural?.stiffness;
