@@ -88,7 +88,7 @@ function FlagScene({ windSpeed, gust, size, stiffness }: FlagArgs) {
           spacing={FLAG_SPACING}
           position={[0.03, FLAG_TOP, 0]}
           pin="left"
-          totalMass={0.2 * area}
+          mass={0.2 * area}
           structural={{ stiffness }}
           shear={{ stiffness }}
           bend={{ stiffness: 0.15 }}
@@ -159,7 +159,7 @@ function CurtainScene({ tearStrain, stiffness }: CurtainArgs) {
           spacing={CURTAIN.spacing}
           position={[left, CURTAIN.top, 0]}
           pin="top"
-          totalMass={0.6}
+          mass={0.6}
           structural={{ stiffness }}
           shear={{ stiffness }}
           tearStrain={tearStrain}
@@ -259,7 +259,7 @@ function DrapeScene({ spacing, friction }: DrapeArgs) {
           orientation="horizontal"
           radius={0.025}
           friction={friction}
-          totalMass={1}
+          mass={1}
           bend={{ stiffness: 0.25 }}
           solid
           castShadow
@@ -342,7 +342,7 @@ function FoldScene({ thickness, selfCollision }: FoldArgs) {
     <Scene camera={[1.1, 1.1, 1.6]} target={[0.4, 0.15, 0.1]} overlay={<Hint>Drag the pile apart: its layers slide over each other but never through.</Hint>}>
       <World damping={0.1} sleep={false}>
         <Floor friction={0.6} />
-        <Cloth name="fold" pin="none" width={FOLD.width} height={FOLD.height} spacing={FOLD.spacing} position={[0, 1.9, 0]} totalMass={0.4} friction={0.6} castShadow>
+        <Cloth name="fold" pin="none" width={FOLD.width} height={FOLD.height} spacing={FOLD.spacing} position={[0, 1.9, 0]} mass={0.4} friction={0.6} castShadow>
           <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
         </Cloth>
         {/* A breath of wind across it, so that it buckles to one side instead of standing on its edge. */}

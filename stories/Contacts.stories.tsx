@@ -76,7 +76,7 @@ function HammockScene() {
             position={CORNER}
             orientation="horizontal"
             pin="corners"
-            totalMass={5}
+            mass={5}
             iterations={20}
             radius={0.04}
             castShadow

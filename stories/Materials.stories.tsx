@@ -169,7 +169,7 @@ function CurtainWorld({ substeps, x, legacy, readout }: { substeps: number; x: n
         spacing={CURTAIN.spacing}
         position={[x - ((CURTAIN.size - 1) * CURTAIN.spacing) / 2, CURTAIN.top, 0]}
         pin="top"
-        mass={1}
+        particleMass={1}
         structural={sticks}
         shear={sticks}
       >

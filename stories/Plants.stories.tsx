@@ -55,18 +55,7 @@ function GrassScene({ wind, stiffness, blades }: GrassArgs) {
       <World damping={0.5} sleep={false}>
         <Floor />
         {layout.map((blade) => (
-          <Plant
-            key={blade.key}
-            position={blade.position}
-            across={blade.across}
-            height={blade.height}
-            width={blade.width}
-            tipWidth={0.004}
-            segments={5}
-            totalMass={0.01}
-            stiffness={stiffness}
-            castShadow
-          >
+          <Plant key={blade.key} position={blade.position} across={blade.across} height={blade.height} width={blade.width} tipWidth={0.004} segments={5} mass={0.01} stiffness={stiffness} castShadow>
             <meshStandardMaterial color={blade.color} side={DoubleSide} roughness={0.7} />
           </Plant>
         ))}

@@ -99,7 +99,7 @@ function HammockScene(args: HammockArgs) {
             position={[-w / 2, HAMMOCK.top, -d / 2]}
             pin="corners"
             radius={0.02}
-            totalMass={0.8}
+            mass={0.8}
             castShadow
           >
             <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />

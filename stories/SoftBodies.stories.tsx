@@ -66,7 +66,7 @@ function JellyScene({ stiffness, pressure, count }: JellyArgs) {
             resolution={j.resolution}
             position={j.position}
             radius={RADIUS}
-            totalMass={1}
+            mass={1}
             friction={0.6}
             stiffness={stiffness}
             pressure={pressure}

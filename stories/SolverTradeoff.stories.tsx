@@ -191,7 +191,7 @@ function Panel({ index, setup, args, into, label }: { index: number; setup: Setu
         position={origin}
         orientation="horizontal"
         pin="top-corners"
-        totalMass={0.5}
+        mass={0.5}
         structural={{ stiffness: args.stiffness }}
         shear={{ stiffness: args.stiffness }}
       >

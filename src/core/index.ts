@@ -78,7 +78,7 @@ export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTe
 export { createRope, DEFAULT_ROPE_LINEAR_DENSITY, type RopeOptions, type RopeHandle } from './bodies/rope.js';
 export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';
 export { createSoftBody, type SoftBodyOptions, type SoftBodyHandle, type SoftBodyMesh } from './bodies/softBody.js';
-export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
+export { boxMesh, sphereMesh, meshEdges, massOfEachParticle, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
 export { VolumeConstraint, enclosedVolume, type VolumeOptions } from './constraints/volume.js';
 export { Wind, createWind, type WindOptions, type WindHandle } from './forces/wind.js';
 export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';

@@ -7,7 +7,7 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
 /** A cape: a 10 × 8 cloth hanging at x ∈ [-0.225, 0.225] from y = 1.5, its top row attached to a "box" at the origin of x. */
 function capeScene(kernel: 'wasm' | 'js') {
   const world = new World({ damping: 0, kernel });
-  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, position: [-0.225, 1.5, 0], totalMass: 0.4 });
+  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, position: [-0.225, 1.5, 0], mass: 0.4 });
   const top = Array.from({ length: 10 }, (_, i) => cape.particle(i, 0));
   const attachment = new Attachment(world, top, { position: [0, 1.5, 0] });
   return { world, cape, top, attachment };
@@ -117,7 +117,7 @@ describe('Attachment: particles held to a moving object', () => {
 
   it('breaks when the hanging mass × g exceeds the break force, within 5%, and not before', () => {
     const world = new World({ damping: 1 });
-    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 8, totalMass: 0.09 });
+    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 8, mass: 0.09 });
     let broke = -1;
     let load = 0;
     const attachment = new Attachment(world, [rope.first], { position: [0, 2, 0], breakForce: 10, onBreak: (_particle, force) => (broke = force) });

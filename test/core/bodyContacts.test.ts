@@ -39,7 +39,7 @@ const LYING: [number, number, number, number] = [-Math.SQRT1_2, 0, 0, Math.SQRT1
  */
 function hammock(world: World): ClothHandle {
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -3 });
-  return createCloth(world, { width: 30, height: 30, spacing: 0.1, position: [-1.45, 1, -1.45], orientation: 'horizontal', pin: 'corners', totalMass: 5, iterations: 20, radius: 0.04 });
+  return createCloth(world, { width: 30, height: 30, spacing: 0.1, position: [-1.45, 1, -1.45], orientation: 'horizontal', pin: 'corners', mass: 5, iterations: 20, radius: 0.04 });
 }
 
 /** The cloth particle nearest below (x, z), or undefined off the cloth. */
@@ -218,7 +218,7 @@ describe('collisions between bodies, on by default', () => {
     // A coarse solid net (holes 0.3 m across, particles of radius 0) catches a ragdoll whole.
     const lowest = (solid: boolean) => {
       const world = new World();
-      const net = createCloth(world, { width: 8, height: 8, spacing: 0.3, position: [-1.05, 1, -1.05], orientation: 'horizontal', pin: 'corners', totalMass: 8, iterations: 10 });
+      const net = createCloth(world, { width: 8, height: 8, spacing: 0.3, position: [-1.05, 1, -1.05], orientation: 'horizontal', pin: 'corners', mass: 8, iterations: 10 });
       if (solid) addSurfaceCollision(world, net.body);
       const doll = createRagdoll(world, { position: [0, 1.6, 0.9], rotation: LYING });
       for (let i = 0; i < 180; i++) world.step();
@@ -361,7 +361,7 @@ describe('collisions between bodies, on by default', () => {
   it('allocates nothing: 3,000 steps of boxes, ragdolls and a cloth in contact leave the heap flat', () => {
     const world = new World({ sleep: true });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.1, position: [-0.55, 1.2, -0.55], orientation: 'horizontal', pin: 'corners', radius: 0.02, totalMass: 2 });
+    const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.1, position: [-0.55, 1.2, -0.55], orientation: 'horizontal', pin: 'corners', radius: 0.02, mass: 2 });
     addSurfaceCollision(world, cloth.body);
     const boxes = [0, 1, 2].map((k) => createBox(world, { size: 0.3, position: [k * 0.1 - 0.1, 0.3 + k * 0.4, 0] }));
     const dolls = [0, 1].map((k) => createRagdoll(world, { position: [k - 0.5, 1.6 + k, 0.9], rotation: LYING }));

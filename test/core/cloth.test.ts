@@ -246,14 +246,16 @@ describe('createCloth', () => {
     expect(() => createCloth(world, { width: 3, height: 3, pin: [9] })).toThrow('createCloth: pin indices must be integers in [0, 8] (j * width + i), got 9');
     expect(() => createCloth(world, { width: 3, height: 3, pin: 'middle' as 'top' })).toThrow(/createCloth: pin must be .*got "middle"/);
     expect(() => createCloth(world, { width: 3, height: 3, tearStrain: 0 })).toThrow('createCloth: tearStrain must be > 0, got 0');
-    expect(() => createCloth(world, { width: 3, height: 3, mass: 1, totalMass: 9 })).toThrow('createCloth: give mass (per particle) or totalMass, not both');
+    expect(() => createCloth(world, { width: 3, height: 3, particleMass: 1, mass: 9 })).toThrow(
+      "createCloth: give mass (the whole body's) or particleMass (each particle's), not both; got mass 9 and particleMass 1",
+    );
     expect(() => createCloth(world, { width: 3, height: 3, orientation: 'diagonal' as 'vertical' })).toThrow("createCloth: orientation must be 'vertical' or 'horizontal', got diagonal");
     expect(world.particleCount).toBe(0);
   });
 
-  it('spreads totalMass evenly over the particles', () => {
+  it('spreads mass evenly over the particles', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 4, height: 5, totalMass: 2 });
+    const cloth = createCloth(world, { width: 4, height: 5, mass: 2 });
     expect(world.getMass(cloth.first)).toBeCloseTo(0.1, 12);
   });
 });

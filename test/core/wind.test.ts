@@ -60,7 +60,7 @@ describe('wind', () => {
     const [W, H, s, m, speed] = [16, 16, 0.05, 0.01, 40];
     const angleIn = (velocity: Vec3) => {
       const world = new World({ damping: 2, iterations: 2 });
-      const cloth = createCloth(world, { width: W, height: H, spacing: s, position: [0, 2, 0], pin: 'top', mass: m });
+      const cloth = createCloth(world, { width: W, height: H, spacing: s, position: [0, 2, 0], pin: 'top', particleMass: m });
       createWind(world, { velocity });
       for (let step = 0; step < 600; step++) world.step();
       const rowMean = (j: number) => {

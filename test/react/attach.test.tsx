@@ -145,7 +145,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       handle = useAttach(anchor, ['rope.start'], { breakForce: 10, onBreak: (_p, f) => broken.push(f) });
       return <mesh ref={(m) => void (anchor.current = m)} position={[0, 2, 0]} />;
     }
-    const scene = await mountWorld([<Rope key="rope" name="rope" from={[0, 2, 0]} to={[0, 1, 0]} segments={8} mass={0.05} />, <Hook key="hook" />], { sleep: false, damping: 2 });
+    const scene = await mountWorld([<Rope key="rope" name="rope" from={[0, 2, 0]} to={[0, 1, 0]} segments={8} particleMass={0.05} />, <Hook key="hook" />], { sleep: false, damping: 2 });
     await scene.seconds(2);
     // 9 particles × 0.05 kg × 9.81 N/kg = 4.41 N hang from it; a load set on
     // at once pulls up to twice its weight at first (a spring's step response), still under the 10 N it may carry.

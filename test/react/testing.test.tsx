@@ -303,7 +303,7 @@ describe('physical facts', () => {
   });
 
   it('energy is conserved by a swinging rope and grows under a pumping force, which expectEnergyNotGrowing catches', async () => {
-    const rope = <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={8} pinStart mass={1} />;
+    const rope = <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={8} pinStart particleMass={1} />;
     const scene = await mountWorld(rope, { damping: 0 });
     const start = energy(scene);
     // 9 particles of 1 kg, less the pinned one: 8 kg at 2 m.

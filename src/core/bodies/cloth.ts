@@ -5,7 +5,7 @@ import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
 import { checkCompliance, checkDamping, fabric, fabricSticks, type FabricMaterial, type FabricName } from '../materials.js';
 import type { StickOptions } from '../worldOptions.js';
-import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /**
@@ -94,7 +94,7 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
    * A fabric (a preset name of `FABRICS` or a `FabricMaterial`): sets each
    * particle's mass from its areal density and the sticks' compliances from its
    * stiffnesses (`fabricSticks`), and adds bend sticks unless `bend` is false.
-   * Give no `mass`/`totalMass` with it; a family's own `compliance` wins.
+   * Give no `mass` or `particleMass` with it; a family's own `compliance` wins.
    */
   material?: FabricName | FabricMaterial;
 }
@@ -156,7 +156,8 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);
-  if (fromMaterial !== undefined && (options.mass !== undefined || options.totalMass !== undefined)) throw new RangeError('createCloth: a material sets the mass; give no mass or totalMass with it');
+  if (fromMaterial !== undefined && (options.mass !== undefined || options.particleMass !== undefined))
+    throw new RangeError('createCloth: a material sets the mass; give no mass or particleMass with it');
   const structural = stickOptionsOf(options.structural, 'structural', fromMaterial?.structural);
   const shear = options.shear === false ? undefined : stickOptionsOf(options.shear, 'shear', fromMaterial?.shear);
   const bend = options.bend === false || (options.bend === undefined && fromMaterial === undefined) ? undefined : stickOptionsOf(options.bend, 'bend', fromMaterial?.bend);
@@ -164,7 +165,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const pinned = pinnedIndices(options.pin ?? 'none', width, height);
   const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createCloth: pinCompliance') };
   const count = width * height;
-  const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
+  const mass = fromMaterial?.mass ?? massOfEachParticle(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
 
   const list: ParticleOptions[] = [];
   for (let j = 0; j < height; j++) {

@@ -1,7 +1,7 @@
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
-import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** What {@link createPlant} takes. */
@@ -98,7 +98,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
   if (Math.abs(cos) > 1e-6) throw new RangeError(`createPlant: across must be perpendicular to direction, got a cosine of ${cos} between them`);
   const stiffness = checkStiffness(options.stiffness ?? 0.5, 'createPlant: stiffness');
   const count = 3 * (segments + 1);
-  const mass = particleMass(options, count, 'createPlant');
+  const mass = massOfEachParticle(options, count, 'createPlant');
 
   const normal = cross(side, up);
   const fold = checkNumber(options.fold ?? width / 2, 'createPlant: fold', 0);

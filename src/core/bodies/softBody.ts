@@ -3,7 +3,7 @@ import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like 
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkCompliance } from '../materials.js';
-import { boxMesh, checkStiffness, meshEdges, particleMass, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
+import { boxMesh, checkStiffness, meshEdges, massOfEachParticle, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
@@ -100,7 +100,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const center = toVec3(options.position ?? [0, 0, 0], 'createSoftBody: position');
   const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
   const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
-  const mass = particleMass(options, vertexCount, 'createSoftBody');
+  const mass = massOfEachParticle(options, vertexCount, 'createSoftBody');
   const pressure = checkNumber(options.pressure ?? 1, 'createSoftBody: pressure', 0, 1);
   const inflation = checkNumber(options.inflation ?? 1, 'createSoftBody: inflation', Number.MIN_VALUE);
   const volume = enclosedVolume(mesh.vertices, mesh.faces);

@@ -19,7 +19,7 @@ export function CapedBox() {
       <Attach to={box} particles={[...Array(10).keys()].map((i) => `cape.${i}`)} breakForce={20} />
 
       <RigidBody name="crate" shape="box" size={0.3} position={[2, 2, 0]} mass={0.5} />
-      <Rope name="line" from={[2, 1.85, 0]} to={[2, 0.85, 0]} segments={10} totalMass={2} />
+      <Rope name="line" from={[2, 1.85, 0]} to={[2, 0.85, 0]} segments={10} mass={2} />
       {/* Two-way: the 2 kg rope pulls the 0.5 kg crate down, the crate holds the rope up. */}
       <Attach to="crate" particles={['line.start']} />
     </>
