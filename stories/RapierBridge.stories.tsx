@@ -96,7 +96,7 @@ function HammockScene(args: HammockArgs) {
             height={HAMMOCK.height}
             spacing={HAMMOCK.spacing}
             orientation="horizontal"
-            position={[-w / 2, HAMMOCK.top, -d / 2]}
+            corner={[-w / 2, HAMMOCK.top, -d / 2]}
             pin="corners"
             radius={0.02}
             mass={0.8}

@@ -175,7 +175,7 @@ function BridgeScene({ segments, boxMass, dropHeight }: BridgeArgs) {
           width={columns}
           height={rows}
           spacing={spacing}
-          position={[-restLength / 2, deckY, -halfWidth]}
+          corner={[-restLength / 2, deckY, -halfWidth]}
           orientation="horizontal"
           radius={radius}
           mass={8}

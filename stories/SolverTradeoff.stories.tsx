@@ -188,7 +188,7 @@ function Panel({ index, setup, args, into, label }: { index: number; setup: Setu
         width={args.size}
         height={args.size}
         spacing={CLOTH_WIDTH / (args.size - 1)}
-        position={origin}
+        corner={origin}
         orientation="horizontal"
         pin="top-corners"
         mass={0.5}

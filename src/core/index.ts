@@ -25,6 +25,7 @@ export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
 export { SeededRandom } from './random.js';
 export type { Vec3, Vec3Like } from './math.js';
+export type { Placement } from './placement.js';
 // Forces and motion control. (The teaching integrators and target practice are sinew-physics/teaching.)
 export { Attractor, type AttractorOptions } from './forces/attractor.js';
 export { Buoyancy, type BuoyancyOptions } from './forces/buoyancy.js';

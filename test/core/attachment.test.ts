@@ -7,7 +7,7 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
 /** A cape: a 10 × 8 cloth hanging at x ∈ [-0.225, 0.225] from y = 1.5, its top row attached to a "box" at the origin of x. */
 function capeScene(kernel: 'wasm' | 'js') {
   const world = new World({ damping: 0, kernel });
-  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, position: [-0.225, 1.5, 0], mass: 0.4 });
+  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, corner: [-0.225, 1.5, 0], mass: 0.4 });
   const top = Array.from({ length: 10 }, (_, i) => cape.particle(i, 0));
   const attachment = new Attachment(world, top, { position: [0, 1.5, 0] });
   return { world, cape, top, attachment };

@@ -18,7 +18,7 @@ const maxStrain = (world: World, cloth: ClothHandle, family: number) => {
 describe('createCloth', () => {
   it('lays out a grid with structural, shear and bend sticks of the grid distances', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, position: [1, 2, 3], bend: { stiffness: 0.3 } });
+    const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, corner: [1, 2, 3], bend: { stiffness: 0.3 } });
     expect(cloth.count).toBe(12);
     expect(world.getPosition(cloth.particle(3, 2))).toEqual([1 + 0.6, 2 - 0.4, 3].map((v) => expect.closeTo(v, 12)));
     const s = cloth.sticks;
@@ -94,7 +94,7 @@ describe('createCloth', () => {
     const world = new World({ iterations: 4 });
     const n = 12;
     // Lying flat at first, it swings down from the two pinned corners of its first row.
-    const cloth = createCloth(world, { width: n, height: n, spacing: 0.05, position: [0, 2, 0], orientation: 'horizontal', pin: 'top-corners' });
+    const cloth = createCloth(world, { width: n, height: n, spacing: 0.05, corner: [0, 2, 0], orientation: 'horizontal', pin: 'top-corners' });
     const corners = [cloth.particle(0, 0), cloth.particle(n - 1, 0)];
     const start = corners.map((id) => world.getPosition(id));
     let worst = 0;
@@ -176,7 +176,7 @@ describe('createCloth', () => {
 
   it('made solid, its collision triangles follow the tears, and come off again', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, position: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
+    const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, corner: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
     const solid = addSurfaceCollision(world, cloth.body);
     const faces = faceSystem(world);
     expect(faces.constraintCount).toBe(cloth.surface.triangleCount);

@@ -90,7 +90,7 @@ describe('a curtain on compliant pins', () => {
     it(`its top row sags α times the weight of a column within 2% (${substeps} substeps × ${iterations} iterations)`, () => {
       // 20 × 20 particles of 1 kg pinned along the top by pins of 1e-4 m/N: each carries its column, 20 kg, so 19.6 mm.
       const world = new World({ substeps, iterations, damping: 0 });
-      const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, position: [0, 2, 0], pin: 'top', pinCompliance: 1e-4, particleMass: 1 });
+      const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, corner: [0, 2, 0], pin: 'top', pinCompliance: 1e-4, particleMass: 1 });
       const p = world.particles.position;
       let sum = 0;
       for (let i = 0; i < 600; i++) {

@@ -97,7 +97,7 @@ describe('contact response: no launch, restitution you choose, never faster than
     for (const depth of [0.1, 0.27, 0.5]) {
       const world = new World();
       world.addCollider(solids.plane!);
-      const doll = createRagdoll(world, { position: [0, -depth, 0] });
+      const doll = createRagdoll(world, { feet: [0, -depth, 0] });
       let highest = -Infinity;
       for (let i = 0; i < 240; i++) {
         world.step();

@@ -5,7 +5,7 @@ import { createBox, createCloth, World } from '../../src/core/index.js';
 function sleepingCloth(): World {
   const world = new World({ sleep: true });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  createCloth(world, { width: 16, height: 16, spacing: 0.05, position: [0, 0.02, 0], orientation: 'horizontal' });
+  createCloth(world, { width: 16, height: 16, spacing: 0.05, corner: [0, 0.02, 0], orientation: 'horizontal' });
   for (let i = 0; i < 600; i++) world.step();
   expect(world.stats.sleepingBodies).toBe(1);
   return world;

@@ -69,7 +69,7 @@ describe('PinGlide', () => {
     const release = (freeSide: boolean) => {
       const world = new World();
       world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-      const doll = createRagdoll(world, { position: [0, 0, 0] });
+      const doll = createRagdoll(world, { feet: [0, 0, 0] });
       for (let i = 0; i < 120; i++) world.step();
       const hand = doll.parts.leftHand;
       const pin = world.addPin(hand);

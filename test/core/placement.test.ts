@@ -108,8 +108,8 @@ describe('rotation in every builder', () => {
   it('a ragdoll takes Euler angles and quaternions to the same pose', () => {
     const a = new World();
     const b = new World();
-    const fromEuler = createRagdoll(a, { position: [0, 1, 0], rotation: [0, Math.PI / 2, 0] });
-    const fromQuat = createRagdoll(b, { position: [0, 1, 0], rotation: [0, Math.SQRT1_2, 0, Math.SQRT1_2] });
+    const fromEuler = createRagdoll(a, { feet: [0, 1, 0], rotation: [0, Math.PI / 2, 0] });
+    const fromQuat = createRagdoll(b, { feet: [0, 1, 0], rotation: [0, Math.SQRT1_2, 0, Math.SQRT1_2] });
     expectClose(positions(a, fromEuler.first, fromEuler.count), positions(b, fromQuat.first, fromQuat.count));
     // Turned a quarter about y, the left hand (at +x unturned) points to -z.
     expect(a.getPosition(fromEuler.part('leftHand'))[2]).toBeLessThan(-0.3);
@@ -130,16 +130,16 @@ describe('rotation in every builder', () => {
   });
 });
 
-describe('position names the documented point', () => {
-  it('cloth: particle (0, 0), the top-left corner', () => {
+describe('position is the centre; the bodies placed by another point name it', () => {
+  it('cloth: corner is particle (0, 0), the top-left corner', () => {
     const world = new World();
-    const vertical = createCloth(world, { width: 4, height: 3, spacing: 0.5, position: [1, 2, 3] });
+    const vertical = createCloth(world, { width: 4, height: 3, spacing: 0.5, corner: [1, 2, 3] });
     expect(world.getPosition(vertical.particle(0, 0))).toEqual([1, 2, 3]);
     expect(world.getPosition(vertical.particle(3, 2))).toEqual([2.5, 1, 3]); // right along +x, down along -y
-    const flat = createCloth(world, { width: 4, height: 3, spacing: 0.5, position: [1, 2, 3], orientation: 'horizontal' });
+    const flat = createCloth(world, { width: 4, height: 3, spacing: 0.5, corner: [1, 2, 3], orientation: 'horizontal' });
     expect(world.getPosition(flat.particle(3, 2))).toEqual([2.5, 2, 4]); // along +x and +z
-    expect(() => createCloth(world, { width: 2, height: 2, position: [0, Number.NaN, 0] })).toThrow('createCloth: position must be finite numbers, got [0, NaN, 0]');
-    expect(() => createCloth(world, { width: 2, height: 2, position: [0, 1] as never })).toThrow('createCloth: position must have 3 components, got 2');
+    expect(() => createCloth(world, { width: 2, height: 2, corner: [0, Number.NaN, 0] })).toThrow('createCloth: corner must be finite numbers, got [0, NaN, 0]');
+    expect(() => createCloth(world, { width: 2, height: 2, corner: [0, 1] as never })).toThrow('createCloth: corner must have 3 components, got 2');
   });
 
   it('box and tetrahedron: the centre', () => {
@@ -150,13 +150,14 @@ describe('position names the documented point', () => {
     expectClose(mean(world, tetra.first, tetra.count), [-1, 2, 0]);
   });
 
-  it("ragdoll: the ground point between the feet, which the feet's spheres touch", () => {
+  it("ragdoll: feet is the ground point between the feet, which the feet's spheres touch", () => {
     const world = new World();
-    const doll = createRagdoll(world, { position: [2, 1, -1] });
+    const doll = createRagdoll(world, { feet: [2, 1, -1] });
     const left = world.getPosition(doll.part('leftFoot'));
     const right = world.getPosition(doll.part('rightFoot'));
     expectClose([(left[0] + right[0]) / 2, (left[2] + right[2]) / 2], [2, -1]);
     expect(left[1] - world.particles.radius[doll.part('leftFoot')]!).toBeCloseTo(1, 9);
+    expect(() => createRagdoll(world, { feet: [0, Infinity, 0] })).toThrow('createRagdoll: feet must be finite numbers, got [0, Infinity, 0]');
   });
 
   it('soft body: the centre of its box or sphere', () => {
@@ -167,12 +168,13 @@ describe('position names the documented point', () => {
     }
   });
 
-  it('plant: the centre of its foot', () => {
+  it('plant: root is the centre of its foot', () => {
     const world = new World();
-    const plant = createPlant(world, { position: [1, 0, 2], segments: 4, width: 0.1, fold: 0 });
-    // Level 0 is the foot: its left edge, midrib and right edge straddle the position across the blade.
+    const plant = createPlant(world, { root: [1, 0, 2], segments: 4, width: 0.1, fold: 0 });
+    // Level 0 is the foot: its left edge, midrib and right edge straddle the root across the blade.
     const foot = mean(world, plant.first, 3);
     expectClose(foot, [1, 0, 2]);
+    expect(() => createPlant(world, { root: [0, 0] as never })).toThrow('createPlant: root must have 3 components, got 2');
   });
 
   it('sphere and obb colliders: the centre', () => {
@@ -212,7 +214,7 @@ describe('cloth pin names', () => {
     it(`${JSON.stringify(pin)} pins grid indices ${JSON.stringify(expected)}, and only they hold still`, () => {
       expect(pinnedIndices(pin, 4, 3)).toEqual(expected);
       const world = new World();
-      const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, position: [0, 2, 0], pin });
+      const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, corner: [0, 2, 0], pin });
       const start = positions(world, cloth.first, cloth.count);
       for (let i = 0; i < 20; i++) world.step();
       const now = positions(world, cloth.first, cloth.count);

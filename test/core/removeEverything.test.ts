@@ -13,7 +13,7 @@ function scene() {
   const b = world.addParticle({ position: [0.3, 1, 0] });
   const c = world.addParticle({ position: [0, 1.3, 0] });
   const pin = world.addPin(world.addParticle({ position: [1, 1, 0] }));
-  const cloth = core.createCloth(world, { width: 3, height: 3, spacing: 0.2, position: [2, 2, 0] });
+  const cloth = core.createCloth(world, { width: 3, height: 3, spacing: 0.2, corner: [2, 2, 0] });
   const springs = new Springs(world);
   world.addForce(springs);
   const coupled = new CoupledBody(world, { mass: 1, inverseInertia: 1 });
@@ -34,9 +34,9 @@ const recipes: Record<string, (s: Scene) => Removable> = {
   'World.addBody': ({ world }) => world.addBody(world.addParticles([{ position: [5, 5, 5] }, { position: [6, 5, 5] }]), 2),
   'World.onBeforeStep': ({ world }) => world.onBeforeStep(() => {}),
   'World.onAfterStep': ({ world }) => world.onAfterStep(() => {}),
-  createCloth: ({ world }) => core.createCloth(world, { width: 4, height: 4, position: [0, 3, 0], tearStrain: 0.5 }),
+  createCloth: ({ world }) => core.createCloth(world, { width: 4, height: 4, corner: [0, 3, 0], tearStrain: 0.5 }),
   createRope: ({ world }) => core.createRope(world, { from: [0, 3, 0], to: [1, 3, 0], segments: 4, pinStart: true }),
-  createPlant: ({ world }) => core.createPlant(world, { position: [3, 0, 0] }),
+  createPlant: ({ world }) => core.createPlant(world, { root: [3, 0, 0] }),
   createSoftBody: ({ world }) => core.createSoftBody(world, { position: [0, 3, 0], size: 0.4 }),
   createBox: ({ world }) => core.createBox(world, { position: [0, 3, 0] }),
   createTetrahedron: ({ world }) => core.createTetrahedron(world, { position: [0, 3, 0] }),
@@ -50,7 +50,7 @@ const recipes: Record<string, (s: Scene) => Removable> = {
       ],
       position: [0, 3, 0],
     }),
-  createRagdoll: ({ world }) => core.createRagdoll(world, { position: [0, 3, 0] }),
+  createRagdoll: ({ world }) => core.createRagdoll(world, { feet: [0, 3, 0] }),
   createWind: ({ world }) => core.createWind(world, { velocity: [3, 0, 0] }),
   addAngleConstraint: ({ world, a, b, c }) => core.addAngleConstraint(world, b, a, c, { min: 1 }),
   addPlaneConstraint: ({ world, a, b }) => core.addPlaneConstraint(world, [a, b], { normal: [0, 0, 1], offset: 0 }),

@@ -180,7 +180,7 @@ describe('bodies', () => {
   it('built by every builder, leave no particle or constraint behind when removed', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const bodies = [createRagdoll(world, { position: [0, 1, 0] }), createBox(world, { position: [2, 1, 0], radius: 0.02 }), createCloth(world, { width: 6, height: 5, tearStrain: 0.5, pin: 'top' })];
+    const bodies = [createRagdoll(world, { feet: [0, 1, 0] }), createBox(world, { position: [2, 1, 0], radius: 0.02 }), createCloth(world, { width: 6, height: 5, tearStrain: 0.5, pin: 'top' })];
     for (let i = 0; i < 30; i++) world.step();
     expect(world.constraintCount).toBeGreaterThan(100);
     for (const body of bodies) body.remove();

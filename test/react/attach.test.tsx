@@ -24,7 +24,7 @@ function CapedBox({ speed, box }: { speed: number; box?: RefObject<Mesh | null> 
       <mesh ref={ref} position={[0, 1.5, 0]}>
         <boxGeometry args={[0.4, 0.1, 0.1]} />
       </mesh>
-      <Cloth name="cape" width={8} height={6} spacing={0.05} position={[-0.175, 1.5, 0]} />
+      <Cloth name="cape" width={8} height={6} spacing={0.05} corner={[-0.175, 1.5, 0]} />
       <Attach to={ref} particles={TOP_ROW} />
     </>
   );
@@ -61,7 +61,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       return (
         <>
           {withBox && <mesh ref={box} position={[0, 1.5, 0]} />}
-          <Cloth name="cape" width={8} height={6} spacing={0.05} position={[-0.175, 1.5, 0]} />
+          <Cloth name="cape" width={8} height={6} spacing={0.05} corner={[-0.175, 1.5, 0]} />
           <Attach to={box} particles={TOP_ROW} />
         </>
       );
@@ -86,7 +86,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       const empty = { current: null };
       const scene = await mountWorld(
         [
-          <Cloth key="c" name="cape" width={8} height={6} spacing={0.05} position={[0, 1.5, 0]} />,
+          <Cloth key="c" name="cape" width={8} height={6} spacing={0.05} corner={[0, 1.5, 0]} />,
           <Attach key="a" to={empty} particles={['cape.0']} />,
           <Attach key="b" to={empty} particles={['cape.nose']} />,
           <Attach key="d" to={empty} particles={['cape.1']} compliance={-1} />,

@@ -14,7 +14,7 @@ function sum(world: CoreWorld, body: BodyHandle<CoreBody>): number {
 type Scene = (ref: RefObject<BodyHandle<CoreBody> | null>, mass: number) => ReactElement;
 
 const scenes: Record<string, Scene> = {
-  '<Cloth>': (ref, mass) => <Cloth ref={ref as never} width={5} height={4} position={[0, 2, 0]} pin="top" mass={mass} />,
+  '<Cloth>': (ref, mass) => <Cloth ref={ref as never} width={5} height={4} corner={[0, 2, 0]} pin="top" mass={mass} />,
   '<Rope>': (ref, mass) => <Rope ref={ref as never} from={[0, 2, 0]} to={[1, 2, 0]} segments={6} pinStart mass={mass} />,
   '<Plant>': (ref, mass) => <Plant ref={ref as never} segments={4} mass={mass} />,
   '<SoftBody>': (ref, mass) => <SoftBody ref={ref as never} shape="box" size={0.4} resolution={2} position={[0, 1, 0]} mass={mass} />,

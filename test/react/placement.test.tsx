@@ -79,9 +79,9 @@ describe('rotation in React', () => {
   it('<Ragdoll> turns the same for Euler angles, a quaternion and a three.js Euler', async () => {
     const m = await mountWorld(
       <>
-        <Ragdoll name="a" position={[0, 0, 0]} rotation={[0, Math.PI / 2, 0]} />
-        <Ragdoll name="b" position={[0, 0, 3]} rotation={[0, Math.SQRT1_2, 0, Math.SQRT1_2]} />
-        <Ragdoll name="c" position={[0, 0, 6]} rotation={new Euler(0, Math.PI / 2, 0)} />
+        <Ragdoll name="a" feet={[0, 0, 0]} rotation={[0, Math.PI / 2, 0]} />
+        <Ragdoll name="b" feet={[0, 0, 3]} rotation={[0, Math.SQRT1_2, 0, Math.SQRT1_2]} />
+        <Ragdoll name="c" feet={[0, 0, 6]} rotation={new Euler(0, Math.PI / 2, 0)} />
       </>,
       { paused: true },
     );
@@ -135,11 +135,11 @@ describe('rotation in React', () => {
   });
 });
 
-describe('position in React', () => {
-  it('<Cloth position> is particle (0, 0), the top-left corner', async () => {
+describe('placement in React', () => {
+  it('<Cloth corner> is particle (0, 0), the top-left corner', async () => {
     const m = await mountWorld(
       <>
-        <Cloth name="a" width={4} height={3} spacing={0.5} position={[1, 2, 3]} />
+        <Cloth name="a" width={4} height={3} spacing={0.5} corner={[1, 2, 3]} />
       </>,
       { paused: true },
     );
@@ -152,8 +152,8 @@ describe('position in React', () => {
     // Lying flat, so that a cloth hung from any edge swings down about it.
     const m = await mountWorld(
       <>
-        <Cloth name="r" width={4} height={3} spacing={0.2} position={[0, 2, 0]} orientation="horizontal" pin="right" />
-        <Cloth name="c" width={4} height={3} spacing={0.2} position={[2, 2, 0]} orientation="horizontal" pin={['bottom-left', 'top-right']} />
+        <Cloth name="r" width={4} height={3} spacing={0.2} corner={[0, 2, 0]} orientation="horizontal" pin="right" />
+        <Cloth name="c" width={4} height={3} spacing={0.2} corner={[2, 2, 0]} orientation="horizontal" pin={['bottom-left', 'top-right']} />
       </>,
     );
     const start = { r: [m.position('r.topRight'), m.position('r.bottomRight'), m.position('r.topLeft')], c: [m.position('c.bottomLeft'), m.position('c.topRight'), m.position('c.topLeft')] };
@@ -167,13 +167,13 @@ describe('position in React', () => {
     expect(await m.unmount()).toEqual([]);
   });
 
-  it('<SoftBody position> is its centre, <Plant position> its foot, <SphereCollider position> its centre', async () => {
+  it('<SoftBody position> is its centre, <Plant root> its foot, <SphereCollider position> its centre', async () => {
     const jelly = createRef<SoftBodyApi>();
     const ball = createRef<ColliderHandle>();
     const m = await mountWorld(
       <>
         <SoftBody ref={jelly} shape="box" position={[1, 2, 3]} size={0.5} />
-        <Plant name="grass" position={[-1, 0, 2]} segments={3} fold={0} />
+        <Plant name="grass" root={[-1, 0, 2]} segments={3} fold={0} />
         <SphereCollider ref={ball} position={[4, 1, 0]} radius={0.5} />
       </>,
       { paused: true },
@@ -185,7 +185,7 @@ describe('position in React', () => {
       for (let k = 0; k < 3; k++) centre[k]! += p[k]! / a.count;
     }
     centre.forEach((c, k) => expect(c).toBeCloseTo([1, 2, 3][k]!, 9));
-    // The foot's left edge, midrib and right edge straddle the position.
+    // The foot's left edge, midrib and right edge straddle the root.
     const foot = [0, 1, 2].map((i) => m.position(`grass.${i}`));
     for (let k = 0; k < 3; k++) expect((foot[0]![k]! + foot[1]![k]! + foot[2]![k]!) / 3).toBeCloseTo([-1, 0, 2][k]!, 9);
     expect((ball.current!.collider as CoreSphere).center).toEqual([4, 1, 0]);

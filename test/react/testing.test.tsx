@@ -93,7 +93,7 @@ describe('mountWorld', () => {
       <>
         <Ground />
         <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={4} pinStart />
-        <Ragdoll name="doll" position={[3, 0, 0]} />
+        <Ragdoll name="doll" feet={[3, 0, 0]} />
       </>,
     );
     expect(scene.particle('rope.end')).toBe(scene.particle('rope.0') + 4);

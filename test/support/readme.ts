@@ -22,7 +22,7 @@ export function readmeBlock(heading: string, lang: 'ts' | 'js' | 'tsx'): string 
  * last statement `returnExpression` evaluates to (when given), e.g. `'{ curtain, rope }'`.
  */
 export function runReadmeBlock(block: string, names: Record<string, unknown>, returnExpression?: string): { logged: string[]; returned: unknown } {
-  const body = block.replace(/^import .* from 'sinew(\/\w+)?';$/gm, '');
+  const body = block.replace(/^import .* from 'sinew(-physics)?(\/\w+)?';$/gm, '');
   const logged: string[] = [];
   const console = { log: (...args: unknown[]) => logged.push(args.map(String).join(' ')) };
   const keys = Object.keys(names);

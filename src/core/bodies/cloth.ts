@@ -62,9 +62,10 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
    * Where the cloth is: the position of particle (0, 0), the corner where row 0
    * (`'top'`) and column 0 (`'left'`) meet: the top-left corner of a vertical
    * cloth, the -x -z corner of a horizontal one. The cloth extends from there
-   * along +x and down -y (vertical) or along +z (horizontal). Default `[0, 0, 0]`.
+   * along +x and down -y (vertical) or along +z (horizontal). (A cloth is placed
+   * by its corner, not its centre: see `Placement`.) Default `[0, 0, 0]`.
    */
-  position?: Vec3Like;
+  corner?: Vec3Like;
   /**
    * `'vertical'` (default): rows run along +x and go down along -y, hanging like a
    * curtain. `'horizontal'`: rows along +x, successive rows along +z, lying flat.
@@ -152,7 +153,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const width = checkInteger(options.width, 'createCloth: width', 2);
   const height = checkInteger(options.height, 'createCloth: height', 2);
   const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
-  const origin = toVec3(options.position ?? [0, 0, 0], 'createCloth: position');
+  const origin = toVec3(options.corner ?? [0, 0, 0], 'createCloth: corner');
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);

@@ -6,8 +6,8 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 
 /** What {@link createPlant} takes. */
 export interface PlantOptions extends MassOptions, CollisionGroupOptions {
-  /** Where the plant is: the centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
-  position?: Vec3Like;
+  /** Where the plant is rooted: the centre of the blade's foot, which is pinned there (a plant is placed by its root, not its centre: see `Placement`). Default `[0, 0, 0]`. */
+  root?: Vec3Like;
   /** Length of the blade along `direction` in m, default 0.5. */
   height?: number;
   /** Number of levels above the foot, an integer >= 2 (support sticks span two). Default 6. */
@@ -87,7 +87,7 @@ export interface PlantHandle {
  */
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createPlant: options must be an object, got ${String(options)}`);
-  const base = toVec3(options.position ?? [0, 0, 0], 'createPlant: position');
+  const base = toVec3(options.root ?? [0, 0, 0], 'createPlant: root');
   const height = checkNumber(options.height ?? 0.5, 'createPlant: height', Number.MIN_VALUE);
   const segments = checkInteger(options.segments ?? 6, 'createPlant: segments', 2);
   const width = checkNumber(options.width ?? 0.1, 'createPlant: width', Number.MIN_VALUE);

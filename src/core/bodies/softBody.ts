@@ -1,4 +1,5 @@
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
+import type { Placement } from '../placement.js';
 import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -15,11 +16,9 @@ export interface SoftBodyMesh {
 }
 
 /** What {@link createSoftBody} takes. */
-export interface SoftBodyOptions extends MassOptions, CollisionGroupOptions {
+export interface SoftBodyOptions extends Placement, MassOptions, CollisionGroupOptions {
   /** `'box'`, `'sphere'` or a closed mesh (its vertices relative to `position`). Default `'sphere'`. */
   shape?: 'box' | 'sphere' | SoftBodyMesh;
-  /** Where the body is: the centre of the box or sphere, or where a mesh's [0, 0, 0] goes. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
   /** Edge lengths of the box (a number for a cube), or the sphere's diameter. Default 1. */
   size?: number | Vec3Like;
   /** Squares per box edge (default 3), or icosphere subdivisions of the sphere (default 2: 162 particles). */

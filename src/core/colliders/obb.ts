@@ -1,14 +1,13 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
 import { toRotation, type RotationLike } from '../quaternion.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A box of half extents `halfExtents` around `position`, turned by `rotation`. */
-export interface ObbShape {
+export interface ObbShape extends Placement {
   /** Shape name. */
   type: 'obb';
-  /** Where the box is: its centre. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
   /** Half the edge lengths along the local axes (m), each >= 0. */
   halfExtents: Vec3Like;
   /** Orientation about `position`: a quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians (see `RotationLike`). Default none. */

@@ -1,13 +1,12 @@
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A ball; with `inside: true` particles are kept inside it instead. */
-export interface SphereShape {
+export interface SphereShape extends Placement {
   /** Shape name. */
   type: 'sphere';
-  /** Where the ball is: its centre. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
   /** Radius (m), >= 0. */
   radius: number;
   /** Keep particles inside the ball (a container) instead of outside it. Default false. */

@@ -1,3 +1,4 @@
+import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { BoxCollider as CoreBoxCollider } from '../../core/colliders/box.js';
@@ -12,9 +13,7 @@ import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
 /** Props of {@link BoxCollider}. */
-export interface BoxColliderProps {
-  /** Where the box is: its centre. Default the origin. */
-  position?: Vec3Like;
+export interface BoxColliderProps extends Placement {
   /** Edge lengths (m); a number makes a cube. Default 1. */
   size?: Vec3Like | number;
   /** Orientation about the centre: Euler angles `[x, y, z]` in radians (three.js's 'XYZ' order), a quaternion `[x, y, z, w]`, or a three.js `Euler` or `Quaternion`. */

@@ -1,3 +1,4 @@
+import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
@@ -7,9 +8,7 @@ import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
 /** Props of {@link SphereCollider}. */
-export interface SphereColliderProps {
-  /** Where the ball is: its centre. Default the origin. */
-  position?: Vec3Like;
+export interface SphereColliderProps extends Placement {
   /** Radius (m), >= 0. */
   radius: number;
   /** Keep particles inside the ball instead of outside. */

@@ -14,7 +14,7 @@ export function CapedBox() {
       <mesh ref={box} position={[0, 1.5, 0]}>
         <boxGeometry args={[0.5, 0.1, 0.1]} />
       </mesh>
-      <Cloth name="cape" width={10} height={8} spacing={0.05} position={[-0.225, 1.5, 0]} />
+      <Cloth name="cape" width={10} height={8} spacing={0.05} corner={[-0.225, 1.5, 0]} />
       {/* The top row holds where it is, in the box's frame; a pull over 20 N tears a particle off. */}
       <Attach to={box} particles={[...Array(10).keys()].map((i) => `cape.${i}`)} breakForce={20} />
 

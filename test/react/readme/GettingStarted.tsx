@@ -11,7 +11,7 @@ export function App() {
       <OrbitControls makeDefault />
       <World>
         <Ground />
-        <Cloth name="curtain" width={20} height={20} spacing={0.05} position={[-1, 1.8, 0]} pin="top-corners" />
+        <Cloth name="curtain" width={20} height={20} spacing={0.05} corner={[-1, 1.8, 0]} pin="top-corners" />
         <Rope name="rope" from={[0.5, 2, 0]} to={[1.5, 2, 0]} segments={12} pinStart />
         <DragControls />
       </World>
