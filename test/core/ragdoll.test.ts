@@ -277,7 +277,7 @@ describe('ragdoll', () => {
     expect(() => createRagdoll(world, { angleStiffness: 2 })).toThrow('createRagdoll: angleStiffness must be a finite number in [0, 1], got 2');
     expect(() => createRagdoll(world, { ownPasses: 1.5 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got 1.5');
     expect(() => createRagdoll(world, { ownPasses: -1 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got -1');
-    expect(() => createRagdoll(world, { feet: [0, NaN, 0] })).toThrow('createRagdoll: position must be finite numbers, got [0, NaN, 0]');
+    expect(() => createRagdoll(world, { feet: [0, NaN, 0] })).toThrow('createRagdoll: feet must be finite numbers, got [0, NaN, 0]');
     expect(world.particleCount).toBe(0);
   });
 });
