@@ -28,6 +28,7 @@ const browserDeps = [
   'zustand',
   'zustand/vanilla',
   '@react-three/rapier',
+  '@react-three/test-renderer',
 ];
 
 // Library build of the entry points (`sinew-physics`, `sinew-physics/core`, `sinew-physics/teaching`, `sinew-physics/testing`, `sinew-physics/rapier`); declarations come

@@ -49,6 +49,7 @@ export {
 export type {
   Vec3,
   Vec3Like,
+  Placement,
   ParticleId,
   ConstraintId,
   ColliderId,

@@ -88,7 +88,7 @@ function CapeScene({ speed }: CapeArgs) {
       <World damping={0.15} sleep={false} substeps={12}>
         <Floor />
         <Runner body={runner} speed={speed} />
-        <Cloth name="cape" width={CAPE.width} height={CAPE.height} spacing={CAPE.spacing} position={[left, SHOULDER, -0.13]} totalMass={0.35} bend={{ stiffness: 0.2 }} castShadow>
+        <Cloth name="cape" width={CAPE.width} height={CAPE.height} spacing={CAPE.spacing} corner={[left, SHOULDER, -0.13]} mass={0.35} bend={{ stiffness: 0.2 }} castShadow>
           <meshStandardMaterial color="#b3262e" side={DoubleSide} roughness={0.75} />
         </Cloth>
         <Attach to={runner} particles={top} />

@@ -2,19 +2,8 @@ import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { AnimationMixer, Vector3, type InstancedMesh } from 'three';
-import {
-  CharacterRagdoll,
-  createTestHumanoid,
-  createWalkClip,
-  CURRENT,
-  dualQuaternionSkinning,
-  STEP_PRIORITY,
-  World,
-  writeCapsuleInstances,
-  type AnimatedRagdoll,
-  type RagdollStrength,
-  type TestHumanoid,
-} from 'sinew-physics';
+import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
+import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { ragdollParts, type RagdollPart } from 'sinew-physics/core';
 import { Floor } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';

@@ -86,9 +86,9 @@ function FlagScene({ windSpeed, gust, size, stiffness }: FlagArgs) {
           width={width}
           height={height}
           spacing={FLAG_SPACING}
-          position={[0.03, FLAG_TOP, 0]}
+          corner={[0.03, FLAG_TOP, 0]}
           pin="left"
-          totalMass={0.2 * area}
+          mass={0.2 * area}
           structural={{ stiffness }}
           shear={{ stiffness }}
           bend={{ stiffness: 0.15 }}
@@ -157,9 +157,9 @@ function CurtainScene({ tearStrain, stiffness }: CurtainArgs) {
           width={CURTAIN.width}
           height={CURTAIN.height}
           spacing={CURTAIN.spacing}
-          position={[left, CURTAIN.top, 0]}
+          corner={[left, CURTAIN.top, 0]}
           pin="top"
-          totalMass={0.6}
+          mass={0.6}
           structural={{ stiffness }}
           shear={{ stiffness }}
           tearStrain={tearStrain}
@@ -255,11 +255,11 @@ function DrapeScene({ spacing, friction }: DrapeArgs) {
           width={width}
           height={width}
           spacing={DRAPE_SIZE / (width - 1)}
-          position={[-0.95, 1.6, -DRAPE_SIZE / 2]}
+          corner={[-0.95, 1.6, -DRAPE_SIZE / 2]}
           orientation="horizontal"
           radius={0.025}
           friction={friction}
-          totalMass={1}
+          mass={1}
           bend={{ stiffness: 0.25 }}
           solid
           castShadow
@@ -330,7 +330,7 @@ function SelfCollisionFor({ thickness }: { thickness: number }) {
     attach();
     return () => {
       cancelAnimationFrame(frame);
-      handle?.disable();
+      handle?.remove();
     };
   }, [world, thickness]);
   return null;
@@ -342,7 +342,7 @@ function FoldScene({ thickness, selfCollision }: FoldArgs) {
     <Scene camera={[1.1, 1.1, 1.6]} target={[0.4, 0.15, 0.1]} overlay={<Hint>Drag the pile apart: its layers slide over each other but never through.</Hint>}>
       <World damping={0.1} sleep={false}>
         <Floor friction={0.6} />
-        <Cloth name="fold" pin="none" width={FOLD.width} height={FOLD.height} spacing={FOLD.spacing} position={[0, 1.9, 0]} totalMass={0.4} friction={0.6} castShadow>
+        <Cloth name="fold" pin="none" width={FOLD.width} height={FOLD.height} spacing={FOLD.spacing} corner={[0, 1.9, 0]} mass={0.4} friction={0.6} castShadow>
           <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
         </Cloth>
         {/* A breath of wind across it, so that it buckles to one side instead of standing on its edge. */}
@@ -479,7 +479,7 @@ function RingScene({ selfCollision }: { selfCollision: boolean }) {
       <World sleep={false}>
         <Floor />
         <Ring />
-        <Cloth name="pulled" pin="none" width={PULL.width} height={PULL.height} spacing={PULL.spacing} position={[-wide / 2, RING.y - 0.2, 0]} castShadow>
+        <Cloth name="pulled" pin="none" width={PULL.width} height={PULL.height} spacing={PULL.spacing} corner={[-wide / 2, RING.y - 0.2, 0]} castShadow>
           <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
         </Cloth>
         <PullThrough />

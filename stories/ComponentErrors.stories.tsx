@@ -35,7 +35,7 @@ function BrokenScene() {
       <World onError={onError}>
         <Ground />
         <Rope name="rope" from={[-1, 2.2, 0]} to={[0.6, 2.2, 0]} segments={16} pinStart />
-        <Cloth name="flag" width={-3} height={0} position={[0, 2, 0]} />
+        <Cloth name="flag" width={-3} height={0} corner={[0, 2, 0]} />
         <Stick a="nope" b="nada" />
         <WorldProbe />
       </World>

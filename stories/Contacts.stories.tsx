@@ -73,10 +73,10 @@ function HammockScene() {
             width={HAMMOCK.size}
             height={HAMMOCK.size}
             spacing={HAMMOCK.spacing}
-            position={CORNER}
+            corner={CORNER}
             orientation="horizontal"
             pin="corners"
-            totalMass={5}
+            mass={5}
             iterations={20}
             radius={0.04}
             castShadow
@@ -84,7 +84,7 @@ function HammockScene() {
             <meshStandardMaterial map={map} side={DoubleSide} roughness={0.9} />
           </Cloth>
           {/* Dropped from 1 m above it, lying across its middle. */}
-          <Ragdoll name="doll" position={[HAMMOCK.centre[0], HAMMOCK.height + 1.0, HAMMOCK.centre[1] + 0.9]} rotation={LYING} color="#e8c4a0" castShadow />
+          <Ragdoll name="doll" feet={[HAMMOCK.centre[0], HAMMOCK.height + 1.0, HAMMOCK.centre[1] + 0.9]} rotation={LYING} color="#e8c4a0" castShadow />
           {STACK.map((size, k) => (
             <RigidBody
               key={k}

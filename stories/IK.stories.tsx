@@ -156,7 +156,7 @@ function PosedDoll({ height, gizmoScale, jointDamping }: PosedArgs) {
   }, [height, jointDamping]);
   return (
     <group key={`${height}-${jointDamping}`}>
-      <Ragdoll ref={doll} name="doll" position={[0, 0.02, 0]} pose="T" height={height} jointDamping={jointDamping} color="#e8b48a" castShadow />
+      <Ragdoll ref={doll} name="doll" feet={[0, 0.02, 0]} pose="T" height={height} jointDamping={jointDamping} color="#e8b48a" castShadow />
       <IKHandle particle="doll.leftHand" scale={gizmoScale} />
       <IKHandle particle="doll.rightHand" scale={gizmoScale} />
       <IKHandle particle="doll.leftFoot" scale={gizmoScale} />

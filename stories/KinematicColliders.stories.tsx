@@ -72,7 +72,7 @@ function PaddleScene(args: PaddleArgs) {
     <Scene camera={[1.9, 1.75, 0.9]} target={[0, 1.55, 0.1]} overlay={<Hint>A paddle inside an animated group: a kinematic collider. Fast swings do not pass through.</Hint>}>
       <World damping={0.05} sleep={false}>
         <Floor />
-        <Cloth name="curtain" width={CURTAIN.width} height={CURTAIN.height} spacing={CURTAIN.spacing} position={[left, CURTAIN.top, 0]} pin="top" totalMass={0.3} radius={0.012} castShadow>
+        <Cloth name="curtain" width={CURTAIN.width} height={CURTAIN.height} spacing={CURTAIN.spacing} corner={[left, CURTAIN.top, 0]} pin="top" mass={0.3} radius={0.012} castShadow>
           <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
         </Cloth>
         <SwingingPaddle {...args} />

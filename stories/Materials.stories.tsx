@@ -64,7 +64,7 @@ function FabricsScene({ windSpeed, left, middle, right }: FabricsArgs) {
             width={FABRIC.width}
             height={FABRIC.height}
             spacing={FABRIC.spacing}
-            position={[(k - 1) * FABRIC.gap - half, FABRIC.top, 0]}
+            corner={[(k - 1) * FABRIC.gap - half, FABRIC.top, 0]}
             pin="top"
             material={material}
             castShadow
@@ -167,9 +167,9 @@ function CurtainWorld({ substeps, x, legacy, readout }: { substeps: number; x: n
         width={CURTAIN.size}
         height={CURTAIN.size}
         spacing={CURTAIN.spacing}
-        position={[x - ((CURTAIN.size - 1) * CURTAIN.spacing) / 2, CURTAIN.top, 0]}
+        corner={[x - ((CURTAIN.size - 1) * CURTAIN.spacing) / 2, CURTAIN.top, 0]}
         pin="top"
-        mass={1}
+        particleMass={1}
         structural={sticks}
         shear={sticks}
       >

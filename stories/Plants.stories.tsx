@@ -39,7 +39,7 @@ function grassLayout(count: number) {
     color.copy(deep).lerp(light, random());
     return {
       key: i,
-      base: [r * Math.cos(a), 0, r * Math.sin(a)] as [number, number, number],
+      root: [r * Math.cos(a), 0, r * Math.sin(a)] as [number, number, number],
       across: [Math.cos(turn), 0, Math.sin(turn)] as [number, number, number],
       height,
       width: 0.035 + 0.02 * random(),
@@ -55,7 +55,7 @@ function GrassScene({ wind, stiffness, blades }: GrassArgs) {
       <World damping={0.5} sleep={false}>
         <Floor />
         {layout.map((blade) => (
-          <Plant key={blade.key} position={blade.base} across={blade.across} height={blade.height} width={blade.width} tipWidth={0.004} segments={5} totalMass={0.01} stiffness={stiffness} castShadow>
+          <Plant key={blade.key} root={blade.root} across={blade.across} height={blade.height} width={blade.width} tipWidth={0.004} segments={5} mass={0.01} stiffness={stiffness} castShadow>
             <meshStandardMaterial color={blade.color} side={DoubleSide} roughness={0.7} />
           </Plant>
         ))}

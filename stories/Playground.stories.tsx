@@ -49,7 +49,7 @@ function Playground({ windSpeed, debug, substeps, iterations, timeScale }: Playg
           <cylinderGeometry args={[0.035, 0.035, 2.7, 10]} />
           <meshStandardMaterial color="#adb5bd" />
         </mesh>
-        <Cloth name="flag" width={26} height={16} spacing={0.065} origin={[-2.6, 2.65, -1]} pin="left" totalMass={0.3} castShadow>
+        <Cloth name="flag" width={26} height={16} spacing={0.065} corner={[-2.6, 2.65, -1]} pin="left" mass={0.3} castShadow>
           <meshStandardMaterial color="#e03131" side={DoubleSide} roughness={0.7} />
         </Cloth>
         <Wind velocity={[windSpeed, 0, windSpeed * 0.25]} gust={0.5} turbulence={0.4} bodies={['flag']} />
@@ -92,7 +92,7 @@ function Playground({ windSpeed, debug, substeps, iterations, timeScale }: Playg
             handles.doll = api;
           }}
           name="doll"
-          position={[-1.35, 1.25, 0]}
+          feet={[-1.35, 1.25, 0]}
           rotation={LYING}
           pose="T"
           height={1.6}

@@ -92,7 +92,7 @@ function StairsScene({ count, height, angleStiffness, elbowHinges }: StairsArgs)
           {Array.from({ length: count }, (_, i) => (
             <Ragdoll
               key={i}
-              position={[STAIR_TOP_X - PLATFORM + 0.15, STEPS * RISE + 0.35 + i * 0.45, (i - (count - 1) / 2) * 0.55 + (hash01(i + round, 1) - 0.5) * 0.2]}
+              feet={[STAIR_TOP_X - PLATFORM + 0.15, STEPS * RISE + 0.35 + i * 0.45, (i - (count - 1) / 2) * 0.55 + (hash01(i + round, 1) - 0.5) * 0.2]}
               rotation={lying}
               velocity={[1.6 + hash01(i + round, 2) * 0.8, 0.5, 0]}
               pose={i % 2 ? 'T' : 'standing'}
@@ -215,7 +215,7 @@ function ExplosionScene({ count, strength, blastRadius }: ExplosionArgs) {
             return (
               <Ragdoll
                 key={i}
-                position={[Math.cos(angle) * r, 0, Math.sin(angle) * r]}
+                feet={[Math.cos(angle) * r, 0, Math.sin(angle) * r]}
                 rotation={facing}
                 pose={i % 2 ? 'T' : 'standing'}
                 height={1.5 + hash01(i, 3) * 0.3}
@@ -281,7 +281,7 @@ function HittableDummy({ strength, swing }: HitArgs) {
   return (
     <>
       <group onClick={onClick}>
-        <Ragdoll key={swing} ref={doll} name="dummy" position={[0, BAR_HEIGHT - shoulder - 0.03, 0]} pose="T" height={DUMMY_HEIGHT} velocity={[0, 0, swing]} color="#e8b48a" castShadow />
+        <Ragdoll key={swing} ref={doll} name="dummy" feet={[0, BAR_HEIGHT - shoulder - 0.03, 0]} pose="T" height={DUMMY_HEIGHT} velocity={[0, 0, swing]} color="#e8b48a" castShadow />
       </group>
       {/* The hands grip the bar a shoulder width and a half apart, so the arms hang in a V. */}
       <Pin particle="dummy.leftHand" target={[GRIP, BAR_HEIGHT, 0]} />
@@ -353,7 +353,7 @@ function DragScene({ height, friction, jointDamping }: DragArgs) {
         <Ragdoll
           key={`${round}-${jointDamping}`}
           name="body"
-          position={[-0.2, 0.7, 0.6]}
+          feet={[-0.2, 0.7, 0.6]}
           rotation={lying}
           pose="T"
           height={height}

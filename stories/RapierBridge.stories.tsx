@@ -96,10 +96,10 @@ function HammockScene(args: HammockArgs) {
             height={HAMMOCK.height}
             spacing={HAMMOCK.spacing}
             orientation="horizontal"
-            position={[-w / 2, HAMMOCK.top, -d / 2]}
+            corner={[-w / 2, HAMMOCK.top, -d / 2]}
             pin="corners"
             radius={0.02}
-            totalMass={0.8}
+            mass={0.8}
             castShadow
           >
             <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />

@@ -213,7 +213,7 @@ const SOFT_SIZE = 0.4;
 function SoftCrate({ position, stiffness, pressure, friction, color }: { position: [number, number, number]; stiffness: number; pressure: number; friction: number; color: string }) {
   const material = useGrownMaterial(color, RADIUS);
   return (
-    <SoftBody shape="box" position={position} size={SOFT_SIZE - 2 * RADIUS} resolution={3} totalMass={1} radius={RADIUS} stiffness={stiffness} pressure={pressure} friction={friction} castShadow>
+    <SoftBody shape="box" position={position} size={SOFT_SIZE - 2 * RADIUS} resolution={3} mass={1} radius={RADIUS} stiffness={stiffness} pressure={pressure} friction={friction} castShadow>
       <primitive object={material} attach="material" />
     </SoftBody>
   );

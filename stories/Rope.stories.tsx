@@ -175,10 +175,10 @@ function BridgeScene({ segments, boxMass, dropHeight }: BridgeArgs) {
           width={columns}
           height={rows}
           spacing={spacing}
-          position={[-restLength / 2, deckY, -halfWidth]}
+          corner={[-restLength / 2, deckY, -halfWidth]}
           orientation="horizontal"
           radius={radius}
-          totalMass={8}
+          mass={8}
           bend={{ stiffness: 0.5 }}
         >
           <meshBasicMaterial color="#8d7a5a" wireframe side={DoubleSide} />
@@ -200,7 +200,7 @@ function BridgeScene({ segments, boxMass, dropHeight }: BridgeArgs) {
             kind="max"
             pinStart
             pinEnd
-            totalMass={0.3}
+            mass={0.3}
             thickness={0.018}
             color="#d8c49a"
             castShadow

@@ -27,7 +27,7 @@ function FirstScene() {
         <OrbitControls target={[0, 0.6, 0]} />
         <World>
           <Ground />
-          <Ragdoll name="doll" position={[0, 0.05, 0]} pose="T" />
+          <Ragdoll name="doll" feet={[0, 0.05, 0]} pose="T" />
           <DragControls />
           <WorldProbe />
         </World>

@@ -53,7 +53,7 @@ function SlowCloth({ size, substeps, maxStepsPerAdvance }: SlowArgs) {
     <Scene camera={[0, 1.6, 3.6]} target={[0, 1.1, 0]} overlay={store && <Readout store={store} message={message} />}>
       <World ref={setStore} substeps={substeps} maxStepsPerAdvance={maxStepsPerAdvance} onError={(error) => setMessage(error.message)}>
         <Ground />
-        <Cloth name="sheet" width={size} height={size} spacing={spacing} position={[-1, 2.2, 0]} pin="top" color="#6f8fc9" />
+        <Cloth name="sheet" width={size} height={size} spacing={spacing} corner={[-1, 2.2, 0]} pin="top" color="#6f8fc9" />
         <WorldProbe />
       </World>
     </Scene>

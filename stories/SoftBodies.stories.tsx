@@ -36,7 +36,7 @@ function jellyLayout(count: number) {
       size: box ? 0.42 : 0.46,
       // Boxes: 4 squares per edge (10 cm); balls: 162 particles (6 cm apart). Both closer than two radii.
       resolution: box ? 4 : 2,
-      center: [Math.cos(angle) * reach, 0.45 + i * 0.62, Math.sin(angle) * reach] as [number, number, number],
+      position: [Math.cos(angle) * reach, 0.45 + i * 0.62, Math.sin(angle) * reach] as [number, number, number],
       color: SOFT_PALETTE[i % SOFT_PALETTE.length]!,
     };
   });
@@ -64,9 +64,9 @@ function JellyScene({ stiffness, pressure, count }: JellyArgs) {
             shape={j.shape}
             size={j.size}
             resolution={j.resolution}
-            position={j.center}
+            position={j.position}
             radius={RADIUS}
-            totalMass={1}
+            mass={1}
             friction={0.6}
             stiffness={stiffness}
             pressure={pressure}

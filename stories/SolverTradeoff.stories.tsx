@@ -188,10 +188,10 @@ function Panel({ index, setup, args, into, label }: { index: number; setup: Setu
         width={args.size}
         height={args.size}
         spacing={CLOTH_WIDTH / (args.size - 1)}
-        position={origin}
+        corner={origin}
         orientation="horizontal"
         pin="top-corners"
-        totalMass={0.5}
+        mass={0.5}
         structural={{ stiffness: args.stiffness }}
         shear={{ stiffness: args.stiffness }}
       >

@@ -3,7 +3,7 @@
 // structured clone. Their types carry an optional brand: a number you computed
 // (`ragdoll.first + 3`) is accepted wherever a particle id is, but an id of one kind
 // passed where another kind is expected (a stick's id to `getPosition`, a collider's
-// id to `removeBody`) is a type error.
+// id to `removeCollider`) is a type error.
 
 declare const idKind: unique symbol;
 

@@ -26,6 +26,7 @@ export { SphereCollider, type SphereShape } from './colliders/sphere.js';
 export { BoxCollider, type BoxShape } from './colliders/box.js';
 export { SeededRandom } from './random.js';
 export type { Vec3, Vec3Like } from './math.js';
+export type { Placement } from './placement.js';
 // Forces and motion control. (The teaching integrators and target practice are sinew-physics/teaching.)
 export { Attractor, type AttractorOptions } from './forces/attractor.js';
 export { Buoyancy, type BuoyancyOptions } from './forces/buoyancy.js';
@@ -79,19 +80,11 @@ export { ClothTearing, ClothStickKind, type ClothSticks } from './bodies/clothTe
 export { createRope, DEFAULT_ROPE_LINEAR_DENSITY, type RopeOptions, type RopeHandle } from './bodies/rope.js';
 export { createPlant, type PlantOptions, type PlantHandle } from './bodies/plant.js';
 export { createSoftBody, type SoftBodyOptions, type SoftBodyHandle, type SoftBodyMesh } from './bodies/softBody.js';
-export { boxMesh, sphereMesh, meshEdges, particleMass, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
+export { boxMesh, sphereMesh, meshEdges, massOfEachParticle, checkStiffness, type TriangleMesh, type MassOptions } from './bodies/shapes.js';
 export { VolumeConstraint, enclosedVolume, type VolumeOptions } from './constraints/volume.js';
 export { Wind, createWind, type WindOptions, type WindHandle } from './forces/wind.js';
-export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, removeAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
-export {
-  PlaneConstraintTable,
-  planeConstraintTable,
-  addPlaneConstraint,
-  setPlaneConstraint,
-  removePlaneConstraint,
-  type PlaneConstraintOptions,
-  type PlaneMode,
-} from './constraints/planeConstraint.js';
+export { AngleTable, angleTable, addAngleConstraint, setAngleConstraint, angleAt, type AngleOptions } from './constraints/angle.js';
+export { PlaneConstraintTable, planeConstraintTable, addPlaneConstraint, setPlaneConstraint, type PlaneConstraintOptions, type PlaneMode } from './constraints/planeConstraint.js';
 export { Ragdoll, createRagdoll, type RagdollOptions, type RagdollLimb, type RagdollAngle } from './bodies/ragdoll.js';
 export { ragdollParts, type RagdollPart, type RagdollPose, type RagdollLimbName, type RagdollJoint } from './bodies/ragdollSkeleton.js';
 export { LimbFrames, type LimbFrame, type LimbFrameSpec, type FrontReference } from './bodies/limbFrames.js';
@@ -102,8 +95,8 @@ export { TriangleMeshCollider, type MeshShape } from './colliders/triangleMesh.j
 export { Bvh } from './colliders/bvh.js';
 export { KinematicCollider, type KinematicPoseOptions, WAKE_REACH } from './colliders/kinematic.js';
 export { CoupledBody, type CoupledFrame } from './colliders/coupledBody.js';
-export { addCapsuleEdge, removeCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions } from './collision/edges.js';
-export { addCollisionTriangle, removeCollisionTriangle, addSurfaceCollision, removeSurfaceCollision } from './collision/faces.js';
+export { addCapsuleEdge, setCapsuleEdgeRadius, addBodyCapsuleEdges, type CapsuleEdgeOptions, type CapsuleEdges } from './collision/edges.js';
+export { addCollisionTriangle, addSurfaceCollision, type SurfaceCollision } from './collision/faces.js';
 export { protectFromTunnelling, type TunnellingOptions, type TunnellingProtection } from './collision/sweep.js';
 export { enableParticleCollisions, type ParticleCollisionOptions, type ParticleCollisions } from './collision/particleCollisions.js';
 export { enableSelfCollision, type SelfCollisionOptions, type SelfCollision } from './collision/selfCollision.js';
@@ -111,7 +104,7 @@ export { SpatialHash } from './collision/spatialHash.js';
 // Collisions between bodies (on by default) and the collision groups that opt bodies out of them.
 export { BodyContacts, bodyContacts } from './collision/bodyContacts.js';
 export { BodyBroadPhase } from './collision/bodyBroadPhase.js';
-export { addBodyHull, hullOf, type HullShape } from './collision/hull.js';
+export { hullOf, type HullShape } from './collision/hull.js';
 export { collisionGroups, setCollisionGroups, getCollisionGroups, groupsInteract, ALL_GROUPS, type CollisionGroups, type CollisionGroupOptions } from './collision/collisionGroups.js';
 // Materials in physical units: compliance (m/N), damping (N·s/m) and presets of real fabrics and ropes.
 export {

@@ -34,38 +34,6 @@ export function toVec3(v: Vec3Like | undefined, what: string): Vec3 {
   return out;
 }
 
-/**
- * An option that was renamed: the value of `name`, or of its deprecated `old`
- * name (same meaning, still accepted for one version), and which of the two
- * was given, so a check's error names the option the caller wrote. Giving both
- * is an error: which should win would be a guess. `who` names the builder.
- *
- * @example
- * ```ts
- * const at = renamedOption(options, 'position', 'origin', 'createCloth');
- * const position = toVec3(at.value ?? [0, 0, 0], `createCloth: ${at.name}`);
- * ```
- */
-export function renamedOption<K extends string, O extends string>(options: object, name: K, old: O, who: string): { value: unknown; name: K | O } {
-  const o = options as Record<string, unknown>;
-  const value = o[name];
-  const oldValue = o[old];
-  if (value !== undefined && oldValue !== undefined) {
-    throw new TypeError(`${who}: give ${name} or ${old} (its deprecated name), not both; got ${name} ${show(value)} and ${old} ${show(oldValue)}`);
-  }
-  return oldValue !== undefined ? { value: oldValue, name: old } : { value, name };
-}
-
-/** A short rendering of an option's value for an error message. */
-function show(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(String).join(', ')}]`;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
 /** Checks that `o` is an options object (not null, an array or a primitive) and returns it; `what` names it in the error. */
 export function checkOptions<T extends object>(o: T | undefined, what: string): T | undefined {
   if (o !== undefined && (o === null || typeof o !== 'object' || Array.isArray(o))) {

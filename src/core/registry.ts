@@ -5,6 +5,14 @@ export interface IdOwner {
 }
 
 /**
+ * The first id the registry hands out. Particle ids are indices, far below it (a
+ * world would need 2^30 particles, 25 GB of positions, to reach it), so
+ * `world.remove(id)` tells a particle from everything else by the number alone;
+ * ids stay below 2^31 for the Int32Array columns that hold them.
+ */
+export const FIRST_REGISTRY_ID = 2 ** 30;
+
+/**
  * The one counter behind every id a world hands out for something removable:
  * sticks, pins, user constraints, colliders, forces, step callbacks, angle and
  * plane constraints, capsule edges, solid faces and springs. Ids never collide
@@ -21,7 +29,7 @@ export interface IdOwner {
  */
 export class Registry {
   /** The next id to hand out; snapshots carry it, so a restored world never hands out an id twice. */
-  next = 1;
+  next = FIRST_REGISTRY_ID;
   private readonly owners = new Map<number, IdOwner>();
 
   /** A new id; with `owner`, `world.remove(id)` is passed on to `owner.remove(id)`. */

@@ -19,11 +19,11 @@ import { Registry } from './registry.js';
 import { StepContext, type SubstepStage } from './stepContext.js';
 import { StepLists } from './stepLists.js';
 import { advanceWorld, runStep } from './stepping.js';
-import { addBody, addParticles, removeBody, removeParticle } from './worldBodies.js';
+import { addBody, addParticles, removeParticle } from './worldBodies.js';
 import { addCollider, addPin, addStick, removeCollider, removeConstraint, setPin, setPinTarget, setStick } from './worldConstraints.js';
 import { applyForce, applyImpulse, getInterpolatedPosition, getMass, getPosition, getVelocity, setMass, setPosition, setVelocity } from './particleAccess.js';
 import { restoreWorld, snapshotWorld, type WorldSnapshot } from './snapshot.js';
-import type { BodyId, CallbackId, ColliderId, ConstraintId, ForceId, ParticleId } from './ids.js';
+import type { CallbackId, ColliderId, ConstraintId, ForceId, ParticleId } from './ids.js';
 import { addForce, addStepCallback, removeFromWorld, type Removable } from './worldRemove.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
@@ -291,12 +291,14 @@ export class World extends WorldSettings {
   }
 
   /**
-   * Undoes an add: pass it what the add returned. An id from `addStick`, `addPin`,
-   * `addConstraint`, `addCollider`, `addForce`, `onBeforeStep` / `onAfterStep` or a
-   * table's add (angle, plane, capsule edge, face, spring); or a body: the record
-   * `addBody` returned or the handle a builder returned (`createCloth`,
-   * `createRagdoll`…), which goes with its particles and constraints. Throws when
-   * `target` names nothing live. (Particles are indices: `removeParticle`.)
+   * Undoes an add: pass it whatever an `add…`, `create…`, `enable…` or
+   * `protect…` call returned (see {@link Removable}): a particle id, an id from
+   * `addStick`, `addPin`, `addConstraint`, `addCollider`, `addForce`,
+   * `onBeforeStep` / `onAfterStep` or a table's add (angle, plane, capsule edge,
+   * face, spring); a body record from `addBody`; or a handle (`createCloth`,
+   * `createBox`, `createRagdoll`, `enableSelfCollision`…), which goes with its
+   * particles and constraints. `handle.remove()` does the same. Throws, naming
+   * `target`, when it names nothing live.
    *
    * @example
    * ```ts
@@ -304,6 +306,7 @@ export class World extends WorldSettings {
    * const wind = world.addForce(new Wind({ velocity: [3, 0, 0] }));
    * const box = createBox(world, { size: 0.5 });
    * world.remove(stick);
+   * world.remove(a); // a particle, with what is attached to it
    * world.remove(wind);
    * world.remove(box);
    * ```
@@ -312,12 +315,12 @@ export class World extends WorldSettings {
     removeFromWorld(this, target);
   }
 
-  /** `remove` for a collider id only: throws when `id` is not a live collider. Sleeping bodies wake (one may have rested on it). */
+  /** {@link World.remove} for a collider id only: throws when `id` is not a live collider. Sleeping bodies wake (one may have rested on it). */
   removeCollider(id: ColliderId): void {
     removeCollider(this, id);
   }
 
-  /** `remove` for constraint ids only (stick, pin, user constraint, angle, plane, capsule edge, face, spring): throws when `id` is not one. */
+  /** {@link World.remove} for constraint ids only (stick, pin, user constraint, angle, plane, capsule edge, face, spring): throws when `id` is not one. */
   removeConstraint(id: ConstraintId): void {
     removeConstraint(this, id);
   }
@@ -325,15 +328,10 @@ export class World extends WorldSettings {
   /**
    * Registers particles `[first, first + count)` as one body and returns its
    * record. Builders call this after `addParticles`; push the ids of the body's
-   * constraints into `record.constraints` so `removeBody` takes them along.
+   * constraints into `record.constraints` so `world.remove(record)` takes them along.
    */
   addBody(first: ParticleId, count: number, options: BodyOptions = {}): BodyRecord {
     return addBody(this, first, count, options);
-  }
-
-  /** `remove` for bodies only: its constraints, then its particles (with anything else attached to them). */
-  removeBody(body: BodyId | BodyRecord): void {
-    removeBody(this, body);
   }
 
   /** The live body whose range holds particle `id`, or undefined. */
@@ -347,7 +345,7 @@ export class World extends WorldSettings {
     return this.stickRows.has(id) || this.pinRows.has(id) || this.customIds.has(id) || this.registry.ownerOf(id) !== undefined;
   }
 
-  /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
+  /** {@link World.remove} for a particle id only: removes it and every stick and pin attached to it. Its id becomes invalid (and may be reused). A particle of a body goes with its body. */
   removeParticle(id: ParticleId): void {
     removeParticle(this, id);
   }

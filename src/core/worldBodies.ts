@@ -47,7 +47,7 @@ export function writeParticle(world: World, id: number, o: CheckedParticle): voi
 /**
  * Registers particles `[first, first + count)` as one body and returns its
  * record. Builders call this after `addParticles`; push the ids of the body's
- * constraints into `record.constraints` so `removeBody` takes them along.
+ * constraints into `record.constraints` so `world.remove(record)` takes them along.
  */
 export function addBody(world: World, first: number, count: number, options: BodyOptions = {}): BodyRecord {
   checkInteger(count, 'addBody: count', 1);
@@ -69,9 +69,8 @@ export function addBody(world: World, first: number, count: number, options: Bod
 }
 
 /** Removes a body: its constraints, then its particles (with anything else attached to them). */
-export function removeBody(world: World, body: number | BodyRecord): void {
-  const record = typeof body === 'number' ? world.bodies[body] : body;
-  if (!record || !record.alive) throw new RangeError(`removeBody: no body with id ${typeof body === 'number' ? body : body?.id}`);
+export function removeBody(world: World, record: BodyRecord): void {
+  if (!record.alive) throw new RangeError(`remove: the ${record.kind} (body ${record.id}) was removed already`);
   record.alive = false;
   for (const cleanup of record.onRemove) cleanup();
   for (const id of record.constraints) if (world.hasConstraint(id)) world.removeConstraint(id);
@@ -93,7 +92,8 @@ export function removeParticle(world: World, id: number): void {
   // A body owns its range: a freed slot inside it would be reused by a stranger
   // that removing the body would then delete too.
   const owner = world.particles.body[id]!;
-  if (owner >= 0 && world.bodies[owner]!.alive) throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${world.bodies[owner]!.kind}); remove the whole body with removeBody`);
+  if (owner >= 0 && world.bodies[owner]!.alive)
+    throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${world.bodies[owner]!.kind}); remove the whole body with world.remove(body)`);
   detachRange(world, id, id + 1);
   world.particles.release(id);
   world.sleep.invalidate();

@@ -114,10 +114,10 @@ export interface StickOptions {
   /** Rest length; default the particles' current distance. */
   length?: number;
   /**
-   * Share of the error repaired per pass, in (0, 1]; default 1 (rigid).
-   * @deprecated How soft this looks depends on substeps and iterations; give
-   * `compliance` instead (`complianceForStiffness` in materials.ts converts).
-   * Accepted until the next version.
+   * Share of the error repaired per pass, in (0, 1]; default 1 (rigid). Below 1
+   * the stick's softness depends on the substeps and iterations (the paper's
+   * relaxation); `compliance` gives one that does not (`complianceForStiffness`
+   * converts).
    */
   stiffness?: number;
   /** Compliance in m/N, the inverse of the stick's spring constant: it stretches α·F under a force F, whatever the solver settings. Default 0 (rigid). */

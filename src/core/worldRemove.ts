@@ -1,21 +1,27 @@
 import type { BodyRecord } from './bodies/body.js';
 import type { Force } from './forces/force.js';
-import type { CallbackId, ForceId, RemovableId } from './ids.js';
+import type { CallbackId, ForceId, ParticleId, RemovableId } from './ids.js';
+import { FIRST_REGISTRY_ID } from './registry.js';
 import type { World } from './world.js';
-import { removeBody } from './worldBodies.js';
+import { removeBody, removeParticle } from './worldBodies.js';
 import { removeCollider, removeConstraint } from './worldConstraints.js';
 
 // The one way to undo an add: `world.remove(what the add returned)`. Constraints of
 // every kind, colliders, forces and step callbacks have ids from the registry's one
-// counter, so an id alone says what it names; bodies and the handles builders return
-// are objects. Particles are indices, not registry ids: `removeParticle` takes them.
+// counter, which starts above every particle index, so a number alone says what it
+// names; bodies and the handles builders return are objects.
 
 /**
- * What `world.remove` takes: an id an add returned, a body record, a handle a
- * builder returned, or a feature an `enable…`/`protect…` call returned (anything
- * with its own `remove()`).
+ * What `world.remove` takes: whatever an `add…`, `create…`, `enable…` or
+ * `protect…` call returned. A number is a particle id (`addParticle`) or an id
+ * from the registry (`addStick`, `addPin`, `addConstraint`, `addCollider`,
+ * `addForce`, `onBeforeStep`, `onAfterStep`, `addAngleConstraint`,
+ * `addPlaneConstraint`, `addCapsuleEdge`, `addCollisionTriangle`,
+ * `Springs.add`); an object is a body record (`addBody`) or a handle with its own
+ * `remove()` (`createCloth`, `createBox`, `createRagdoll`, `createWind`,
+ * `enableSelfCollision`, `protectFromTunnelling`, `new Attachment(…)`…).
  */
-export type Removable = RemovableId | BodyRecord | { readonly body: BodyRecord } | { remove(): void };
+export type Removable = ParticleId | RemovableId | BodyRecord | { remove(): void };
 
 /** Adds a force generator (the body of `World.addForce`). */
 export function addForce(world: World, force: Force): ForceId {
@@ -41,14 +47,22 @@ export function removeFromWorld(world: World, target: Removable): void {
     removeById(world, target);
     return;
   }
-  if (typeof target !== 'object' || target === null) throw new TypeError(`remove: expected an id, a body or a handle, got ${String(target)}`);
+  if (typeof target !== 'object' || target === null) throw new TypeError(`remove: expected an id, a body or a handle, got ${describe(target)}`);
   if (isBodyRecord(target)) return removeBody(world, target);
-  if ('body' in target && isBodyRecord(target.body)) return removeBody(world, target.body);
+  // A handle's own remove() first: it may hold more than its body (a tearing hook, a pin).
   if ('remove' in target && typeof target.remove === 'function') return target.remove();
-  throw new TypeError('remove: expected an id, a body or a handle, got an object with neither a body nor a remove()');
+  throw new TypeError(`remove: expected an id, a body or a handle, got an object with no remove() (keys: ${Object.keys(target).join(', ') || 'none'})`);
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'string' ? `'${value}'` : String(value);
 }
 
 function removeById(world: World, id: number): void {
+  if (Number.isInteger(id) && id >= 0 && id < FIRST_REGISTRY_ID) {
+    if (world.particles.isAlive(id)) return removeParticle(world, id);
+    throw new RangeError(`remove: no particle with id ${id} in this world (removed already, or from another world?)`);
+  }
   if (world.colliderIds.has(id)) return removeCollider(world, id);
   const force = world.forceIds.get(id);
   if (force !== undefined) {

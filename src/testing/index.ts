@@ -28,3 +28,5 @@ export { expectStickLength, type StickLengthOptions } from './stickLength.js';
 export { expectAsleep, isAsleep } from './asleep.js';
 export { expectFinite, nonFiniteParticles } from './finite.js';
 export { energy, expectEnergyNotGrowing, type Energy, type EnergyOptions } from './energy.js';
+// A skinned stand-in for a Mixamo character and its walk, so a test or a story needs no model file.
+export { createTestHumanoid, createWalkClip, walkSpeed, type TestHumanoid, type TestHumanoidOptions, type WalkClipOptions } from './testHumanoid.js';

@@ -93,7 +93,7 @@ export class AnimatedRagdoll {
   private rampTime = 0;
   private rampDuration = 0;
   private readonly stepping: CallbackId;
-  private disposed = false;
+  private removed = false;
   private readonly point = new Vector3();
   private readonly strikeSpeed: number;
   /** Bounds of the ragdoll's particles (min xyz, max xyz), refilled per step while it watches for strikes. */
@@ -150,7 +150,7 @@ export class AnimatedRagdoll {
    */
   follow(dt: number): void {
     if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`AnimatedRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
-    if (this.disposed) return;
+    if (this.removed) return;
     // Driven bones keep the animation's locals (the driver writes only their matrices): rebuild those to read the animation.
     const posed = this.posed;
     if (this.isActive) for (let i = 0; i < posed.length; i++) posed[i]!.updateMatrix();
@@ -167,7 +167,7 @@ export class AnimatedRagdoll {
    * Allocates nothing.
    */
   pose(): void {
-    if (!this.isActive || this.disposed) return;
+    if (!this.isActive || this.removed) return;
     this.swings.update(this.world);
     // The bones it does not drive (toes, fingers, the middle of the spine) follow their driven parents.
     this.root.updateMatrixWorld(true);
@@ -179,7 +179,7 @@ export class AnimatedRagdoll {
    * calls, and its pin softens to its strength. Does nothing when already active.
    */
   activate(): void {
-    if (this.isActive || this.disposed) return;
+    if (this.isActive || this.removed) return;
     this.isActive = true;
     for (const bone of this.posed) {
       bone.updateMatrix();
@@ -236,16 +236,16 @@ export class AnimatedRagdoll {
    */
   getUp(seconds: number): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
-    if (!this.isActive || this.disposed) return;
+    if (!this.isActive || this.removed) return;
     for (let i = 0; i < ragdollParts.length; i++) this.rampFrom[i] = this.effectiveStrength(i);
     this.rampTime = 0;
     this.rampDuration = seconds;
   }
 
   /** Removes the ragdoll, its pins and its step hook, and hands the bones back to the animation. Safe to call twice. */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
     this.world.remove(this.stepping);
     for (const pin of this.pins) if (pin >= 0 && this.world.pinRow(pin) >= 0) this.world.remove(pin);
     this.ragdoll.remove();

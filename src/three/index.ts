@@ -18,11 +18,10 @@ export { ParticleDrag } from './particleDrag.js';
 export { collectTriangles } from './collectTriangles.js';
 export { ParticlePoints, StickLines } from './debugViews.js';
 export { ColliderWireframes } from './colliderWireframes.js';
-// Animated characters that turn ragdolls. Kept to six runtime names: `sinew-physics` must stay short
-// (test/react/entryPoints.test.tsx); `mixamoNames`, `SwingDriver`, `dualQuaternionVertex` and `walkSpeed`
+// Animated characters that turn ragdolls. Kept to four runtime names: `sinew-physics` must stay short
+// (test/react/entryPoints.test.tsx); `mixamoNames`, `SwingDriver` and `dualQuaternionVertex`
 // stay in their modules.
 export { fitRagdoll, type FitRagdollOptions, type RagdollFit, type PartAnchor } from './fitRagdoll.js';
 export { AnimatedRagdoll, type AnimatedRagdollOptions, type RagdollStrength } from './animatedRagdoll.js';
 export { type SwungBone } from './swingDriver.js';
 export { dualQuaternionSkinning } from './dualQuaternionSkinning.js';
-export { createTestHumanoid, createWalkClip, type TestHumanoid, type TestHumanoidOptions, type WalkClipOptions } from './testHumanoid.js';

@@ -119,7 +119,7 @@ export class ParticleDrag {
   private forget(): void {
     this.pin = -1;
     this.particle = -1;
-    this.glide?.dispose();
+    this.glide?.remove();
     this.glide = null;
   }
 

@@ -1,5 +1,5 @@
 import { afterAll, bench, describe } from 'vitest';
-import { walkSpeed } from '../../src/three/testHumanoid.js';
+import { walkSpeed } from '../../src/testing/testHumanoid.js';
 import { walker, type Walker } from '../support/walker.js';
 import { median, protocol } from './protocol.js';
 

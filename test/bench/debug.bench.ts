@@ -15,7 +15,7 @@ import { timed } from './protocol.js';
 function hangingCloth() {
   const world = new World();
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const cloth = createCloth(world, { width: 64, height: 64, spacing: 0.03, origin: [-0.95, 2.2, 0], pin: 'top-corners', bend: { stiffness: 0.5 } });
+  const cloth = createCloth(world, { width: 64, height: 64, spacing: 0.03, corner: [-0.95, 2.2, 0], pin: 'top-corners', bend: { stiffness: 0.5 } });
   for (let i = 0; i < 30; i++) world.step();
   // Halfway between two steps, as most frames are: every position is blended.
   const blend = { alpha: 0.5 };

@@ -80,7 +80,7 @@ function historyCost(): { fresh: number; after: number } {
   };
   const fresh = settle(restingBoxes(50, { sleep: true }, core));
   const after = settle(restingBoxes(50, { sleep: true }, core));
-  for (let i = 0; i < 100_000; i++) after.removeBody(core.createBox(after, { position: [20, 5, 0] }).body);
+  for (let i = 0; i < 100_000; i++) after.remove(core.createBox(after, { position: [20, 5, 0] }).body);
   settle(after);
   const samples = { fresh: [] as number[], after: [] as number[] };
   for (let r = 0; r < 2 * p.runs; r++) {

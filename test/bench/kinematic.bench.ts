@@ -18,7 +18,7 @@ function scene(kind: Kind): { world: World; advance: (frame: number) => void } {
   const world = new core.World();
   const box = { type: 'obb' as const, position: [0, -0.05, 0] as const, halfExtents: [1, 0.05, 1] as const };
   const id = kind === 'static' ? world.addCollider(box) : world.addCollider({ ...box, kinematic: true });
-  core.createCloth(world, { width: side, height: side, spacing: 0.05, orientation: 'horizontal', position: [-0.8, 0.011, -0.8], radius: 0.01 });
+  core.createCloth(world, { width: side, height: side, spacing: 0.05, orientation: 'horizontal', corner: [-0.8, 0.011, -0.8], radius: 0.01 });
   const collider = kind === 'static' ? null : (world.getCollider(id) as InstanceType<Engine['KinematicCollider']>);
   const advance = (frame: number) => {
     if (collider && kind === 'moving') collider.targetPose[0] = 0.3 * Math.sin(frame / 60);

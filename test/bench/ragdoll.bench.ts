@@ -31,7 +31,7 @@ function scene(options: Variant['options']): { world: World; bones: () => number
   const world = new core.World();
   world.addCollider(staircaseMesh(10, 0.3, 0.18, 4));
   const dolls = Array.from({ length: RAGDOLLS }, (_, k) => {
-    const doll = core.createRagdoll(world, { position: [2.85, 9 * 0.18, -1.2 + k * 0.8], rotation: [0, -Math.SQRT1_2, 0, Math.SQRT1_2], ...options });
+    const doll = core.createRagdoll(world, { feet: [2.85, 9 * 0.18, -1.2 + k * 0.8], rotation: [0, -Math.SQRT1_2, 0, Math.SQRT1_2], ...options });
     doll.hit('chest', [-1, 0, 0], 5 * world.substep);
     return doll;
   });

@@ -66,7 +66,7 @@ function bridgeScene(n: number, kind: Kind, bridged: boolean) {
   const { core, bridge } = now;
   const world = new core.World();
   world.addCollider({ type: 'obb', position: [0, -0.05, 0], halfExtents: [1, 0.05, 1] });
-  core.createCloth(world, { width: 32, height: 32, spacing: 0.05, orientation: 'horizontal', position: [-0.8, 0.011, -0.8], radius: 0.01 });
+  core.createCloth(world, { width: 32, height: 32, spacing: 0.05, orientation: 'horizontal', corner: [-0.8, 0.011, -0.8], radius: 0.01 });
   const rapier = new R.World({ x: 0, y: -9.81, z: 0 });
   rapier.createCollider(R.ColliderDesc.cuboid(20, 0.1, 20).setTranslation(0, -0.1, 30));
   for (let i = 0; i < n; i++) {
@@ -87,7 +87,7 @@ function bridgeScene(n: number, kind: Kind, bridged: boolean) {
 function kinematicScene(core: Core) {
   const world = new core.World();
   const id = world.addCollider({ type: 'obb', position: [0, -0.05, 0], halfExtents: [1, 0.05, 1], kinematic: true });
-  core.createCloth(world, { width: 32, height: 32, spacing: 0.05, orientation: 'horizontal', position: [-0.8, 0.011, -0.8], radius: 0.01 });
+  core.createCloth(world, { width: 32, height: 32, spacing: 0.05, orientation: 'horizontal', corner: [-0.8, 0.011, -0.8], radius: 0.01 });
   const collider = world.getCollider(id) as InstanceType<Core['KinematicCollider']>;
   let frame = 0;
   return () => {

@@ -34,8 +34,8 @@ export function staircaseMesh(steps: number, depth: number, rise: number, width:
 export function frameScene(options: WorldOptions = {}, core: Engine = source): World {
   const world = new core.World(options);
   world.addCollider(staircaseMesh(10, 0.3, 0.18, 3));
-  core.createCloth(world, { width: 64, height: 64, spacing: 0.05, origin: [-1.6, 4.5, 0.8], pin: 'top-corners', radius: 0.01 });
-  for (let k = 0; k < 4; k++) core.createRagdoll(world, { position: [0.4 + k * 0.6, 1.2 + k * 0.2, -0.6 + (k % 2) * 1.2], height: 1.7, pose: k % 2 === 0 ? 'standing' : 'T' });
+  core.createCloth(world, { width: 64, height: 64, spacing: 0.05, corner: [-1.6, 4.5, 0.8], pin: 'top-corners', radius: 0.01 });
+  for (let k = 0; k < 4; k++) core.createRagdoll(world, { feet: [0.4 + k * 0.6, 1.2 + k * 0.2, -0.6 + (k % 2) * 1.2], height: 1.7, pose: k % 2 === 0 ? 'standing' : 'T' });
   return world;
 }
 

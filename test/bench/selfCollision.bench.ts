@@ -17,9 +17,9 @@ function clothScene(engine: Engine, scene: Scene, selfCollide: boolean, settle =
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const cloth =
     scene === 'hanging'
-      ? engine.createCloth(world, { width: 64, height: 64, spacing: 0.05, origin: [-1.575, 3.3, 0], pin: 'top-corners' })
-      : engine.createCloth(world, { width: 64, height: 64, spacing: 0.05, origin: [-1.575, 1.2, -1.575], orientation: 'horizontal' });
-  if (scene === 'draped') world.addCollider({ type: 'sphere', center: [0.1, 0.5, 0.1], radius: 0.5 });
+      ? engine.createCloth(world, { width: 64, height: 64, spacing: 0.05, corner: [-1.575, 3.3, 0], pin: 'top-corners' })
+      : engine.createCloth(world, { width: 64, height: 64, spacing: 0.05, corner: [-1.575, 1.2, -1.575], orientation: 'horizontal' });
+  if (scene === 'draped') world.addCollider({ type: 'sphere', position: [0.1, 0.5, 0.1], radius: 0.5 });
   if (selfCollide) engine.enableSelfCollision(world, cloth.body, { thickness: 0.02 });
   // Into the interesting part: the hanging cloth swinging, the draped one folding over the ball.
   for (let i = 0; i < settle; i++) world.step();

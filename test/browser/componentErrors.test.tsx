@@ -81,7 +81,7 @@ for (const strict of [false, true]) {
           {handle}
         </World>
       );
-      scene = await mountPage(content(<Cloth name="flag" width={-3} height={0} origin={[0, 3, 0]} />), strict);
+      scene = await mountPage(content(<Cloth name="flag" width={-3} height={0} corner={[0, 3, 0]} />), strict);
       await until(() => reported.length >= 2, 'both errors were reported');
       await frames(10);
       expect(reported).toEqual([
@@ -99,9 +99,9 @@ for (const strict of [false, true]) {
       expect(world.stepCount).toBeGreaterThan(steps);
 
       // The same bad values again (new inline arrays) report nothing new; fixed props bring the cloth back.
-      await scene.render(content(<Cloth name="flag" width={-3} height={0} origin={[0, 3, 0]} />));
+      await scene.render(content(<Cloth name="flag" width={-3} height={0} corner={[0, 3, 0]} />));
       expect(reported).toHaveLength(2);
-      await scene.render(content(<Cloth name="flag" width={4} height={3} origin={[0, 3, 0]} />));
+      await scene.render(content(<Cloth name="flag" width={4} height={3} corner={[0, 3, 0]} />));
       await until(() => world.particleCount === 9 + 12, 'the fixed cloth was built');
       expect(reported).toHaveLength(2);
       expectNoCrash();
@@ -136,7 +136,7 @@ for (const strict of [false, true]) {
         (handle) => (
           <World>
             {rope}
-            <Cloth name="flag" width={-3} height={0} origin={[0, 3, 0]} />
+            <Cloth name="flag" width={-3} height={0} corner={[0, 3, 0]} />
             <Stick a="nope" b="nada" />
             {handle}
           </World>

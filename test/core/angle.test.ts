@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addAngleConstraint, angleAt, angleTable, removeAngleConstraint, setAngleConstraint, World, type Force } from '../../src/core/index.js';
+import { addAngleConstraint, angleAt, angleTable, setAngleConstraint, World, type Force } from '../../src/core/index.js';
 
 const degrees = Math.PI / 180;
 
@@ -157,10 +157,10 @@ describe('angle constraints', () => {
     world.addForce(squeeze(a, b, 30));
     for (let i = 0; i < 120; i++) world.step();
     expect(angleAt(world, a, middle, b) / degrees).toBeCloseTo(100, 1);
-    removeAngleConstraint(world, id);
+    world.remove(id);
     expect(angleTable(world).count).toBe(1);
     expect(angleTable(world).rows.get(other)).toBe(0);
-    expect(() => removeAngleConstraint(world, id)).toThrow(`removeAngleConstraint: no angle constraint with id ${id}`);
+    expect(() => world.remove(id)).toThrow(`remove: nothing in this world has id ${id}`);
   });
 
   it('rejects bad input, naming the function, the argument and the value', () => {

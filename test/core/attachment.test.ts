@@ -7,7 +7,7 @@ const dist = (a: readonly number[], b: readonly number[]) => Math.hypot(a[0]! - 
 /** A cape: a 10 × 8 cloth hanging at x ∈ [-0.225, 0.225] from y = 1.5, its top row attached to a "box" at the origin of x. */
 function capeScene(kernel: 'wasm' | 'js') {
   const world = new World({ damping: 0, kernel });
-  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, position: [-0.225, 1.5, 0], totalMass: 0.4 });
+  const cape = createCloth(world, { width: 10, height: 8, spacing: 0.05, corner: [-0.225, 1.5, 0], mass: 0.4 });
   const top = Array.from({ length: 10 }, (_, i) => cape.particle(i, 0));
   const attachment = new Attachment(world, top, { position: [0, 1.5, 0] });
   return { world, cape, top, attachment };
@@ -59,7 +59,7 @@ describe('Attachment: particles held to a moving object', () => {
           last = energyInFrame(world, cape.first, cape.count, moving ? 3 : 0);
           highest = Math.max(highest, last);
         }
-        attachment.dispose();
+        attachment.remove();
         return { worst, highest, last, rest, given: 0.5 * freeMass * 9 };
       };
       const moving = run(true);
@@ -117,7 +117,7 @@ describe('Attachment: particles held to a moving object', () => {
 
   it('breaks when the hanging mass × g exceeds the break force, within 5%, and not before', () => {
     const world = new World({ damping: 1 });
-    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 8, totalMass: 0.09 });
+    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 8, mass: 0.09 });
     let broke = -1;
     let load = 0;
     const attachment = new Attachment(world, [rope.first], { position: [0, 2, 0], breakForce: 10, onBreak: (_particle, force) => (broke = force) });
@@ -140,7 +140,7 @@ describe('Attachment: particles held to a moving object', () => {
     expect(load).toBeLessThan(10 * 1.05);
     expect(attachment.holds(0)).toBe(false);
     expect(world.pins.count).toBe(0);
-    attachment.dispose();
+    attachment.remove();
   });
 
   it('reports the force a breakable hold carries: a 1 kg particle hanging still weighs 9.81 N', () => {
@@ -166,8 +166,8 @@ describe('Attachment: particles held to a moving object', () => {
     world.step();
     expect(attachment.holds(1)).toBe(false);
     expect(attachment.holds(0)).toBe(true);
-    attachment.dispose();
-    attachment.dispose();
+    attachment.remove();
+    attachment.remove();
     expect(world.pins.count).toBe(0);
     expect(world.beforeStep).toHaveLength(0);
     expect(world.afterStep).toHaveLength(0);
@@ -177,9 +177,9 @@ describe('Attachment: particles held to a moving object', () => {
   it('allocates nothing per frame while following a moving object, breakable or not', () => {
     const allocation = (attach: 'none' | 'rigid' | 'breakable') => {
       const { world, attachment } = capeScene('js');
-      if (attach === 'none') attachment.dispose();
+      if (attach === 'none') attachment.remove();
       if (attach === 'breakable') {
-        attachment.dispose();
+        attachment.remove();
         new Attachment(world, attachment.particles, { position: [0, 1.5, 0], breakForce: 1e6 }).pose.set([0, 1.5, 0], [0, 0, 0, 1]);
       }
       const held = world.substepStages[0] as Attachment | undefined;

@@ -6,7 +6,7 @@ import { leastAllocation } from '../support/heap.js';
 function boxAndRope(options: { gravity?: [number, number, number]; compliance?: number } = {}) {
   const world = new World({ damping: 0, gravity: options.gravity ?? [0, -9.81, 0], iterations: 4 });
   const box = createBox(world, { size: 0.3, position: [0, 2, 0], mass: 0.5 });
-  const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, totalMass: 2 });
+  const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, mass: 2 });
   const link = new BodyAttachment(world, [rope.first], box.vertices, { compliance: options.compliance ?? 0 });
   const all: number[] = [...box.vertices, ...Array.from({ length: rope.count }, (_, k) => rope.first + k)];
   const momentum = () => {
@@ -88,10 +88,10 @@ describe('BodyAttachment: two-way links to a sinew body', () => {
     expect(worst).toBeLessThan(0.005);
   });
 
-  it('breaks over its break force and calls onBreak; a removed body lets go; dispose leaves nothing', () => {
+  it('breaks over its break force and calls onBreak; a removed body lets go; remove leaves nothing', () => {
     const world = new World({ damping: 1, iterations: 4 });
     const box = createBox(world, { size: 0.3, position: [0, 2, 0], mass: Infinity });
-    const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, totalMass: 2 });
+    const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, mass: 2 });
     const broken: number[] = [];
     const link = new BodyAttachment(world, [rope.first], box.vertices, { breakForce: 15, onBreak: (_p, force) => broken.push(force) });
     for (let i = 0; i < 120; i++) world.step();
@@ -102,12 +102,12 @@ describe('BodyAttachment: two-way links to a sinew body', () => {
     expect(link.constraintCount).toBe(0);
     const held = new BodyAttachment(world, [rope.last], box.vertices);
     expect(held.constraintCount).toBe(1);
-    world.removeBody(box.body);
+    world.remove(box.body);
     world.step();
     expect(held.constraintCount).toBe(0);
-    link.dispose();
-    held.dispose();
-    held.dispose();
+    link.remove();
+    held.remove();
+    held.remove();
     expect(world.constraints).toHaveLength(0);
     expect(world.beforeStep).toHaveLength(0);
     expect(world.afterStep).toHaveLength(0);
@@ -137,6 +137,6 @@ describe('BodyAttachment: two-way links to a sinew body', () => {
     const tie = new BodyAttachment(world, [a], [flat], { compliance: 0 });
     world.step();
     expect(Math.hypot(...world.getPosition(a).map((c, k) => c - world.getPosition(flat)[k]!))).toBeLessThan(1e-9);
-    tie.dispose();
+    tie.remove();
   });
 });

@@ -39,7 +39,7 @@ const LYING: [number, number, number, number] = [-Math.SQRT1_2, 0, 0, Math.SQRT1
  */
 function hammock(world: World): ClothHandle {
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: -3 });
-  return createCloth(world, { width: 30, height: 30, spacing: 0.1, origin: [-1.45, 1, -1.45], orientation: 'horizontal', pin: 'corners', totalMass: 5, iterations: 20, radius: 0.04 });
+  return createCloth(world, { width: 30, height: 30, spacing: 0.1, corner: [-1.45, 1, -1.45], orientation: 'horizontal', pin: 'corners', mass: 5, iterations: 20, radius: 0.04 });
 }
 
 /** The cloth particle nearest below (x, z), or undefined off the cloth. */
@@ -79,7 +79,7 @@ describe('collisions between bodies, on by default', () => {
     const world = new World();
     const cloth = hammock(world);
     // Lying on its back across the middle, its lowest point 1 m above the cloth.
-    const doll = createRagdoll(world, { position: [0, 2.0, 0.9], rotation: LYING });
+    const doll = createRagdoll(world, { feet: [0, 2.0, 0.9], rotation: LYING });
     let below = 0;
     let lowest = Infinity;
     let sag = 0;
@@ -159,7 +159,7 @@ describe('collisions between bodies, on by default', () => {
     for (const turn of [Math.PI / 2, 0.3, 0]) {
       const world = new World();
       world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-      const below = createRagdoll(world, { position: [0, 0.2, 0.9], rotation: LYING });
+      const below = createRagdoll(world, { feet: [0, 0.2, 0.9], rotation: LYING });
       for (let i = 0; i < 120; i++) world.step();
       // The second one lies turned by `turn` about the vertical, its chest 1 m above the first one's.
       const above = createRagdoll(world, { rotation: quatMultiply(quatFromAxisAngle([0, 1, 0], turn), LYING) });
@@ -186,7 +186,7 @@ describe('collisions between bodies, on by default', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     const table = createBox(world, { size: [1, 0.6, 2.2], position: [0, 0.3, 0], mass: 50 });
-    const doll = createRagdoll(world, { position: [0, 1.2, 0.9], rotation: LYING });
+    const doll = createRagdoll(world, { feet: [0, 1.2, 0.9], rotation: LYING });
     for (let i = 0; i < 240; i++) world.step();
     // Lying on the table top (y = 0.6), not through it.
     for (const id of doll.vertices) expect(world.getPosition(id)[1]).toBeGreaterThan(0.6);
@@ -219,8 +219,8 @@ describe('collisions between bodies, on by default', () => {
     // are solid to other bodies by default; `surfaceContacts: false` leaves the particles alone.
     const lowest = (solid: boolean) => {
       const world = new World();
-      const net = createCloth(world, { width: 8, height: 8, spacing: 0.3, origin: [-1.05, 1, -1.05], orientation: 'horizontal', pin: 'corners', totalMass: 8, iterations: 10, surfaceContacts: solid });
-      const doll = createRagdoll(world, { position: [0, 1.6, 0.9], rotation: LYING });
+      const net = createCloth(world, { width: 8, height: 8, spacing: 0.3, corner: [-1.05, 1, -1.05], orientation: 'horizontal', pin: 'corners', mass: 8, iterations: 10, surfaceContacts: solid });
+      const doll = createRagdoll(world, { feet: [0, 1.6, 0.9], rotation: LYING });
       for (let i = 0; i < 180; i++) world.step();
       return Math.min(...doll.vertices.map((id) => world.getPosition(id)[1])) - Math.min(...Array.from({ length: 64 }, (_, k) => world.getPosition(net.first + k)[1]));
     };
@@ -233,7 +233,7 @@ describe('collisions between bodies, on by default', () => {
     const drop = (groups?: { cloth?: number; doll?: number }) => {
       const world = new World();
       const cloth = hammock(world);
-      const doll = createRagdoll(world, { position: [0, 1.3, 0.9], rotation: LYING, collisionGroups: groups?.doll });
+      const doll = createRagdoll(world, { feet: [0, 1.3, 0.9], rotation: LYING, collisionGroups: groups?.doll });
       if (groups?.cloth !== undefined) setCollisionGroups(world, cloth.body, groups.cloth);
       for (let i = 0; i < 90; i++) world.step();
       return world.getPosition(doll.part('chest'))[1];
@@ -263,7 +263,7 @@ describe('collisions between bodies, on by default', () => {
     expect(() => createCloth(world, { width: 2, height: 2, collisionGroups: 0.5 })).toThrow(/createCloth: collisionGroups .*got 0\.5/);
     expect(() => setCollisionGroups(world, 7, 0)).toThrow(/setCollisionGroups: no live body 7/);
     const gone = createBox(world, {});
-    world.removeBody(gone.body);
+    world.remove(gone.body);
     expect(() => getCollisionGroups(world, gone.body)).toThrow(/getCollisionGroups: no live body \d+ \(a box, removed\)/);
     expect(() => setCollisionGroups(new World(), box.body, 0)).toThrow(/no live body/);
     expect(getCollisionGroups(world, box.body)).toBe(0xffffffff);
@@ -361,10 +361,10 @@ describe('collisions between bodies, on by default', () => {
   it('allocates nothing: 3,000 steps of boxes, ragdolls and a cloth in contact leave the heap flat', () => {
     const world = new World({ sleep: true });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.1, origin: [-0.55, 1.2, -0.55], orientation: 'horizontal', pin: 'corners', radius: 0.02, totalMass: 2 });
+    const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.1, corner: [-0.55, 1.2, -0.55], orientation: 'horizontal', pin: 'corners', radius: 0.02, mass: 2 });
     addSurfaceCollision(world, cloth.body);
     const boxes = [0, 1, 2].map((k) => createBox(world, { size: 0.3, position: [k * 0.1 - 0.1, 0.3 + k * 0.4, 0] }));
-    const dolls = [0, 1].map((k) => createRagdoll(world, { position: [k - 0.5, 1.6 + k, 0.9], rotation: LYING }));
+    const dolls = [0, 1].map((k) => createRagdoll(world, { feet: [k - 0.5, 1.6 + k, 0.9], rotation: LYING }));
     // Throws everything up again now and then, from inside the step.
     let tick = 0;
     world.addForce({

@@ -82,7 +82,7 @@ describe('oriented box collider', () => {
 
   it('pushes a point inside out through its nearest face, to the face plus its radius', () => {
     const world = new World(still);
-    world.addCollider({ type: 'obb', center, halfExtents: half, quaternion: q });
+    world.addCollider({ type: 'obb', position: center, halfExtents: half, rotation: q });
     const r = 0.05;
     // Local starts: nearest face +y, -x, +z.
     const cases: [Vec3, number, number][] = [
@@ -100,7 +100,7 @@ describe('oriented box collider', () => {
 
   it('rounds edges and corners: a point near a corner ends exactly its radius from it', () => {
     const world = new World(still);
-    world.addCollider({ type: 'obb', center, halfExtents: half, quaternion: q });
+    world.addCollider({ type: 'obb', position: center, halfExtents: half, rotation: q });
     const r = 0.1;
     const corner: Vec3 = [0.5, 0.2, 0.3];
     const start: Vec3 = [0.53, 0.24, 0.32]; // outside the core box, within r of the corner
@@ -123,7 +123,7 @@ describe('oriented box collider', () => {
   it('a particle slides down a tilted board with acceleration g(sin θ − μ cos θ) and rests on it when tan θ < μ', () => {
     const theta = (25 * Math.PI) / 180;
     const quaternion: Quat = [0, 0, Math.sin(theta / 2), Math.cos(theta / 2)];
-    const board = { type: 'obb', center: [0, 0, 0], halfExtents: [20, 0.05, 1], quaternion } as const;
+    const board = { type: 'obb', position: [0, 0, 0], halfExtents: [20, 0.05, 1], rotation: quaternion } as const;
     const [, up] = axesOf(quaternion);
     const downhill: Vec3 = [-Math.cos(theta), -Math.sin(theta), 0];
     const start: Vec3 = [up![0]! * 0.05, up![1]! * 0.05, 0];
@@ -154,8 +154,8 @@ describe('oriented box collider', () => {
 
   it('rejects bad shapes with the function, argument and value named', () => {
     const world = new World();
-    expect(() => world.addCollider({ type: 'obb', center: [0, 0, 0], halfExtents: [1, -1, 1] })).toThrow('obb collider: halfExtents must be >= 0, got [1, -1, 1]');
-    expect(() => world.addCollider({ type: 'obb', center: [0, 0, 0], halfExtents: [1, 1, 1], quaternion: [0, 0, 0, 0] })).toThrow('obb collider: quaternion must not be [0, 0, 0, 0]');
-    expect(() => world.addCollider({ type: 'obb', center: [0, 0, 0], halfExtents: [1, 1, 1], friction: -2 })).toThrow('obb collider: friction must be a finite number in [0, Infinity], got -2');
+    expect(() => world.addCollider({ type: 'obb', position: [0, 0, 0], halfExtents: [1, -1, 1] })).toThrow('obb collider: halfExtents must be >= 0, got [1, -1, 1]');
+    expect(() => world.addCollider({ type: 'obb', position: [0, 0, 0], halfExtents: [1, 1, 1], rotation: [0, 0, 0, 0] })).toThrow('obb collider: rotation must not be [0, 0, 0, 0]');
+    expect(() => world.addCollider({ type: 'obb', position: [0, 0, 0], halfExtents: [1, 1, 1], friction: -2 })).toThrow('obb collider: friction must be a finite number in [0, Infinity], got -2');
   });
 });

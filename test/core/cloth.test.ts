@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World, addSurfaceCollision, createCloth, removeSurfaceCollision, type ClothHandle } from '../../src/core/index.js';
+import { World, addSurfaceCollision, createCloth, type ClothHandle } from '../../src/core/index.js';
 import { faceSystem } from '../../src/core/collision/faces.js';
 
 const distance = (world: World, a: number, b: number) => {
@@ -18,7 +18,7 @@ const maxStrain = (world: World, cloth: ClothHandle, family: number) => {
 describe('createCloth', () => {
   it('lays out a grid with structural, shear and bend sticks of the grid distances', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, origin: [1, 2, 3], bend: { stiffness: 0.3 } });
+    const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, corner: [1, 2, 3], bend: { stiffness: 0.3 } });
     expect(cloth.count).toBe(12);
     expect(world.getPosition(cloth.particle(3, 2))).toEqual([1 + 0.6, 2 - 0.4, 3].map((v) => expect.closeTo(v, 12)));
     const s = cloth.sticks;
@@ -94,7 +94,7 @@ describe('createCloth', () => {
     const world = new World({ iterations: 4 });
     const n = 12;
     // Lying flat at first, it swings down from the two pinned corners of its first row.
-    const cloth = createCloth(world, { width: n, height: n, spacing: 0.05, origin: [0, 2, 0], orientation: 'horizontal', pin: 'top-corners' });
+    const cloth = createCloth(world, { width: n, height: n, spacing: 0.05, corner: [0, 2, 0], orientation: 'horizontal', pin: 'top-corners' });
     const corners = [cloth.particle(0, 0), cloth.particle(n - 1, 0)];
     const start = corners.map((id) => world.getPosition(id));
     let worst = 0;
@@ -176,8 +176,8 @@ describe('createCloth', () => {
 
   it('made solid, its collision triangles follow the tears, and come off again', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, origin: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
-    addSurfaceCollision(world, cloth.body);
+    const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.05, corner: [0, 2, 0], pin: 'top', tearStrain: 0.2 });
+    const solid = addSurfaceCollision(world, cloth.body);
     const faces = faceSystem(world);
     expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
     world.addPin(cloth.particle(9, 9), [0.45, -0.5, 0]);
@@ -187,7 +187,7 @@ describe('createCloth', () => {
     // After the next pass, exactly the surviving triangles are solid.
     world.step();
     expect(faces.constraintCount).toBe(cloth.surface.triangleCount);
-    removeSurfaceCollision(world, cloth.body);
+    world.remove(solid);
     expect(faces.constraintCount).toBe(0);
     addSurfaceCollision(world, cloth.body);
     cloth.remove();
@@ -246,14 +246,16 @@ describe('createCloth', () => {
     expect(() => createCloth(world, { width: 3, height: 3, pin: [9] })).toThrow('createCloth: pin indices must be integers in [0, 8] (j * width + i), got 9');
     expect(() => createCloth(world, { width: 3, height: 3, pin: 'middle' as 'top' })).toThrow(/createCloth: pin must be .*got "middle"/);
     expect(() => createCloth(world, { width: 3, height: 3, tearStrain: 0 })).toThrow('createCloth: tearStrain must be > 0, got 0');
-    expect(() => createCloth(world, { width: 3, height: 3, mass: 1, totalMass: 9 })).toThrow('createCloth: give mass (per particle) or totalMass, not both');
+    expect(() => createCloth(world, { width: 3, height: 3, particleMass: 1, mass: 9 })).toThrow(
+      "createCloth: give mass (the whole body's) or particleMass (each particle's), not both; got mass 9 and particleMass 1",
+    );
     expect(() => createCloth(world, { width: 3, height: 3, orientation: 'diagonal' as 'vertical' })).toThrow("createCloth: orientation must be 'vertical' or 'horizontal', got diagonal");
     expect(world.particleCount).toBe(0);
   });
 
-  it('spreads totalMass evenly over the particles', () => {
+  it('spreads mass evenly over the particles', () => {
     const world = new World();
-    const cloth = createCloth(world, { width: 4, height: 5, totalMass: 2 });
+    const cloth = createCloth(world, { width: 4, height: 5, mass: 2 });
     expect(world.getMass(cloth.first)).toBeCloseTo(0.1, 12);
   });
 });

@@ -11,7 +11,7 @@ import { throwScene } from './clothSurfaceScenes.js';
 describe('cloth as a surface: its cost', () => {
   it('a cloth with no other body near boxes no triangle and lists no candidate', () => {
     const world = new World();
-    createCloth(world, { width: 32, height: 32, position: [-1.55, 2, 0], pin: 'top-corners' });
+    createCloth(world, { width: 32, height: 32, corner: [-1.55, 2, 0], pin: 'top-corners' });
     createBox(world, { size: 0.3, position: [5, 0.15, 0] });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     const broad = bodyContacts(world).broad;

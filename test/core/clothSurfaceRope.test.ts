@@ -29,7 +29,7 @@ describe('a cloth is a surface to a rope', () => {
   it('a rope draped over a cloth rests on it, 2 mm up, and slides off its edge rather than through it', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const cloth = createCloth(world, { width: 11, height: 11, position: [-0.5, 1, -0.5], orientation: 'horizontal', pin: 'corners' });
+    const cloth = createCloth(world, { width: 11, height: 11, corner: [-0.5, 1, -0.5], orientation: 'horizontal', pin: 'corners' });
     // Across the middle, longer than the cloth: its ends hang over two edges.
     const rope = createRope(world, { from: [-0.8, 1.2, 0.03], to: [0.8, 1.2, 0.03], segments: 32 });
     for (let i = 0; i < 240; i++) world.step();

@@ -60,7 +60,7 @@ export function throwScene(t: Throw): ThrowScene {
   const world = new World({ kernel: t.kernel });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const half = ((size - 1) * spacing) / 2;
-  const cloth = createCloth(world, { width: size, height: size, spacing, position: [-half, 1, -half], orientation: 'horizontal', pin: 'corners', surfaceContacts: t.surfaceContacts });
+  const cloth = createCloth(world, { width: size, height: size, spacing, corner: [-half, 1, -half], orientation: 'horizontal', pin: 'corners', surfaceContacts: t.surfaceContacts });
   // Aimed at a point up to 0.3 m from the middle, released 0.5 m back along the throw.
   const aim: Vec3 = [(random.next() - 0.5) * 0.6, 1, (random.next() - 0.5) * 0.6];
   const dir: Vec3 = [Math.sin(t.angle), -Math.cos(t.angle), 0];
@@ -91,7 +91,7 @@ export function throwScene(t: Throw): ThrowScene {
     probes = segmentProbes(edges, 4);
   } else if (t.thrown === 'ragdoll') {
     // Lying face up along -z, its feet 0.8 m from the middle: its trunk lies across the aim.
-    const doll = createRagdoll(world, { position: [centre[0], centre[1], centre[2] + 0.8], rotation: quatFromAxisAngle([1, 0, 0], -Math.PI / 2), velocity });
+    const doll = createRagdoll(world, { feet: [centre[0], centre[1], centre[2] + 0.8], rotation: quatFromAxisAngle([1, 0, 0], -Math.PI / 2), velocity });
     ids = [...doll.vertices];
     probes = segmentProbes(
       doll.limbs.map((limb) => [limb.from, limb.to] as const),

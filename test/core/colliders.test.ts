@@ -48,13 +48,13 @@ describe('colliders', () => {
 
   it('a sphere pushes particles to its surface plus their radius, or keeps them inside', () => {
     const world = new World({ gravity: [0, 0, 0] });
-    world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+    world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
     const id = world.addParticle({ position: [3, 0.1, 0], velocity: [-60, 0, 0], radius: 0.2 });
     for (let i = 0; i < 10; i++) world.step();
     const p = world.getPosition(id);
     expect(Math.hypot(...p)).toBeGreaterThanOrEqual(1.2 - 1e-9);
     const bowl = new World();
-    bowl.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1, inside: true });
+    bowl.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1, inside: true });
     const marble = bowl.addParticle({ position: [0.5, 0, 0], radius: 0.1 });
     for (let i = 0; i < 300; i++) bowl.step();
     expect(Math.hypot(...bowl.getPosition(marble))).toBeCloseTo(0.9, 6);

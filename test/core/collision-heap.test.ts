@@ -67,9 +67,9 @@ function relaunch(world: World, what: Launch, first: number, k: number): void {
 function busyScene() {
   const world = new World();
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  world.addCollider({ type: 'obb', center: [2.01, 1, 0], halfExtents: [0.01, 1, 1], quaternion: [0, 0, 0, 1] });
+  world.addCollider({ type: 'obb', position: [2.01, 1, 0], halfExtents: [0.01, 1, 1], rotation: [0, 0, 0, 1] });
   world.addCollider({ type: 'capsule', a: [-1, 0.3, 2], b: [1, 0.3, 2], radius: 0.1 });
-  world.addCollider({ type: 'sphere', center: [0, 0.5, 4], radius: 0.4 });
+  world.addCollider({ type: 'sphere', position: [0, 0.5, 4], radius: 0.4 });
   world.addCollider({ type: 'box', min: [3, 0, 3], max: [3.5, 0.3, 3.5] });
   const stairs = staircase(5, 0.4, 0.2, 2).shape(0.8);
   world.addCollider({ ...stairs, vertices: stairs.vertices.map((v, i) => (i % 3 === 2 ? v - 4 : v)) });

@@ -124,7 +124,7 @@ describe('compliant bend sticks', () => {
   /** Sag (m) of the tip of a 1 m, 10-link rope held level by its first two particles, resisting the droop with its bend sticks only. */
   function sag(substeps: number, bend: { bendCompliance?: number; bendStiffness?: number }): number {
     const world = new World({ substeps, damping: 3 });
-    const rope = createRope(world, { from: [0, 1, 0], to: [1, 1, 0], segments: 10, mass: 0.01, ...bend });
+    const rope = createRope(world, { from: [0, 1, 0], to: [1, 1, 0], segments: 10, particleMass: 0.01, ...bend });
     world.addPin(rope.first);
     world.addPin(rope.first + 1);
     for (let i = 0; i < 600; i++) world.step();
@@ -146,7 +146,7 @@ describe('a compliant soft body', () => {
   /** Height (m) of a 0.5 m soft ball hung from its top vertex, once settled. */
   function hungHeight(substeps: number, sticks: { stiffness?: number; compliance?: number }): number {
     const world = new World({ substeps, damping: 2 });
-    const ball = createSoftBody(world, { shape: 'sphere', center: [0, 1, 0], size: 0.5, resolution: 1, mass: 0.05, ...sticks });
+    const ball = createSoftBody(world, { shape: 'sphere', position: [0, 1, 0], size: 0.5, resolution: 1, particleMass: 0.05, ...sticks });
     const p = world.particles.position;
     let top = ball.first;
     for (let i = ball.first; i < ball.first + ball.count; i++) if (p[i * 3 + 1]! > p[top * 3 + 1]!) top = i;

@@ -28,7 +28,7 @@ const kernels: StickKernel[] = wasmKernelAvailable() ? ['js', 'wasm'] : ['js'];
 /** The curtain: 1 kg particles, as it was measured with (a material sets its own). */
 function curtain(options: WorldOptions, sticks: Partial<ClothOptions>) {
   const world = new World({ damping: 0, ...options });
-  const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, origin: [0, 2, 0], pin: 'top', ...(sticks.material ? {} : { mass: 1 }), ...sticks });
+  const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, corner: [0, 2, 0], pin: 'top', ...(sticks.material ? {} : { particleMass: 1 }), ...sticks });
   return { world, cloth };
 }
 

@@ -61,7 +61,7 @@ const scenes = [
   {
     name: 'a 15-link compliant rope released horizontal from its pinned end (stretching 1% under its own weight)',
     build(world: World) {
-      const rope = createRope(world, { from: [0, 0, 0], to: [1.5, 0, 0], segments: 15, pinStart: true, mass: 1 });
+      const rope = createRope(world, { from: [0, 0, 0], to: [1.5, 0, 0], segments: 15, pinStart: true, particleMass: 1 });
       for (const id of rope.sticks) world.setStick(id, { compliance: 1e-4 });
       const ids = range(rope.first, rope.count);
       return { ids, floors: hangingFloors(world, ids, [0, 0, 0]) };
@@ -70,7 +70,7 @@ const scenes = [
   {
     name: 'a 10 × 10 compliant cloth pinned at one corner, released lying flat',
     build(world: World) {
-      const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.1, orientation: 'horizontal', pin: [0], mass: 1, structural: { compliance: 1e-4 }, shear: { compliance: 1e-3 } });
+      const cloth = createCloth(world, { width: 10, height: 10, spacing: 0.1, orientation: 'horizontal', pin: [0], particleMass: 1, structural: { compliance: 1e-4 }, shear: { compliance: 1e-3 } });
       const ids = range(cloth.first, cloth.count);
       return { ids, floors: hangingFloors(world, ids, [0, 0, 0]) };
     },

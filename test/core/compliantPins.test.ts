@@ -74,7 +74,7 @@ describe('a compliant pin is a zero-length spring of k = 1/α at any solver sett
 
   it('pulls a chain by its end as a spring: a rope hanging on it sags by α times the whole weight', () => {
     const world = new World({ damping: 0.5, substeps: 10 });
-    const rope = createRope(world, { from: [0, 0, 0], to: [0, -1, 0], segments: 10, totalMass: 1.1, pinStart: true, pinCompliance: 1e-3 });
+    const rope = createRope(world, { from: [0, 0, 0], to: [0, -1, 0], segments: 10, mass: 1.1, pinStart: true, pinCompliance: 1e-3 });
     for (let i = 0; i < 600; i++) world.step();
     expect(world.getMass(rope.first)).toBeCloseTo(0.1, 12);
     // 11 particles of 0.1 kg: the pin carries 1.1 kg.
@@ -90,7 +90,7 @@ describe('a curtain on compliant pins', () => {
     it(`its top row sags α times the weight of a column within 2% (${substeps} substeps × ${iterations} iterations)`, () => {
       // 20 × 20 particles of 1 kg pinned along the top by pins of 1e-4 m/N: each carries its column, 20 kg, so 19.6 mm.
       const world = new World({ substeps, iterations, damping: 0 });
-      const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, position: [0, 2, 0], pin: 'top', pinCompliance: 1e-4, mass: 1 });
+      const cloth = createCloth(world, { width: 20, height: 20, spacing: 0.05, corner: [0, 2, 0], pin: 'top', pinCompliance: 1e-4, particleMass: 1 });
       const p = world.particles.position;
       let sum = 0;
       for (let i = 0; i < 600; i++) {
@@ -207,7 +207,7 @@ describe('compliant pins in the world', () => {
 
   it('a rope asleep on a compliant pin stays where it fell asleep, and wakes when the target moves', () => {
     const world = new World({ substeps: 10, sleep: true, damping: 2 });
-    const rope = createRope(world, { from: [0, 0, 0], to: [0, -0.5, 0], segments: 5, mass: 1, pinStart: true, pinCompliance: 1e-2 });
+    const rope = createRope(world, { from: [0, 0, 0], to: [0, -0.5, 0], segments: 5, particleMass: 1, pinStart: true, pinCompliance: 1e-2 });
     // A loose particle falling far away keeps the substeps running while the rope sleeps.
     world.addParticle({ position: [100, 0, 0] });
     for (let i = 0; i < 600 && !world.sleep.isAsleep(rope.body.id); i++) world.step();

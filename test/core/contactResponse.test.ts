@@ -7,10 +7,10 @@ const speedOf = (world: World, id: number) => Math.hypot(...world.getVelocity(id
 /** Solid colliders whose surface is the plane y = 0 near the origin, solid below it. */
 const solids: Record<string, ColliderShape> = {
   plane: { type: 'plane', normal: [0, 1, 0], offset: 0 },
-  sphere: { type: 'sphere', center: [0, -5, 0], radius: 5 },
+  sphere: { type: 'sphere', position: [0, -5, 0], radius: 5 },
   box: { type: 'box', min: [-5, -10, -5], max: [5, 0, 5] },
   capsule: { type: 'capsule', a: [-5, -5, 0], b: [5, -5, 0], radius: 5 },
-  obb: { type: 'obb', center: [0, -5, 0], halfExtents: [5, 5, 5], quaternion: [0, 0.3826834, 0, 0.9238795] },
+  obb: { type: 'obb', position: [0, -5, 0], halfExtents: [5, 5, 5], rotation: [0, 0.3826834, 0, 0.9238795] },
 };
 
 /** How far point `p` lies inside the solid of `solids[kind]` (negative: outside). */
@@ -36,9 +36,9 @@ function depthInside(kind: string, p: Vec3): number {
 /** Every collider kind, thick and thin, for particles fired at it from any side. */
 const targets: Record<string, ColliderShape> = {
   ...solids,
-  'sphere (inside)': { type: 'sphere', center: [0, 0, 0], radius: 1.5, inside: true },
+  'sphere (inside)': { type: 'sphere', position: [0, 0, 0], radius: 1.5, inside: true },
   'box (inside)': { type: 'box', min: [-1.5, -1.5, -1.5], max: [1.5, 1.5, 1.5], inside: true },
-  'thin obb': { type: 'obb', center: [0, 0, 0], halfExtents: [0.02, 1, 1], quaternion: [0, 0, 0.3826834, 0.9238795] },
+  'thin obb': { type: 'obb', position: [0, 0, 0], halfExtents: [0.02, 1, 1], rotation: [0, 0, 0.3826834, 0.9238795] },
   'thin capsule': { type: 'capsule', a: [0, -1, 0], b: [0, 1, 0], radius: 0.01 },
   mesh: new MeshBuilder().quad([-1, 0, -1], [1, 0, -1], [1, 0, 1], [-1, 0, 1], [0, 1, 0]).quad([0, -1, -1], [0, 1, -1], [0, 1, 1], [0, -1, 1], [-1, 0, 0]).shape(),
 };
@@ -97,7 +97,7 @@ describe('contact response: no launch, restitution you choose, never faster than
     for (const depth of [0.1, 0.27, 0.5]) {
       const world = new World();
       world.addCollider(solids.plane!);
-      const doll = createRagdoll(world, { position: [0, -depth, 0] });
+      const doll = createRagdoll(world, { feet: [0, -depth, 0] });
       let highest = -Infinity;
       for (let i = 0; i < 240; i++) {
         world.step();

@@ -83,7 +83,7 @@ describe('CoupledBody: a body run elsewhere that yields to sinew inside its step
   it('keeps momentum to 1e-9 when a ball strikes a free cloth off-centre in zero gravity, and loses energy', () => {
     for (const kernel of ['js', 'wasm'] as const) {
       const world = new World({ gravity: [0, 0, 0], kernel });
-      const cloth = createCloth(world, { width: 8, height: 8, spacing: 0.05, position: [-0.2, 0.2, 0], radius: 0.01, totalMass: 0.3 });
+      const cloth = createCloth(world, { width: 8, height: 8, spacing: 0.05, corner: [-0.2, 0.2, 0], radius: 0.01, mass: 0.3 });
       // 1 kg, I = 2/5 m r²; aimed 8 cm off the cloth's middle so that it turns too.
       const d = drive(world, 1, 1 / (0.4 * 0.2 ** 2), [-0.025 + 0.08, 0.025, -0.5], [0, 0, 2], 'sphere');
       const momentum = () => {
@@ -116,7 +116,7 @@ describe('CoupledBody: a body run elsewhere that yields to sinew inside its step
     // many seconds (0.1 m/s after 14 s), as a real one would without air or fabric losses.
     // Here the ball is damped as Rapier damps (linearDamping 2).
     const world = new World();
-    const hammock = createCloth(world, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', position: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, totalMass: 0.5 });
+    const hammock = createCloth(world, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', corner: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, mass: 0.5 });
     const radius = 0.15;
     const d = drive(world, 1, 1 / (0.4 * radius ** 2), [0, 1.6, 0], [0, 0, 0], 'sphere', radius);
     const g = -9.81;
@@ -144,7 +144,7 @@ describe('CoupledBody: a body run elsewhere that yields to sinew inside its step
 
   it('a rope tied to a 2 kg body lifts it when its top is pulled up', () => {
     const world = new World();
-    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 10, pinStart: true, totalMass: 0.1 });
+    const rope = createRope(world, { from: [0, 2, 0], to: [0, 1, 0], segments: 10, pinStart: true, mass: 0.1 });
     const d = drive(world, 2, 6 / (2 * 0.3 ** 2), [0, 0.85, 0], [0, 0, 0], 'none');
     const tie = new CoupledAttachment(world, rope.last, d.body, { anchor: [0, 0.15, 0] });
     const pin = rope.startPin!;

@@ -94,7 +94,7 @@ describe('default masses', () => {
       ),
     ).toBeCloseTo(0.25, 12); // its length, not its span
     // What you ask for wins.
-    expect(world.getMass(createCloth(world, { width: 2, height: 2, mass: 3 }).first)).toBe(3);
-    expect(world.getMass(createRope(world, { from: [0, 0, 0], to: [1, 0, 0], segments: 3, totalMass: 2 }).first)).toBe(0.5);
+    expect(world.getMass(createCloth(world, { width: 2, height: 2, particleMass: 3 }).first)).toBe(3);
+    expect(world.getMass(createRope(world, { from: [0, 0, 0], to: [1, 0, 0], segments: 3, mass: 2 }).first)).toBe(0.5);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCapsuleEdge, addCollisionTriangle, removeCapsuleEdge, World, type Quat, type Vec3 } from '../../src/core/index.js';
+import { addCapsuleEdge, addCollisionTriangle, World, type Quat, type Vec3 } from '../../src/core/index.js';
 import { MeshBuilder } from './collisionScenes.js';
 
 // The projection's geometry in one step: no limit on how fast a particle found inside may come out.
@@ -16,7 +16,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
       [1, 0], // b immovable: a alone lifts the point
     ]) {
       const world = new World(still);
-      world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+      world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       // The stick's nearest point to the centre is x = 0, a quarter of the way: c1 = 0.75, c2 = 0.25 (the paper's figure 4b).
       const a = world.addParticle({ position: [-0.5, 0.9, 0], mass: masses[0]! });
       const b = world.addParticle({ position: [1.5, 0.9, 0], mass: masses[1]! });
@@ -75,7 +75,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     const ice = stopping(0);
     expect(ice.z).toBeCloseTo(6, 2); // 2 s at 3 m/s, nothing slows it
     // Without the edge the ends, both outside the bar, fall past it.
-    removeCapsuleEdge(rough.world, rough.edge);
+    rough.world.remove(rough.edge);
     for (let i = 0; i < 60; i++) rough.world.step();
     expect(rough.world.getPosition(rough.a)[1]).toBeLessThan(-1);
   });
@@ -87,7 +87,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
       [1.5, 1],
     ]) {
       const world = new World();
-      world.addCollider({ type: 'obb', center: [0, 0, 0], halfExtents: [0.3, 0.2, 0.3], quaternion });
+      world.addCollider({ type: 'obb', position: [0, 0, 0], halfExtents: [0.3, 0.2, 0.3], rotation: quaternion });
       const a = world.addParticle({ position: [-0.7, 0.6, 0.1], mass: masses[0]! });
       const b = world.addParticle({ position: [0.8, 0.6, -0.1], mass: masses[1]! });
       world.addStick(a, b);
@@ -178,7 +178,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
 
   it('an edge leaves with its body: particles that later reuse the slots are not held by it', () => {
     const world = new World();
-    world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 0.5 });
+    world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 0.5 });
     const across = [{ position: [-1, 0.6, 0] as Vec3 }, { position: [1, 0.6, 0] as Vec3 }];
     const first = world.addParticles(across);
     const body = world.addBody(first, 2);
@@ -186,7 +186,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     addCapsuleEdge(world, first, first + 1, 0.05);
     for (let i = 0; i < 30; i++) world.step();
     expect(world.getPosition(first)[1]).toBeCloseTo(0.55, 6); // held up by the edge
-    world.removeBody(body);
+    world.remove(body);
     const again = world.addParticles(across);
     expect(again).toBe(first); // the same slots
     world.addStick(again, again + 1);
@@ -202,7 +202,7 @@ describe('capsule edges: a stick that penetrates an obstacle between its ends (s
     expect(() => addCapsuleEdge(world, a, a, 0.1)).toThrow('addCapsuleEdge: a and b must differ, both are particle 0');
     expect(() => addCapsuleEdge(world, a, 7, 0.1)).toThrow('addCapsuleEdge: b: no particle with id 7');
     expect(() => addCapsuleEdge(world, a, b, 0.1, { anchor: 5 })).toThrow('addCapsuleEdge: anchor must be a (0) or b (1), got 5');
-    expect(() => removeCapsuleEdge(world, 99)).toThrow('removeCapsuleEdge: no capsule edge with id 99');
+    expect(() => world.remove(2 ** 30 + 99)).toThrow(`remove: nothing in this world has id ${2 ** 30 + 99}`);
   });
 });
 
@@ -220,7 +220,7 @@ describe('collision triangles: an obstacle poking through a triangle of particle
       [2, 1, 0.5],
     ]) {
       const world = new World(still);
-      world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+      world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       const ids = corners.map((p, k) => world.addParticle({ position: p, mass: masses[k]! }));
       addCollisionTriangle(world, ids[0]!, ids[1]!, ids[2]!);
       world.step();

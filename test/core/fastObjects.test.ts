@@ -3,7 +3,7 @@ import { addCapsuleEdge, createRagdoll, protectFromTunnelling, World, type Colli
 import { MeshBuilder } from './collisionScenes.js';
 
 /** A thin wall across the x axis, its near face at x = 0: an oriented box 2 cm thick, turned 90° about x (a no-op for its shape). */
-const thinBox: ColliderShape = { type: 'obb', center: [0.01, 0, 0], halfExtents: [0.01, 2, 2], quaternion: [Math.SQRT1_2, 0, 0, Math.SQRT1_2] };
+const thinBox: ColliderShape = { type: 'obb', position: [0.01, 0, 0], halfExtents: [0.01, 2, 2], rotation: [Math.SQRT1_2, 0, 0, Math.SQRT1_2] };
 /** The same wall as a single mesh quad facing -x, at x = 0. */
 const thinQuad: ColliderShape = new MeshBuilder().quad([0, -2, -2], [0, 2, -2], [0, 2, 2], [0, -2, 2], [-1, 0, 0]).shape();
 

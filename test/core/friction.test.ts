@@ -34,7 +34,7 @@ function slope(kind: Kind, deg: number, kernel: StickKernel = 'js', friction = 1
   const down: Vec3 = [-Math.cos(th), -Math.sin(th), 0];
   const quaternion = [0, 0, Math.sin(th / 2), Math.cos(th / 2)] as const;
   if (kind === 'plane') world.addCollider({ type: 'plane', normal: up, offset: 0, friction });
-  else if (kind === 'obb') world.addCollider({ type: 'obb', center: [-up[0] * 0.1, -up[1] * 0.1, 0], halfExtents: [30, 0.1, 30], quaternion, friction });
+  else if (kind === 'obb') world.addCollider({ type: 'obb', position: [-up[0] * 0.1, -up[1] * 0.1, 0], halfExtents: [30, 0.1, 30], rotation: quaternion, friction });
   else {
     const c = 30 * Math.cos(th);
     const s = 30 * Math.sin(th);

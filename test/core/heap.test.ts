@@ -7,7 +7,7 @@ describe('the step loop', () => {
     const world = new World({ damping: 0.1, sqrtApprox: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     world.addCollider({ type: 'box', min: [-0.2, 0, -0.2], max: [0.2, 0.4, 0.2] });
-    world.addCollider({ type: 'sphere', center: [0.5, 0.2, 0], radius: 0.2 });
+    world.addCollider({ type: 'sphere', position: [0.5, 0.2, 0], radius: 0.2 });
     const n = 12;
     const first = world.addParticles(Array.from({ length: n * n }, (_, k) => ({ position: [(k % n) * 0.1 - 0.5, 1, Math.floor(k / n) * 0.1 - 0.5] as [number, number, number], radius: 0.01 })));
     for (let j = 0; j < n; j++) {

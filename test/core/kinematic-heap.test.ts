@@ -10,7 +10,7 @@ describe('kinematic colliders: heap', () => {
     const world = new World();
     const platform = world.getCollider(world.addCollider({ type: 'obb', position: [0, -0.05, 0], halfExtents: [1, 0.05, 1], kinematic: true })) as KinematicCollider;
     const paddle = world.getCollider(world.addCollider({ type: 'capsule', a: [-0.3, 0, 0], b: [0.3, 0, 0], radius: 0.05, kinematic: true })) as KinematicCollider;
-    createCloth(world, { width: 8, height: 8, spacing: 0.08, orientation: 'horizontal', position: [-0.3, 0.02, -0.3], radius: 0.02 });
+    createCloth(world, { width: 8, height: 8, spacing: 0.08, orientation: 'horizontal', corner: [-0.3, 0.02, -0.3], radius: 0.02 });
     let n = 0;
     // The poses are written into the targets directly: setPose checks its input and allocates.
     const run = (steps: number) => {
@@ -33,7 +33,7 @@ describe('kinematic colliders: heap', () => {
 describe('coupled bodies: heap', () => {
   it('a ball yielding to a cloth it lies in, and a rope tied to it, allocate nothing per step', () => {
     const world = new World();
-    createCloth(world, { width: 8, height: 8, spacing: 0.08, orientation: 'horizontal', position: [-0.28, 1, -0.28], pin: 'corners', radius: 0.02 });
+    createCloth(world, { width: 8, height: 8, spacing: 0.08, orientation: 'horizontal', corner: [-0.28, 1, -0.28], pin: 'corners', radius: 0.02 });
     const body = new CoupledBody(world, { mass: 1, inverseInertia: 1 / (0.4 * 0.1 ** 2) });
     body.gravity[1] = -9.81;
     const ball = world.getCollider(world.addCollider({ type: 'sphere', radius: 0.1, kinematic: true, body })) as KinematicCollider;

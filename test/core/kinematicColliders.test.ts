@@ -24,7 +24,7 @@ function meanVelocity(world: World, cloth: ClothHandle): [number, number, number
 function clothOnPlatform(kernel: StickKernel) {
   const world = new World({ kernel });
   const platform = world.addCollider({ type: 'obb', position: [0, -0.05, 0], halfExtents: [0.5, 0.05, 0.5], kinematic: true });
-  const cloth = createCloth(world, { width: 7, height: 7, spacing: 0.1, orientation: 'horizontal', position: [-0.3, 0.02, -0.3], radius: 0.02 });
+  const cloth = createCloth(world, { width: 7, height: 7, spacing: 0.1, orientation: 'horizontal', corner: [-0.3, 0.02, -0.3], radius: 0.02 });
   for (let s = 0; s < 60; s++) world.step();
   return { world, platform, cloth };
 }
@@ -120,7 +120,7 @@ describe('kinematic colliders', () => {
   it('a collider placed inside a cloth pushes it out no faster than maxPushOutSpeed (plus its own speed), as a static one does', () => {
     const outSpeed = (kind: 'static' | 'still' | 'moving') => {
       const world = new World({ gravity: [0, 0, 0] });
-      const cloth = createCloth(world, { width: 9, height: 9, spacing: 0.05, orientation: 'horizontal', position: [-0.2, 0, -0.2], radius: 0.01 });
+      const cloth = createCloth(world, { width: 9, height: 9, spacing: 0.05, orientation: 'horizontal', corner: [-0.2, 0, -0.2], radius: 0.01 });
       const ball = kind === 'static' ? world.addCollider({ type: 'sphere', radius: 0.15, position: [0, 0.05, 0] }) : world.addCollider({ type: 'sphere', radius: 0.15, kinematic: true });
       if (kind !== 'static') world.setColliderPose(ball, [0, 0.05, 0], [0, 0, 0, 1], { teleport: true });
       const drift = kind === 'moving' ? 1 : 0;
@@ -158,7 +158,7 @@ describe('kinematic colliders', () => {
   it('wakes a sleeping body when its sweep reaches it, and not before', () => {
     const world = new World({ sleep: true });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    createCloth(world, { width: 5, height: 5, spacing: 0.1, orientation: 'horizontal', position: [0, 0.01, 0], radius: 0.01 });
+    createCloth(world, { width: 5, height: 5, spacing: 0.1, orientation: 'horizontal', corner: [0, 0.01, 0], radius: 0.01 });
     const pusher = world.addCollider({ type: 'obb', halfExtents: [0.05, 0.1, 0.3], kinematic: true });
     world.setColliderPose(pusher, [-2, 0.1, 0.2], [0, 0, 0, 1], { teleport: true });
     for (let s = 0; s < 300 && world.stats.sleepingBodies === 0; s++) world.step();
@@ -222,7 +222,7 @@ describe('kinematic colliders', () => {
  */
 function batCloth(kernel: StickKernel, teleport: boolean): { behind: number; carried: number } {
   const world = new World({ kernel, gravity: [0, 0, 0] });
-  const cloth = createCloth(world, { width: 9, height: 9, spacing: 0.05, position: [-0.2, 0.2, 0], radius: 0.01 });
+  const cloth = createCloth(world, { width: 9, height: 9, spacing: 0.05, corner: [-0.2, 0.2, 0], radius: 0.01 });
   const half = 0.02;
   const paddle = world.addCollider({ type: 'obb', halfExtents: [0.5, 0.5, half], kinematic: true });
   let z = -1;
@@ -252,7 +252,7 @@ function batCloth(kernel: StickKernel, teleport: boolean): { behind: number; car
  */
 function batHitsRagdoll(speed: number, swung: boolean, ownPasses?: number, capsules?: boolean): { com: [number, number, number]; mass: number; batFrameEnergy: number } {
   const world = new World({ gravity: [0, 0, 0] });
-  createRagdoll(world, swung ? { position: [0, 0, 0], ownPasses, capsules } : { position: [0.6, 0, 0], velocity: [-speed, 0, 0], ownPasses, capsules });
+  createRagdoll(world, swung ? { feet: [0, 0, 0], ownPasses, capsules } : { feet: [0.6, 0, 0], velocity: [-speed, 0, 0], ownPasses, capsules });
   const body = world.bodies[0]!;
   const bat = { type: 'capsule', a: [0, 0.3, 0], b: [0, 1.6, 0], radius: 0.05 } as const;
   if (swung) {

@@ -78,7 +78,7 @@ describe('limit friction', () => {
   for (const kernel of kernels) {
     it(`${kernel} kernel: a tumbling ragdoll flinging its head and arms against their limits: every correction keeps momentum and angular momentum and takes energy out`, () => {
       const world = new World({ kernel, damping: 0 });
-      const doll = createRagdoll(world, { pose: 'T', position: [0, 1, 0], jointDamping: 0 });
+      const doll = createRagdoll(world, { pose: 'T', feet: [0, 1, 0], jointDamping: 0 });
       const audit = auditFriction(world);
       setRigidMotion(world, doll.vertices, [2, 5, 1], [0, 3, 0]);
       // Head flung sideways and arms back: centrifugal and the flings press them on their limits.
@@ -102,7 +102,7 @@ describe('limit friction', () => {
     const world = new World();
     createRagdoll(world, { limitFriction: 0 });
     expect(world.substepStages.some((s) => s instanceof LimitFriction)).toBe(false);
-    const doll = createRagdoll(world, { position: [2, 0, 0] });
+    const doll = createRagdoll(world, { feet: [2, 0, 0] });
     expect(world.substepStages.filter((s) => s instanceof LimitFriction)).toHaveLength(1);
     doll.remove();
     expect(world.substepStages.some((s) => s instanceof LimitFriction)).toBe(false);

@@ -121,8 +121,8 @@ describe('particle–particle collisions', () => {
     expect(() => enableParticleCollisions(world, { cellSize: -1 })).toThrow('enableParticleCollisions: cellSize must be a finite number in [5e-324, Infinity], got -1');
     const on = enableParticleCollisions(world);
     expect(() => enableParticleCollisions(world)).toThrow('enableParticleCollisions: already enabled for this world');
-    on.disable();
-    enableParticleCollisions(world).disable();
+    world.remove(on);
+    enableParticleCollisions(world).remove();
   });
 });
 

@@ -19,7 +19,7 @@ describe('PinGlide', () => {
     glide.to({ x: 0, y: 3, z: 0 });
     world.step();
     expect(world.getPosition(hand)).toEqual([0, 3, 0]);
-    glide.dispose();
+    glide.remove();
     expect(world.beforeStep).toHaveLength(0);
   });
 
@@ -69,7 +69,7 @@ describe('PinGlide', () => {
     const release = (freeSide: boolean) => {
       const world = new World();
       world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-      const doll = createRagdoll(world, { position: [0, 0, 0] });
+      const doll = createRagdoll(world, { feet: [0, 0, 0] });
       for (let i = 0; i < 120; i++) world.step();
       const hand = doll.parts.leftHand;
       const pin = world.addPin(hand);
@@ -83,7 +83,7 @@ describe('PinGlide', () => {
         world.advance(1 / 60);
         lowest = Math.min(lowest, world.getPosition(hand)[1] - world.particles.radius[hand]!);
       }
-      glide.dispose();
+      glide.remove();
       world.removeConstraint(pin);
       let fastest = 0;
       for (let i = 0; i < 120; i++) {
@@ -106,7 +106,7 @@ describe('PinGlide', () => {
 
   it('projects a point as a particle of its radius would be: every collider kind, the swept one-sided mesh too, allocating nothing', () => {
     const world = new World();
-    world.addCollider({ type: 'sphere', center: [0, 5, 0], radius: 1 });
+    world.addCollider({ type: 'sphere', position: [0, 5, 0], radius: 1 });
     world.addCollider({ type: 'box', min: [4, 0, -1], max: [6, 1, 1] });
     world.addCollider(staircase(4, 0.4, 0.25, 2).shape());
     const free = new FreePoint();

@@ -108,23 +108,20 @@ describe('rotation in every builder', () => {
   it('a ragdoll takes Euler angles and quaternions to the same pose', () => {
     const a = new World();
     const b = new World();
-    const fromEuler = createRagdoll(a, { position: [0, 1, 0], rotation: [0, Math.PI / 2, 0] });
-    const fromQuat = createRagdoll(b, { position: [0, 1, 0], rotation: [0, Math.SQRT1_2, 0, Math.SQRT1_2] });
+    const fromEuler = createRagdoll(a, { feet: [0, 1, 0], rotation: [0, Math.PI / 2, 0] });
+    const fromQuat = createRagdoll(b, { feet: [0, 1, 0], rotation: [0, Math.SQRT1_2, 0, Math.SQRT1_2] });
     expectClose(positions(a, fromEuler.first, fromEuler.count), positions(b, fromQuat.first, fromQuat.count));
     // Turned a quarter about y, the left hand (at +x unturned) points to -z.
     expect(a.getPosition(fromEuler.part('leftHand'))[2]).toBeLessThan(-0.3);
   });
 
-  it('an obb collider takes rotation in either form, and quaternion (deprecated) still', () => {
+  it('an obb collider takes rotation in either form', () => {
     const world = new World();
     const fromEuler = world.getCollider(world.addCollider({ type: 'obb', halfExtents: [1, 0.1, 1], rotation: euler })) as ObbCollider;
-    const fromQuat = world.getCollider(world.addCollider({ type: 'obb', halfExtents: [1, 0.1, 1], quaternion: quat })) as ObbCollider;
+    const fromQuat = world.getCollider(world.addCollider({ type: 'obb', halfExtents: [1, 0.1, 1], rotation: quat })) as ObbCollider;
     expectClose(Array.from(fromEuler.axes), Array.from(fromQuat.axes));
     fromQuat.setPose([0, 1, 0], [0, 0, 0]);
     expectClose(Array.from(fromQuat.axes), [1, 0, 0, 0, 1, 0, 0, 0, 1]);
-    expect(() => world.addCollider({ type: 'obb', halfExtents: [1, 1, 1], rotation: euler, quaternion: quat })).toThrow(
-      /^obb collider: give rotation or quaternion \(its deprecated name\), not both; got rotation \[0.4, -0.2, 0.9\] and quaternion \[/,
-    );
     expect(() => world.addCollider({ type: 'obb', halfExtents: [1, 1, 1], rotation: [1, 2] as never })).toThrow('obb collider: rotation must be a quaternion');
     expect(() => createBox(world, { rotation: [0, Infinity, 0] })).toThrow('createBox: rotation must be finite Euler angles in radians, got [0, Infinity, 0]');
     expect(() => createRagdoll(world, { rotation: [1, 2, 3, 4, 5] as never })).toThrow(
@@ -133,21 +130,16 @@ describe('rotation in every builder', () => {
   });
 });
 
-describe('position names the documented point', () => {
-  it('cloth: particle (0, 0), the top-left corner; origin (deprecated) is the same point', () => {
+describe('position is the centre; the bodies placed by another point name it', () => {
+  it('cloth: corner is particle (0, 0), the top-left corner', () => {
     const world = new World();
-    const vertical = createCloth(world, { width: 4, height: 3, spacing: 0.5, position: [1, 2, 3] });
+    const vertical = createCloth(world, { width: 4, height: 3, spacing: 0.5, corner: [1, 2, 3] });
     expect(world.getPosition(vertical.particle(0, 0))).toEqual([1, 2, 3]);
     expect(world.getPosition(vertical.particle(3, 2))).toEqual([2.5, 1, 3]); // right along +x, down along -y
-    const flat = createCloth(world, { width: 4, height: 3, spacing: 0.5, position: [1, 2, 3], orientation: 'horizontal' });
+    const flat = createCloth(world, { width: 4, height: 3, spacing: 0.5, corner: [1, 2, 3], orientation: 'horizontal' });
     expect(world.getPosition(flat.particle(3, 2))).toEqual([2.5, 2, 4]); // along +x and +z
-    const old = createCloth(world, { width: 4, height: 3, spacing: 0.5, origin: [1, 2, 3] });
-    expect(positions(world, old.first, old.count)).toEqual(positions(world, vertical.first, vertical.count));
-    expect(() => createCloth(world, { width: 2, height: 2, position: [0, 0, 0], origin: [0, 1, 0] })).toThrow(
-      'createCloth: give position or origin (its deprecated name), not both; got position [0, 0, 0] and origin [0, 1, 0]',
-    );
-    expect(() => createCloth(world, { width: 2, height: 2, origin: [0, Number.NaN, 0] })).toThrow('createCloth: origin must be finite numbers, got [0, NaN, 0]');
-    expect(() => createCloth(world, { width: 2, height: 2, position: [0, 1] as never })).toThrow('createCloth: position must have 3 components, got 2');
+    expect(() => createCloth(world, { width: 2, height: 2, corner: [0, Number.NaN, 0] })).toThrow('createCloth: corner must be finite numbers, got [0, NaN, 0]');
+    expect(() => createCloth(world, { width: 2, height: 2, corner: [0, 1] as never })).toThrow('createCloth: corner must have 3 components, got 2');
   });
 
   it('box and tetrahedron: the centre', () => {
@@ -158,51 +150,40 @@ describe('position names the documented point', () => {
     expectClose(mean(world, tetra.first, tetra.count), [-1, 2, 0]);
   });
 
-  it("ragdoll: the ground point between the feet, which the feet's spheres touch", () => {
+  it("ragdoll: feet is the ground point between the feet, which the feet's spheres touch", () => {
     const world = new World();
-    const doll = createRagdoll(world, { position: [2, 1, -1] });
+    const doll = createRagdoll(world, { feet: [2, 1, -1] });
     const left = world.getPosition(doll.part('leftFoot'));
     const right = world.getPosition(doll.part('rightFoot'));
     expectClose([(left[0] + right[0]) / 2, (left[2] + right[2]) / 2], [2, -1]);
     expect(left[1] - world.particles.radius[doll.part('leftFoot')]!).toBeCloseTo(1, 9);
+    expect(() => createRagdoll(world, { feet: [0, Infinity, 0] })).toThrow('createRagdoll: feet must be finite numbers, got [0, Infinity, 0]');
   });
 
-  it('soft body: the centre of its box or sphere; center (deprecated) is the same point', () => {
+  it('soft body: the centre of its box or sphere', () => {
     const world = new World();
     for (const shape of ['box', 'sphere'] as const) {
       const body = createSoftBody(world, { shape, position: [1, 2, 3], size: 0.5 });
       expectClose(mean(world, body.first, body.count), [1, 2, 3]);
-      const old = createSoftBody(world, { shape, center: [1, 2, 3], size: 0.5 });
-      expect(positions(world, old.first, old.count)).toEqual(positions(world, body.first, body.count));
     }
-    expect(() => createSoftBody(world, { position: [0, 0, 0], center: [0, 0, 0] })).toThrow('createSoftBody: give position or center (its deprecated name), not both');
   });
 
-  it('plant: the centre of its foot; base (deprecated) is the same point', () => {
+  it('plant: root is the centre of its foot', () => {
     const world = new World();
-    const plant = createPlant(world, { position: [1, 0, 2], segments: 4, width: 0.1, fold: 0 });
-    // Level 0 is the foot: its left edge, midrib and right edge straddle the position across the blade.
+    const plant = createPlant(world, { root: [1, 0, 2], segments: 4, width: 0.1, fold: 0 });
+    // Level 0 is the foot: its left edge, midrib and right edge straddle the root across the blade.
     const foot = mean(world, plant.first, 3);
     expectClose(foot, [1, 0, 2]);
-    const old = createPlant(world, { base: [1, 0, 2], segments: 4, width: 0.1, fold: 0 });
-    expect(positions(world, old.first, old.count)).toEqual(positions(world, plant.first, plant.count));
-    expect(() => createPlant(world, { position: [0, 0, 0], base: [0, 0, 0] })).toThrow('createPlant: give position or base (its deprecated name), not both');
+    expect(() => createPlant(world, { root: [0, 0] as never })).toThrow('createPlant: root must have 3 components, got 2');
   });
 
-  it('sphere and obb colliders: the centre; center (deprecated) is the same point', () => {
+  it('sphere and obb colliders: the centre', () => {
     const world = new World();
     const sphere = world.getCollider(world.addCollider({ type: 'sphere', position: [1, 2, 3], radius: 1 })) as SphereCollider;
     expect(sphere.center).toEqual([1, 2, 3]);
-    const oldSphere = world.getCollider(world.addCollider({ type: 'sphere', center: [1, 2, 3], radius: 1 })) as SphereCollider;
-    expect(oldSphere.center).toEqual([1, 2, 3]);
     const obb = world.getCollider(world.addCollider({ type: 'obb', position: [1, 2, 3], halfExtents: [1, 1, 1] })) as ObbCollider;
     expect(obb.center).toEqual([1, 2, 3]);
-    const oldObb = world.getCollider(world.addCollider({ type: 'obb', center: [1, 2, 3], halfExtents: [1, 1, 1] })) as ObbCollider;
-    expect(oldObb.center).toEqual([1, 2, 3]);
-    expect(() => world.addCollider({ type: 'sphere', position: [0, 0, 0], center: [1, 0, 0], radius: 1 })).toThrow(
-      'sphere collider: give position or center (its deprecated name), not both; got position [0, 0, 0] and center [1, 0, 0]',
-    );
-    expect(() => world.addCollider({ type: 'sphere', center: [0, 'a', 0] as never, radius: 1 })).toThrow('sphere collider: center must be finite numbers, got [0, a, 0]');
+    expect(() => world.addCollider({ type: 'sphere', position: [0, 'a', 0] as never, radius: 1 })).toThrow('sphere collider: position must be finite numbers, got [0, a, 0]');
     // A particle dropped on the sphere placed by position comes to rest on its top, at y = 2 + 1.
     const p = world.addParticle({ position: [1, 4.5, 3] });
     for (let i = 0; i < 120; i++) world.step();
@@ -233,7 +214,7 @@ describe('cloth pin names', () => {
     it(`${JSON.stringify(pin)} pins grid indices ${JSON.stringify(expected)}, and only they hold still`, () => {
       expect(pinnedIndices(pin, 4, 3)).toEqual(expected);
       const world = new World();
-      const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, position: [0, 2, 0], pin });
+      const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, corner: [0, 2, 0], pin });
       const start = positions(world, cloth.first, cloth.count);
       for (let i = 0; i < 20; i++) world.step();
       const now = positions(world, cloth.first, cloth.count);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPlaneConstraint, planeConstraintTable, removePlaneConstraint, setPlaneConstraint, World } from '../../src/core/index.js';
+import { addPlaneConstraint, planeConstraintTable, setPlaneConstraint, World } from '../../src/core/index.js';
 
 describe('plane constraints', () => {
   it("'on' makes a frictionless incline: the particle slides with a = g·sin α, s = ½·g·sin α·t²", () => {
@@ -50,9 +50,9 @@ describe('plane constraints', () => {
     world.setVelocity(free, [0, 0, 0]);
     planeConstraintTable(world).project(world);
     expect(world.getPosition(free)[2]).toBeCloseTo(-0.25, 12); // half the distance per pass
-    removePlaneConstraint(world, id);
+    world.remove(id);
     expect(planeConstraintTable(world).count).toBe(0);
-    expect(() => removePlaneConstraint(world, id)).toThrow(`removePlaneConstraint: no plane constraint with id ${id}`);
+    expect(() => world.remove(id)).toThrow(`remove: nothing in this world has id ${id}`);
   });
 
   it('rejects bad input, naming the function, the argument and the value', () => {

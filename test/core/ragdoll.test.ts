@@ -114,7 +114,7 @@ describe('ragdoll', () => {
   it('is a 16-particle stick figure of the given height and mass, standing inside all its limits', () => {
     for (const pose of ['standing', 'T'] as const) {
       const world = new World();
-      const ragdoll = createRagdoll(world, { height: 2, mass: 80, pose, position: [1, 0, -2] });
+      const ragdoll = createRagdoll(world, { height: 2, mass: 80, pose, feet: [1, 0, -2] });
       expect(ragdoll.count).toBe(16);
       expect(ragdoll.vertices.reduce((s, id) => s + world.getMass(id), 0)).toBeCloseTo(80, 9);
       const bottoms = ragdoll.vertices.map((id) => world.getPosition(id)[1] - world.particles.radius[id]!);
@@ -148,7 +148,7 @@ describe('ragdoll', () => {
     for (const [rotation, pose, velocity] of drops) {
       const world = new World();
       world.addCollider(ground);
-      const ragdoll = createRagdoll(world, { position: [0, 1.2, 0], rotation, pose, velocity });
+      const ragdoll = createRagdoll(world, { feet: [0, 1.2, 0], rotation, pose, velocity });
       let worstDuringFall = 0;
       for (let i = 0; i < 900; i++) {
         world.step();
@@ -277,7 +277,7 @@ describe('ragdoll', () => {
     expect(() => createRagdoll(world, { angleStiffness: 2 })).toThrow('createRagdoll: angleStiffness must be a finite number in [0, 1], got 2');
     expect(() => createRagdoll(world, { ownPasses: 1.5 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got 1.5');
     expect(() => createRagdoll(world, { ownPasses: -1 })).toThrow('createRagdoll: ownPasses must be an integer >= 0, got -1');
-    expect(() => createRagdoll(world, { position: [0, NaN, 0] })).toThrow('createRagdoll: position must be finite numbers, got [0, NaN, 0]');
+    expect(() => createRagdoll(world, { feet: [0, NaN, 0] })).toThrow('createRagdoll: feet must be finite numbers, got [0, NaN, 0]');
     expect(world.particleCount).toBe(0);
   });
 });

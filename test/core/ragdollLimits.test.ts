@@ -105,7 +105,7 @@ function headFirst(tilt: number, options: WorldOptions = {}, above = 2, speed = 
   const world = new World(options);
   world.addCollider(ground);
   const rotation = quatMultiply(quatFromAxisAngle([0, 0, 1], tilt), quatFromAxisAngle([1, 0, 0], Math.PI));
-  const doll = createRagdoll(world, { position: [0, above + 0.99 * HEIGHT, 0], rotation, velocity: [0, -speed, 0], ownPasses });
+  const doll = createRagdoll(world, { feet: [0, above + 0.99 * HEIGHT, 0], rotation, velocity: [0, -speed, 0], ownPasses });
   return { world, doll };
 }
 
@@ -122,7 +122,7 @@ const STEPS = 8;
 function shovedDownStairs(yaw: number, options: WorldOptions = {}, speed = 6, nudge = 0) {
   const world = new World(options);
   world.addCollider(staircase(STEPS, D, H, 3).shape(0.8));
-  const doll = createRagdoll(world, { position: [(STEPS - 0.5) * D + nudge, (STEPS - 1) * H, 0], rotation: quatFromAxisAngle([0, 1, 0], -Math.PI / 2 + yaw) });
+  const doll = createRagdoll(world, { feet: [(STEPS - 0.5) * D + nudge, (STEPS - 1) * H, 0], rotation: quatFromAxisAngle([0, 1, 0], -Math.PI / 2 + yaw) });
   doll.hit('chest', [-1, 0, 0], speed * world.substep);
   return { world, doll };
 }
@@ -131,7 +131,7 @@ function shovedDownStairs(yaw: number, options: WorldOptions = {}, speed = 6, nu
 function dropped(axis: [number, number, number], angle: number, pose: 'standing' | 'T', velocity: [number, number, number], options: WorldOptions = {}) {
   const world = new World(options);
   world.addCollider(ground);
-  const doll = createRagdoll(world, { position: [0, 1.2, 0], rotation: quatFromAxisAngle(axis, angle), pose, velocity });
+  const doll = createRagdoll(world, { feet: [0, 1.2, 0], rotation: quatFromAxisAngle(axis, angle), pose, velocity });
   return { world, doll };
 }
 
@@ -187,7 +187,7 @@ describe('ragdoll joint limits under hard impacts (default world: 10 substeps ×
       // Lying on its back, 2 cm above the ground, moving down at 5 m/s. Measured 1.0% (3.7% without the own passes).
       const world = new World({ kernel });
       world.addCollider(ground);
-      const doll = createRagdoll(world, { position: [0, 0.2, 0], rotation: quatFromAxisAngle([1, 0, 0], -Math.PI / 2), velocity: [0, -5, 0] });
+      const doll = createRagdoll(world, { feet: [0, 0.2, 0], rotation: quatFromAxisAngle([1, 0, 0], -Math.PI / 2), velocity: [0, -5, 0] });
       expect(worstBoneOver(world, doll, 60)).toBeLessThan(0.02);
       // Upside down, the crown 2 cm above the ground, moving down at 5 m/s. Measured 1.2–1.95% (6–21% without).
       for (const tilt of [0, 0.15, -0.3, 0.5]) {

@@ -67,7 +67,7 @@ function drop(random: SeededRandom, options: { limitFriction?: number } = {}): D
   const velocity: [number, number, number] = [4 * (random.next() - 0.5), -2 * random.next(), 4 * (random.next() - 0.5)];
   const world = new World();
   world.addCollider(ground);
-  const doll = createRagdoll(world, { position: [0, 1.2, 0], rotation: quatFromAxisAngle(axis, angle), pose, velocity, ...options });
+  const doll = createRagdoll(world, { feet: [0, 1.2, 0], rotation: quatFromAxisAngle(axis, angle), pose, velocity, ...options });
   let fell = false;
   let landed = -1;
   const fastest = AFTER.map(() => 0);

@@ -17,7 +17,7 @@ function stairHeight(x: number): number {
 function dropOnStairs(capsules: boolean, x = 1.9): { world: World; doll: Ragdoll; deepest: number } {
   const world = new World();
   world.addCollider(staircase(STEPS, D, H, 3).shape(0.8));
-  const doll = createRagdoll(world, { position: [x, STEPS * H + 0.4, 0], capsules });
+  const doll = createRagdoll(world, { feet: [x, STEPS * H + 0.4, 0], capsules });
   let deepest = 0;
   for (let i = 0; i < 60 * 8; i++) {
     world.step();

@@ -37,7 +37,7 @@ const speed = (v: { x: number; y: number; z: number }) => Math.hypot(v.x, v.y, v
 describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bodies coupled two-way', () => {
   it('a sinew hammock catches a 1 kg Rapier ball dropped 0.6 m into it, and it comes to rest', () => {
     const { rapier, sinew, bridge } = worlds();
-    const hammock = createCloth(sinew, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', position: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, totalMass: 0.5 });
+    const hammock = createCloth(sinew, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', corner: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, mass: 0.5 });
     const radius = 0.15;
     // Rapier's linearDamping 2 is what takes the bob out of it: the coupling itself adds no damping.
     const ball = ballBody(rapier, [0, 1.6, 0], radius, 1, [0, 0, 0], 2);
@@ -88,7 +88,7 @@ describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bod
     const crate = rapier.createRigidBody(R.RigidBodyDesc.dynamic().setTranslation(0, 0.85, 0));
     rapier.createCollider(R.ColliderDesc.cuboid(0.15, 0.15, 0.15).setMass(2), crate);
     expect(crate.mass()).toBeCloseTo(2, 5);
-    const rope = createRope(sinew, { from: [0, 2, 0], to: [0, 1, 0], segments: 10, pinStart: true, totalMass: 0.1 });
+    const rope = createRope(sinew, { from: [0, 2, 0], to: [0, 1, 0], segments: 10, pinStart: true, mass: 0.1 });
     const constraints = sinew.constraintCount;
     bridge.attach(rope.last, crate, { anchor: [0, 0.15, 0] });
     expect(sinew.constraintCount).toBe(constraints + 1);
@@ -124,7 +124,7 @@ describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bod
     const { rapier, sinew, bridge } = worlds();
     const platform = rapier.createRigidBody(R.RigidBodyDesc.kinematicPositionBased().setTranslation(0, -0.05, 0));
     rapier.createCollider(R.ColliderDesc.cuboid(0.6, 0.05, 0.6), platform);
-    const cloth = createCloth(sinew, { width: 7, height: 7, spacing: 0.1, orientation: 'horizontal', position: [-0.3, 0.02, -0.3], radius: 0.02 });
+    const cloth = createCloth(sinew, { width: 7, height: 7, spacing: 0.1, orientation: 'horizontal', corner: [-0.3, 0.02, -0.3], radius: 0.02 });
     for (let frame = 0; frame < 60; frame++) sinew.step();
     const dt = sinew.timeStepValue;
     for (let frame = 1; frame <= 90; frame++) {
@@ -145,7 +145,7 @@ describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bod
 
   it('keeps momentum in a zero-gravity hit (to Rapier’s float32) and never gains energy', () => {
     const { rapier, sinew, bridge } = worlds(0);
-    const cloth = createCloth(sinew, { width: 8, height: 8, spacing: 0.05, position: [-0.175, 0.175, 0], radius: 0.01, totalMass: 0.3 });
+    const cloth = createCloth(sinew, { width: 8, height: 8, spacing: 0.05, corner: [-0.175, 0.175, 0], radius: 0.01, mass: 0.3 });
     const ball = ballBody(rapier, [0.08, 0, -0.5], 0.2, 1, [0, 0, 2]);
     const v: Vec3 = [0, 0, 0];
     const totals = () => {

@@ -7,9 +7,9 @@ describe('rigid bodies, joints and ragdolls in the step loop', () => {
     // Sleep off: every body stays in the solver's work for the whole run.
     const world = new World({ sleep: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const ragdoll = createRagdoll(world, { position: [0, 0.5, 0], pose: 'T' });
+    const ragdoll = createRagdoll(world, { feet: [0, 0.5, 0], pose: 'T' });
     // One with the opt-in elbow hinges and shoulder twist limits (finite-difference gradients over scratch arrays).
-    createRagdoll(world, { position: [0, 0.5, 2.5], pose: 'T', elbowHinges: true });
+    createRagdoll(world, { feet: [0, 0.5, 2.5], pose: 'T', elbowHinges: true });
     const crate = createBox(world, { size: [0.6, 0.4, 0.5], position: [1.5, 1, 0], angularVelocity: [1, 2, 0] });
     const lid = createBox(world, { size: [0.6, 0.05, 0.5], position: [1.5, 1.225, 0.5], shared: hinge(crate, [6, 7], [0, 1]) });
     const tetra = createTetrahedron(world, { size: 0.4, position: [-1.5, 1, 0] });
@@ -58,7 +58,7 @@ describe('rigid bodies, joints and ragdolls in the step loop', () => {
     const world = new World({ sleep: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     // Upside down, the crown 2 cm above the ground.
-    const ragdoll = createRagdoll(world, { position: [0, 0.02 + 0.99 * 1.8, 0], rotation: [1, 0, 0, 0] });
+    const ragdoll = createRagdoll(world, { feet: [0, 0.02 + 0.99 * 1.8, 0], rotation: [1, 0, 0, 0] });
     const first = ragdoll.first;
     const count = ragdoll.count;
     const start = world.particles.position.slice(first * 3, (first + count) * 3);

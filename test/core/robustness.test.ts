@@ -4,7 +4,7 @@ import { createBox, createCloth, createRagdoll, World } from '../../src/core/ind
 function scene(seed = 1) {
   const world = new World({ seed, damping: 0.3 });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  world.addCollider({ type: 'sphere', center: [0.3, 0.5, 0], radius: 0.4 });
+  world.addCollider({ type: 'sphere', position: [0.3, 0.5, 0], radius: 0.4 });
   const first = world.addParticles(Array.from({ length: 30 }, (_, i) => ({ position: [Math.sin(i) * 0.5, 2 + i * 0.05, Math.cos(i) * 0.5] as [number, number, number], radius: 0.02 })));
   for (let i = 0; i < 29; i++) world.addStick(first + i, first + i + 1, { stiffness: 0.9 });
   world.addStick(first, first + 29, { length: 0.3, kind: 'min' });
@@ -60,14 +60,14 @@ describe('determinism and snapshots', () => {
     const rope = world.addBody(first, 2, { kind: 'rope' });
     expect(() => world.restore(snap)).toThrow(`restore: body ${rope.id} (a rope) was added after this snapshot was taken; remove it before restoring`);
     const withRope = world.snapshot();
-    world.removeBody(rope);
+    world.remove(rope);
     expect(() => world.restore(withRope)).toThrow(`restore: the snapshot has body #${rope.serial}, which was removed after it was taken`);
     // A new body takes the removed one's slot, but it is not the body the snapshot holds.
     const again = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
     const other = world.addBody(again, 2, { kind: 'rope' });
     expect(other.id).toBe(rope.id);
     expect(() => world.restore(withRope)).toThrow(`restore: body ${other.id} (a rope) was added after this snapshot was taken`);
-    world.removeBody(other);
+    world.remove(other);
     world.restore(snap);
     expect(world.particles.body[first]).toBe(-1);
   });
@@ -116,9 +116,9 @@ describe('storage', () => {
     const world = new World();
     const first = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }]);
     const body = world.addBody(first, 2, { kind: 'rope' });
-    expect(() => world.removeParticle(first + 1)).toThrow(`removeParticle: particle ${first + 1} belongs to body ${body.id} (a rope); remove the whole body with removeBody`);
+    expect(() => world.removeParticle(first + 1)).toThrow(`removeParticle: particle ${first + 1} belongs to body ${body.id} (a rope); remove the whole body with world.remove(body)`);
     expect(world.particleCount).toBe(2);
-    world.removeBody(body);
+    world.remove(body);
     expect(world.particleCount).toBe(0);
   });
 
@@ -169,18 +169,18 @@ describe('bodies', () => {
     const tie = world.addStick(first + 2, other);
     expect(world.bodyOf(first + 1)).toBe(body);
     expect(world.bodyOf(other)).toBeUndefined();
-    world.removeBody(body.id);
+    world.remove(body);
     expect(world.particleCount).toBe(1);
     expect(world.hasConstraint(tie)).toBe(false);
     expect(world.constraintCount).toBe(0);
-    expect(() => world.removeBody(body.id)).toThrow(/removeBody: no body with id 0/);
+    expect(() => world.remove(body)).toThrow('remove: the rope (body 0) was removed already');
     expect(() => world.addBody(first, 2)).toThrow(/addBody: first\/count: no particle/);
   });
 
   it('built by every builder, leave no particle or constraint behind when removed', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const bodies = [createRagdoll(world, { position: [0, 1, 0] }), createBox(world, { position: [2, 1, 0], radius: 0.02 }), createCloth(world, { width: 6, height: 5, tearStrain: 0.5, pin: 'top' })];
+    const bodies = [createRagdoll(world, { feet: [0, 1, 0] }), createBox(world, { position: [2, 1, 0], radius: 0.02 }), createCloth(world, { width: 6, height: 5, tearStrain: 0.5, pin: 'top' })];
     for (let i = 0; i < 30; i++) world.step();
     expect(world.constraintCount).toBeGreaterThan(100);
     for (const body of bodies) body.remove();

@@ -166,7 +166,7 @@ function shuffledFold(selfCollide: boolean, speed: number, kernel?: StickKernel)
 function crumple(selfCollide: boolean, kernel?: StickKernel) {
   const world = new World({ kernel });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const cloth = createCloth(world, { width: 24, height: 24, spacing: SPACING, origin: [0, 23 * SPACING + 0.02, 0] });
+  const cloth = createCloth(world, { width: 24, height: 24, spacing: SPACING, corner: [0, 23 * SPACING + 0.02, 0] });
   const random = new SeededRandom(7);
   for (let k = 0; k < cloth.count; k++) world.setVelocity(cloth.first + k, [random.next() - 0.5, -1 - random.next(), random.next() - 0.5]);
   if (selfCollide) enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
@@ -200,7 +200,7 @@ function pullThroughRing(selfCollide: boolean, turns: number) {
   const wide = (width - 1) * SPACING;
   const top = RING.y - 0.2;
   const bottom = top - (height - 1) * SPACING;
-  const cloth = createCloth(world, { width, height, spacing: SPACING, position: [-wide / 2, top, 0], pin: ['top', 'bottom-left', 'bottom-right'] });
+  const cloth = createCloth(world, { width, height, spacing: SPACING, corner: [-wide / 2, top, 0], pin: ['top', 'bottom-left', 'bottom-right'] });
   if (selfCollide) enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
   const place = (step: number) => {
     const t = step / 60;
@@ -608,7 +608,7 @@ describe('cloth self-collision (issue 10)', () => {
   it('reports its work: a flat cloth at rest is searched and picked once, and projects none of its listed pairs', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const cloth = createCloth(world, { width: 16, height: 16, spacing: SPACING, origin: [0, 0.001, 0], orientation: 'horizontal' });
+    const cloth = createCloth(world, { width: 16, height: 16, spacing: SPACING, corner: [0, 0.001, 0], orientation: 'horizontal' });
     const self = enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
     for (let s = 0; s < 120; s++) world.step();
     expect(self.searches).toBe(1);

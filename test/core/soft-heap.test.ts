@@ -7,11 +7,11 @@ describe('cloth, rope, plant, soft body and wind in the step loop', () => {
     const world = new World({ damping: 0.5 });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
     // Tearing is on, with a threshold this cloth never reaches: the check runs every step.
-    const cloth = createCloth(world, { width: 8, height: 8, spacing: 0.05, origin: [-1, 1.5, 0], pin: 'top', bend: { stiffness: 0.3 }, tearStrain: 1 });
+    const cloth = createCloth(world, { width: 8, height: 8, spacing: 0.05, corner: [-1, 1.5, 0], pin: 'top', bend: { stiffness: 0.3 }, tearStrain: 1 });
     createRope(world, { from: [0.5, 2, 0], to: [1.5, 2, 0], segments: 12, length: 1.3, kind: 'max', pinStart: true, pinEnd: true, bendStiffness: 0.2 });
-    createPlant(world, { base: [2, 0, 0] });
-    const jelly = createSoftBody(world, { shape: 'box', center: [0, 0.5, 1], size: 0.3, resolution: 2, radius: 0.01 });
-    const ball = createSoftBody(world, { shape: 'sphere', center: [1, 0.5, 1], size: 0.3, resolution: 1 });
+    createPlant(world, { root: [2, 0, 0] });
+    const jelly = createSoftBody(world, { shape: 'box', position: [0, 0.5, 1], size: 0.3, resolution: 2, radius: 0.01 });
+    const ball = createSoftBody(world, { shape: 'sphere', position: [1, 0.5, 1], size: 0.3, resolution: 1 });
     createWind(world, { velocity: [0, 0, 3], gust: 0.5, turbulence: 0.4, turbulenceScale: 0.3 });
     const run = (steps: number) => {
       for (let i = 0; i < steps; i++) world.step();

@@ -20,7 +20,7 @@ const heightOf = (world: World, first: number, count: number) => {
 function drop(options: SoftBodyOptions) {
   const world = new World({ damping: 0.5 });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const body = createSoftBody(world, { center: [0, 1, 0], size: 0.5, ...options });
+  const body = createSoftBody(world, { position: [0, 1, 0], size: 0.5, ...options });
   const restHeight = heightOf(world, body.first, body.count);
   let leastVolume = 1;
   let leastHeight = 1;
@@ -126,7 +126,7 @@ describe('VolumeConstraint', () => {
 describe('createSoftBody', () => {
   it('builds the named shapes with the surface exposed for rendering', () => {
     const world = new World();
-    const box = createSoftBody(world, { shape: 'box', center: [1, 2, 3], size: [1, 0.5, 2], resolution: 2 });
+    const box = createSoftBody(world, { shape: 'box', position: [1, 2, 3], size: [1, 0.5, 2], resolution: 2 });
     expect(box.count).toBe(26);
     expect(box.restVolume).toBeCloseTo(1, 12);
     expect(box.surface.triangleCount).toBe(48);
@@ -151,7 +151,7 @@ describe('createSoftBody', () => {
       ] as [number, number, number][],
       faces: [0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4, 2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5],
     };
-    const body = createSoftBody(world, { shape: octahedron, center: [0, 5, 0] });
+    const body = createSoftBody(world, { shape: octahedron, position: [0, 5, 0] });
     // Octahedron of "radius" 1: volume 4/3.
     expect(body.restVolume).toBeCloseTo(4 / 3, 12);
     expect(world.getPosition(body.first + 2)).toEqual([0, 6, 0]);

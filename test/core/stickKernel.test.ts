@@ -97,7 +97,7 @@ describe('the WebAssembly stick kernel', () => {
   it('gives the same physics with stiffness < 1, pins moved every step and a sphere', () => {
     expectSamePhysics((world) => {
       ground(world);
-      world.addCollider({ type: 'sphere', center: [1.2, -0.6, 0.3], radius: 0.35 });
+      world.addCollider({ type: 'sphere', position: [1.2, -0.6, 0.3], radius: 0.35 });
       const cloth = createCloth(world, { width: 30, height: 30, spacing: 0.08, structural: { stiffness: 0.9 }, shear: { stiffness: 0.5 }, bend: { stiffness: 0.2 }, pin: 'top-corners' });
       const pin = world.addPin(cloth.first + 15);
       return (w, step) => w.setPinTarget(pin, [1.2 + 0.3 * Math.sin(step * 0.05), 0.2, 0.4 * Math.sin(step * 0.03)]);
@@ -155,7 +155,7 @@ describe('the WebAssembly stick kernel', () => {
       ground(world);
       createCloth(world, { width: 20, height: 20, pin: 'top' });
       return (w, step) => {
-        if (step === 50) createCloth(w, { width: 40, height: 40, spacing: 0.05, origin: [3, 1, 0], pin: 'top-corners' });
+        if (step === 50) createCloth(w, { width: 40, height: 40, spacing: 0.05, corner: [3, 1, 0], pin: 'top-corners' });
         if (step === 80) createRope(w, { from: [0, 1, 2], to: [3, 1, 2], segments: 300, pinStart: true });
       };
     }, 150);
@@ -173,7 +173,7 @@ describe('the WebAssembly stick kernel', () => {
     createCloth(world, { width: 8, height: 8 });
     const views = [world.particles.position, world.particles.inverseMass, world.sticks.a, world.sticks.b, world.sticks.rest, world.sticks.stiffness];
     const lengths = views.map((view) => view.length);
-    for (let k = 0; k < 6; k++) createCloth(world, { width: 30, height: 30, origin: [k, 0, 0] });
+    for (let k = 0; k < 6; k++) createCloth(world, { width: 30, height: 30, corner: [k, 0, 0] });
     world.step();
     expect(world.kernel).toBe('wasm');
     expect(world.particles.position).not.toBe(views[0]);
@@ -225,7 +225,7 @@ describe('the WebAssembly stick kernel', () => {
             throw new RangeError('out of memory');
           });
         }
-        createCloth(w, { width: 30, height: 30, origin: [2, 0, 0], pin: 'top' });
+        createCloth(w, { width: 30, height: 30, corner: [2, 0, 0], pin: 'top' });
       };
     };
     const js = simulate('js', scene, 100);

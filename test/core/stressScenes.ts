@@ -118,7 +118,7 @@ export function stressCloth(options: StressOptions): StressCloth {
       width: n,
       height: n,
       spacing: SPACING,
-      origin,
+      corner: origin,
       orientation: support === 'falling' ? 'horizontal' : 'vertical',
       pin: support === 'pins' ? 'top-corners' : 'none',
     });

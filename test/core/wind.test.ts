@@ -60,7 +60,7 @@ describe('wind', () => {
     const [W, H, s, m, speed] = [16, 16, 0.05, 0.01, 40];
     const angleIn = (velocity: Vec3) => {
       const world = new World({ damping: 2, iterations: 2 });
-      const cloth = createCloth(world, { width: W, height: H, spacing: s, origin: [0, 2, 0], pin: 'top', mass: m });
+      const cloth = createCloth(world, { width: W, height: H, spacing: s, corner: [0, 2, 0], pin: 'top', particleMass: m });
       createWind(world, { velocity });
       for (let step = 0; step < 600; step++) world.step();
       const rowMean = (j: number) => {
@@ -122,7 +122,7 @@ describe('wind', () => {
   it('with turbulence varies over the surface, and identical scenes give identical bits', () => {
     const run = (seed: number | undefined, worldSeed = 7) => {
       const world = new World({ seed: worldSeed });
-      const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.05, origin: [0, 2, 0], pin: 'top' });
+      const cloth = createCloth(world, { width: 12, height: 12, spacing: 0.05, corner: [0, 2, 0], pin: 'top' });
       createWind(world, { velocity: [1, 0, 4], gust: 0.4, turbulence: 0.5, turbulenceScale: 0.2, seed });
       for (let step = 0; step < 120; step++) world.step();
       return { positions: Array.from(world.positions.subarray(cloth.first * 3, (cloth.first + cloth.count) * 3)), world, cloth };
@@ -154,7 +154,7 @@ describe('wind', () => {
   it('blows only on the bodies given, and stops when removed', () => {
     const world = new World({ gravity: [0, 0, 0] });
     const a = createCloth(world, { width: 3, height: 3 });
-    const b = createCloth(world, { width: 3, height: 3, origin: [1, 0, 0] });
+    const b = createCloth(world, { width: 3, height: 3, corner: [1, 0, 0] });
     const wind = createWind(world, { velocity: [0, 0, 1], bodies: [b.body] });
     world.step();
     expect(world.getPosition(a.first)[2]).toBe(0);

@@ -4,7 +4,7 @@ import { createBox } from '../../src/core/bodies/rigid.js';
 import { ragdollParts, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import type { World } from '../../src/core/world.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
-import { createTestHumanoid, createWalkClip, walkSpeed } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip, walkSpeed } from 'sinew-physics/testing';
 import { fitRagdoll } from '../../src/three/fitRagdoll.js';
 import { leastAllocation } from '../support/heap.js';
 import { walker } from '../support/walker.js';

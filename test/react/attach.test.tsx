@@ -24,7 +24,7 @@ function CapedBox({ speed, box }: { speed: number; box?: RefObject<Mesh | null> 
       <mesh ref={ref} position={[0, 1.5, 0]}>
         <boxGeometry args={[0.4, 0.1, 0.1]} />
       </mesh>
-      <Cloth name="cape" width={8} height={6} spacing={0.05} position={[-0.175, 1.5, 0]} />
+      <Cloth name="cape" width={8} height={6} spacing={0.05} corner={[-0.175, 1.5, 0]} />
       <Attach to={ref} particles={TOP_ROW} />
     </>
   );
@@ -61,7 +61,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       return (
         <>
           {withBox && <mesh ref={box} position={[0, 1.5, 0]} />}
-          <Cloth name="cape" width={8} height={6} spacing={0.05} position={[-0.175, 1.5, 0]} />
+          <Cloth name="cape" width={8} height={6} spacing={0.05} corner={[-0.175, 1.5, 0]} />
           <Attach to={box} particles={TOP_ROW} />
         </>
       );
@@ -86,7 +86,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       const empty = { current: null };
       const scene = await mountWorld(
         [
-          <Cloth key="c" name="cape" width={8} height={6} spacing={0.05} position={[0, 1.5, 0]} />,
+          <Cloth key="c" name="cape" width={8} height={6} spacing={0.05} corner={[0, 1.5, 0]} />,
           <Attach key="a" to={empty} particles={['cape.0']} />,
           <Attach key="b" to={empty} particles={['cape.nose']} />,
           <Attach key="d" to={empty} particles={['cape.1']} compliance={-1} />,
@@ -145,7 +145,7 @@ describe('<Attach> and useAttach(): particles on a moving three.js object', () =
       handle = useAttach(anchor, ['rope.start'], { breakForce: 10, onBreak: (_p, f) => broken.push(f) });
       return <mesh ref={(m) => void (anchor.current = m)} position={[0, 2, 0]} />;
     }
-    const scene = await mountWorld([<Rope key="rope" name="rope" from={[0, 2, 0]} to={[0, 1, 0]} segments={8} mass={0.05} />, <Hook key="hook" />], { sleep: false, damping: 2 });
+    const scene = await mountWorld([<Rope key="rope" name="rope" from={[0, 2, 0]} to={[0, 1, 0]} segments={8} particleMass={0.05} />, <Hook key="hook" />], { sleep: false, damping: 2 });
     await scene.seconds(2);
     // 9 particles × 0.05 kg × 9.81 N/kg = 4.41 N hang from it; a load set on
     // at once pulls up to twice its weight at first (a spring's step response), still under the 10 N it may carry.

@@ -66,7 +66,7 @@ describe('body components', () => {
     const scene = (stiffness: number, pressure: number) => (
       <>
         <Ground visible={false} />
-        <SoftBody ref={jelly} shape="box" center={[0, 1, 0]} size={0.5} resolution={2} stiffness={stiffness} pressure={pressure} />
+        <SoftBody ref={jelly} shape="box" position={[0, 1, 0]} size={0.5} resolution={2} stiffness={stiffness} pressure={pressure} />
       </>
     );
     const m = await mountWorld(scene(0.3, 1), { interpolate: false });
@@ -86,7 +86,7 @@ describe('body components', () => {
 
   it('<Plant> is drawn from the core, moves when hit, and changes stiffness in place', async () => {
     const plant = createRef<PlantApi>();
-    const scene = (stiffness: number) => <Plant ref={plant} base={[0, 0, 0]} height={0.6} segments={6} stiffness={stiffness} />;
+    const scene = (stiffness: number) => <Plant ref={plant} root={[0, 0, 0]} height={0.6} segments={6} stiffness={stiffness} />;
     const m = await mountWorld(scene(0.5), { interpolate: false });
     const tip = plant.current!.current!.particle(1, 6);
     const start = new Vector3(...m.world.getPosition(tip));
@@ -108,7 +108,7 @@ describe('body components', () => {
     const m = await mountWorld(
       <>
         <Ground />
-        <Ragdoll ref={doll} name="doll" position={[0, 0.3, 0]} pose="T" />
+        <Ragdoll ref={doll} name="doll" feet={[0, 0.3, 0]} pose="T" />
         <Pin particle="doll.leftHand" />
       </>,
       { interpolate: false },
@@ -139,7 +139,7 @@ describe('body components', () => {
   });
 
   it('<Ragdoll limitFriction ownPasses> rebuild the ragdoll when they change, in StrictMode, leaving one of each stage', async () => {
-    const scene = (limitFriction: number, ownPasses: number) => <Ragdoll name="doll" position={[0, 0.3, 0]} limitFriction={limitFriction} ownPasses={ownPasses} />;
+    const scene = (limitFriction: number, ownPasses: number) => <Ragdoll name="doll" feet={[0, 0.3, 0]} limitFriction={limitFriction} ownPasses={ownPasses} />;
     const m = await mountWorld(scene(0, 16), { interpolate: false }, true);
     const stages = () => m.world.substepStages.map((s) => s.constructor.name).sort();
     expect(stages()).toEqual(['OwnPasses']);
@@ -163,7 +163,7 @@ describe('body components', () => {
     const m = await mountWorld(
       <>
         <Ground />
-        <Ragdoll ref={doll} position={[0, 0.5, 0]} bones={{ lowerSpine: 'Hips', leftThigh: 'LeftUpLeg' }}>
+        <Ragdoll ref={doll} feet={[0, 0.5, 0]} bones={{ lowerSpine: 'Hips', leftThigh: 'LeftUpLeg' }}>
           <primitive object={root} />
         </Ragdoll>
       </>,

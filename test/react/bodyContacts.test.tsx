@@ -23,8 +23,8 @@ describe('collisions between bodies in React', () => {
     const lying: [number, number, number, number] = [-Math.SQRT1_2, 0, 0, Math.SQRT1_2];
     const scene = (groups?: number) => (
       <>
-        <Cloth ref={cloth} width={16} height={16} spacing={0.12} origin={[-0.9, 1, -0.9]} orientation="horizontal" pin="corners" totalMass={4} iterations={15} radius={0.04} collisionGroups={groups} />
-        <Ragdoll ref={doll} position={[0, 1.6, 0.9]} rotation={lying} collisionGroups={collisionGroups(PLAYER)} />
+        <Cloth ref={cloth} width={16} height={16} spacing={0.12} corner={[-0.9, 1, -0.9]} orientation="horizontal" pin="corners" mass={4} iterations={15} radius={0.04} collisionGroups={groups} />
+        <Ragdoll ref={doll} feet={[0, 1.6, 0.9]} rotation={lying} collisionGroups={collisionGroups(PLAYER)} />
       </>
     );
     const m = await mountWorld(scene());

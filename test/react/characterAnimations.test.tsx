@@ -4,7 +4,7 @@ import { Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
-import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { mountWorld } from './helpers.js';
 
 // Issue 12: the character's animation may come from drei's useAnimations (as a GLTF's

@@ -9,7 +9,7 @@ import { Ground } from '../../src/react/components/Ground.js';
 import { World } from '../../src/react/World.js';
 import type { RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import type { AnimatedRagdoll } from '../../src/three/animatedRagdoll.js';
-import { createTestHumanoid, createWalkClip, type TestHumanoid } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { expectRenderError, mountWorld } from './helpers.js';
 import { ShotWalker } from './readme/ShotWalker.js';
 import { doc } from '../support/readme.js';

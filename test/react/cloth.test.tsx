@@ -24,7 +24,7 @@ function positionsOf(geometry: BufferGeometry): Float32Array {
 describe('<Cloth>', () => {
   it('sags under gravity, and its geometry holds exactly the core positions', async () => {
     const cloth = createRef<ClothApi>();
-    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} spacing={0.1} origin={[0, 2, 0]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} />, {
+    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} spacing={0.1} corner={[0, 2, 0]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} />, {
       interpolate: false,
     });
     const api = cloth.current!;
@@ -43,7 +43,7 @@ describe('<Cloth>', () => {
 
   it('draws positions blended between the last two steps when interpolating', async () => {
     const cloth = createRef<ClothApi>();
-    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} origin={[0, 2, 0]} pin="top-corners" />);
+    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} corner={[0, 2, 0]} pin="top-corners" />);
     await m.frames(21, 1 / 120);
     const alpha = m.store.getState().frame.alpha;
     expect(alpha).toBeCloseTo(0.5, 9);
@@ -58,7 +58,7 @@ describe('<Cloth>', () => {
   });
 
   it('keeps bounds around the moving cloth and normals of unit length', async () => {
-    const m = await mountWorld(<Cloth width={W} height={H} origin={[0, 2, 0]} pin="left" />, { interpolate: false });
+    const m = await mountWorld(<Cloth width={W} height={H} corner={[0, 2, 0]} pin="left" />, { interpolate: false });
     await m.frames(30);
     const geometry = clothMesh(m).geometry;
     const sphere = geometry.boundingSphere!;
@@ -81,9 +81,9 @@ describe('<Cloth>', () => {
         ref={cloth}
         width={W}
         height={H}
-        origin={[0, 2, 0]}
+        corner={[0, 2, 0]}
         pin={pin}
-        mass={mass}
+        particleMass={mass}
         radius={mass / 100}
         friction={mass / 10}
         iterations={iterations}
@@ -119,9 +119,9 @@ describe('<Cloth>', () => {
 
   it('re-builds on a structural prop and follows the new body in the geometry', async () => {
     const cloth = createRef<ClothApi>();
-    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} origin={[0, 2, 0]} />, { interpolate: false });
+    const m = await mountWorld(<Cloth ref={cloth} width={W} height={H} corner={[0, 2, 0]} />, { interpolate: false });
     const old = cloth.current!.current;
-    await m.update(<Cloth ref={cloth} width={4} height={3} origin={[0, 2, 0]} />, { interpolate: false });
+    await m.update(<Cloth ref={cloth} width={4} height={3} corner={[0, 2, 0]} />, { interpolate: false });
     expect(cloth.current!.current).not.toBe(old);
     expect(m.world.particleCount).toBe(12);
     await m.frames(2);
@@ -134,7 +134,7 @@ describe('<Cloth>', () => {
     // The top row is pinned and the bottom corner yanked 2 m down: the cloth cannot stretch that far, so it tears.
     const m = await mountWorld(
       <>
-        <Cloth ref={cloth} name="flag" width={10} height={10} spacing={0.05} origin={[0, 2, 0]} pin="top" tearStrain={0.2} />
+        <Cloth ref={cloth} name="flag" width={10} height={10} spacing={0.05} corner={[0, 2, 0]} pin="top" tearStrain={0.2} />
         <Pin particle="flag.end" target={[0.45, -0.5, 0]} />
       </>,
     );
@@ -154,7 +154,7 @@ describe('<Cloth>', () => {
     const cloth = createRef<ClothApi>();
     const scene = (solid: boolean) => (
       <>
-        <Cloth ref={cloth} name="flag" width={10} height={10} spacing={0.05} origin={[0, 2, 0]} pin="top" tearStrain={0.2} solid={solid} />
+        <Cloth ref={cloth} name="flag" width={10} height={10} spacing={0.05} corner={[0, 2, 0]} pin="top" tearStrain={0.2} solid={solid} />
         <Pin particle="flag.end" target={[0.45, -0.5, 0]} />
       </>
     );
@@ -180,7 +180,7 @@ describe('<Cloth>', () => {
     const scene = (solid: boolean) => (
       <>
         <SphereCollider position={[0, 1.29, 0]} radius={0.03} />
-        <Cloth ref={cloth} width={4} height={4} spacing={0.25} origin={[-0.375, 1.3, -0.375]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} solid={solid} />
+        <Cloth ref={cloth} width={4} height={4} spacing={0.25} corner={[-0.375, 1.3, -0.375]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} solid={solid} />
       </>
     );
     const m = await mountWorld(scene(true), { damping: 1 });
@@ -227,7 +227,7 @@ describe('<Cloth>', () => {
   it('mounted and unmounted 500 times leaves zero counts and a flat heap', async () => {
     const m = await mountWorld(null);
     const cycle = async () => {
-      await m.update(<Cloth width={W} height={H} origin={[0, 2, 0]} pin="top" />);
+      await m.update(<Cloth width={W} height={H} corner={[0, 2, 0]} pin="top" />);
       await m.frames(1);
       await m.update(null);
     };

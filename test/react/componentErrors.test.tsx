@@ -11,8 +11,8 @@ import { mountWorld, type Mounted } from './helpers.js';
 // the scene keeps running, and fixed props bring the component back.
 
 const rope = <Rope key="rope" name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={8} pinStart />;
-const badCloth = <Cloth key="cloth" name="flag" width={-3} height={0} spacing={0.1} origin={[0, 3, 0]} />;
-const goodCloth = <Cloth key="cloth" name="flag" width={4} height={3} spacing={0.1} origin={[0, 3, 0]} />;
+const badCloth = <Cloth key="cloth" name="flag" width={-3} height={0} spacing={0.1} corner={[0, 3, 0]} />;
+const goodCloth = <Cloth key="cloth" name="flag" width={4} height={3} spacing={0.1} corner={[0, 3, 0]} />;
 const badStick = <Stick key="stick" a="nope" b="nada" />;
 
 function meshes(m: Mounted): Mesh[] {
@@ -45,7 +45,7 @@ describe('a sinew component with bad props', () => {
       expect(m.position('rope.end')[1]).toBeLessThan(end[1] - 0.5);
 
       // Re-rendering with the same bad values (inline arrays are new objects) reports nothing new.
-      await m.update([rope, <Cloth key="cloth" name="flag" width={-3} height={0} spacing={0.1} origin={[0, 3, 0]} />, badStick], { onError, sleep: false });
+      await m.update([rope, <Cloth key="cloth" name="flag" width={-3} height={0} spacing={0.1} corner={[0, 3, 0]} />, badStick], { onError, sleep: false });
       expect(reported).toHaveLength(2);
 
       // Fixed props bring the cloth back: 12 more particles and its mesh.

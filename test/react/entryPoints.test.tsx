@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as root from 'sinew-physics';
 import * as core from 'sinew-physics/core';
 import * as teaching from 'sinew-physics/teaching';
+import * as testing from 'sinew-physics/testing';
 import { describe, expect, it } from 'vitest';
 
 // Each entry point fits its users (issue 13, item 5): `sinew-physics` is what an app
@@ -13,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 const rootNames = Object.keys(root);
 const coreNames = Object.keys(core);
 const teachingNames = Object.keys(teaching);
+const testingNames = Object.keys(testing);
 
 /** The engine an app or a headless simulation builds on: `sinew-physics/core` must keep all of it. */
 const engine = [
@@ -143,6 +145,15 @@ describe('entry points', () => {
       0.1,
     );
     expect(state.p[1]).toBeCloseTo(1 - 0.5 * 10 * 0.01, 12);
+  });
+
+  it('the test fixtures are in sinew-physics/testing, and neither the app entry nor the engine ships them', () => {
+    for (const name of ['createTestHumanoid', 'createWalkClip', 'walkSpeed', 'mountWorld', 'mountHook', 'expectAtRest']) {
+      expect(testingNames, name).toContain(name);
+      expect(rootNames, name).not.toContain(name);
+      expect(coreNames, name).not.toContain(name);
+    }
+    expect(testing.createTestHumanoid().mesh.skeleton.bones.length).toBeGreaterThan(20);
   });
 
   it('each entry is declared where a consumer, the type checker and the build find it', () => {

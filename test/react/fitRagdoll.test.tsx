@@ -4,7 +4,7 @@ import { createRagdoll } from '../../src/core/bodies/ragdoll.js';
 import { limbSpecs } from '../../src/core/bodies/ragdollSkeleton.js';
 import { World } from '../../src/core/world.js';
 import { fitRagdoll } from '../../src/three/fitRagdoll.js';
-import { createTestHumanoid, createWalkClip } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip } from 'sinew-physics/testing';
 
 // Issue 12, item 1: a ragdoll fitted to any skinned character from its bones.
 

@@ -24,8 +24,8 @@ describe('force components', () => {
     const wind = createRef<WindHandle>();
     const scene = (vz: number) => (
       <>
-        <Cloth ref={flag} name="flag" width={6} height={6} origin={[0, 2, 0]} pin="top" mass={0.02} />
-        <Cloth ref={still} name="still" width={6} height={6} origin={[3, 2, 0]} pin="top" mass={0.02} />
+        <Cloth ref={flag} name="flag" width={6} height={6} corner={[0, 2, 0]} pin="top" particleMass={0.02} />
+        <Cloth ref={still} name="still" width={6} height={6} corner={[3, 2, 0]} pin="top" particleMass={0.02} />
         <Wind ref={wind} velocity={[0, 0, vz]} bodies={['flag']} />
       </>
     );

@@ -28,12 +28,12 @@ describe('hooks', () => {
       const b = useParticle({ position: [1, 2, 0] });
       const stick = useStick(a, b, { stiffness });
       const pin = usePin(a);
-      const cloth = useCloth({ width: 4, height: 3, origin: [2, 2, 0], structural: { stiffness } });
+      const cloth = useCloth({ width: 4, height: 3, corner: [2, 2, 0], structural: { stiffness } });
       const rope = useRope({ from: [0, 1, 0], to: [1, 1, 0], segments });
-      const soft = useSoftBody({ center: [3, 1, 0], size: 0.3, resolution: 0, stiffness });
-      const plant = usePlant({ base: [4, 0, 0], stiffness });
+      const soft = useSoftBody({ position: [3, 1, 0], size: 0.3, resolution: 0, stiffness });
+      const plant = usePlant({ root: [4, 0, 0], stiffness });
       const rigid = useRigidBody({ shape: 'box', size: 0.2, position: [5, 1, 0] });
-      const ragdoll = useRagdoll({ position: [6, 0, 0] });
+      const ragdoll = useRagdoll({ feet: [6, 0, 0] });
       const explode = useExplosion();
       const world = useWorld();
       seen.push([a, b, stick, pin, cloth, rope, soft, plant, rigid, ragdoll, explode, world]);
@@ -97,7 +97,7 @@ describe('hooks', () => {
       pausedSeen.push(useWorldStore((s) => s.settings.paused));
       const force = useMemo<Force>(() => ({ apply: (w: CoreWorld) => void applied.push(w.stepCount) }), []);
       useForce(force);
-      useCollider(useMemo(() => ({ type: 'sphere', center: [0, 0, 0], radius: 1 }) as const, []));
+      useCollider(useMemo(() => ({ type: 'sphere', position: [0, 0, 0], radius: 1 }) as const, []));
       return null;
     }
     const m = await mountWorld(

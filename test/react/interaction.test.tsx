@@ -158,7 +158,7 @@ describe('<DragControls>', () => {
       <>
         <CameraProbe into={probe} />
         <Ground />
-        <Ragdoll name="doll" position={[0, 0, 0]} />
+        <Ragdoll name="doll" feet={[0, 0, 0]} />
         <DragControls domElement={element as unknown as HTMLElement} onGrab={(id) => held.push(id)} />
       </>,
       { interpolate: false },

@@ -44,13 +44,12 @@ describe('toRotation against three.js', () => {
 });
 
 describe('rotation in React', () => {
-  it('<RigidBody> and useRigidBody give the same pose for every form, and quaternion (deprecated) still works', async () => {
+  it('<RigidBody> and useRigidBody give the same pose for every form', async () => {
     const forms = {
       eulerTuple: { rotation: EULER },
       quatTuple: { rotation: Q },
       threeEuler: { rotation: new Euler(...EULER) },
       threeQuaternion: { rotation: THREE_Q.clone() },
-      deprecatedQuaternion: { quaternion: Q },
     };
     const refs = Object.fromEntries(Object.keys(forms).map((k) => [k, createRef<RigidBodyApi>()]));
     const hooked = createRef<RigidBodyApi>();
@@ -80,9 +79,9 @@ describe('rotation in React', () => {
   it('<Ragdoll> turns the same for Euler angles, a quaternion and a three.js Euler', async () => {
     const m = await mountWorld(
       <>
-        <Ragdoll name="a" position={[0, 0, 0]} rotation={[0, Math.PI / 2, 0]} />
-        <Ragdoll name="b" position={[0, 0, 3]} rotation={[0, Math.SQRT1_2, 0, Math.SQRT1_2]} />
-        <Ragdoll name="c" position={[0, 0, 6]} rotation={new Euler(0, Math.PI / 2, 0)} />
+        <Ragdoll name="a" feet={[0, 0, 0]} rotation={[0, Math.PI / 2, 0]} />
+        <Ragdoll name="b" feet={[0, 0, 3]} rotation={[0, Math.SQRT1_2, 0, Math.SQRT1_2]} />
+        <Ragdoll name="c" feet={[0, 0, 6]} rotation={new Euler(0, Math.PI / 2, 0)} />
       </>,
       { paused: true },
     );
@@ -97,14 +96,14 @@ describe('rotation in React', () => {
     expect(await m.unmount()).toEqual([]);
   });
 
-  it('<BoxCollider> takes every form and quaternion (deprecated), all the same box', async () => {
+  it('<BoxCollider> takes every form of rotation, all the same box', async () => {
     const handles = [createRef<ColliderHandle>(), createRef<ColliderHandle>(), createRef<ColliderHandle>(), createRef<ColliderHandle>()];
     const m = await mountWorld(
       <>
         <BoxCollider ref={handles[0]} position={[1, 2, 3]} size={1} rotation={EULER} />
         <BoxCollider ref={handles[1]} position={[1, 2, 3]} size={1} rotation={Q} />
         <BoxCollider ref={handles[2]} position={[1, 2, 3]} size={1} rotation={new Euler(...EULER)} />
-        <BoxCollider ref={handles[3]} position={[1, 2, 3]} size={1} quaternion={THREE_Q} />
+        <BoxCollider ref={handles[3]} position={[1, 2, 3]} size={1} rotation={THREE_Q} />
       </>,
       { paused: true },
     );
@@ -114,7 +113,7 @@ describe('rotation in React', () => {
     expect(await m.unmount()).toEqual([]);
   });
 
-  it('a bad rotation, or both names, is an error naming the component and the value', async () => {
+  it('a bad rotation is an error naming the component and the value', async () => {
     await expectRenderError(
       <World>
         <RigidBody shape="box" rotation={[1, 2] as never} />
@@ -123,15 +122,9 @@ describe('rotation in React', () => {
     );
     await expectRenderError(
       <World>
-        <RigidBody shape="box" rotation={[0, 1, 0]} quaternion={[0, 0, 0, 1]} />
+        <BoxCollider rotation={[0, 0, 0, Number.NaN]} />
       </World>,
-      '<RigidBody>: give rotation or quaternion (its deprecated name), not both; got rotation [0, 1, 0] and quaternion [0, 0, 0, 1]',
-    );
-    await expectRenderError(
-      <World>
-        <BoxCollider quaternion={[0, 0, 0, Number.NaN]} />
-      </World>,
-      '<BoxCollider>: quaternion must be finite numbers, got [0, 0, 0, NaN]',
+      '<BoxCollider>: rotation must be finite numbers, got [0, 0, 0, NaN]',
     );
     await expectRenderError(
       <World>
@@ -142,33 +135,25 @@ describe('rotation in React', () => {
   });
 });
 
-describe('position in React', () => {
-  it('<Cloth position> is particle (0, 0), the top-left corner, the same as origin (deprecated); both is an error', async () => {
+describe('placement in React', () => {
+  it('<Cloth corner> is particle (0, 0), the top-left corner', async () => {
     const m = await mountWorld(
       <>
-        <Cloth name="a" width={4} height={3} spacing={0.5} position={[1, 2, 3]} />
-        <Cloth name="b" width={4} height={3} spacing={0.5} origin={[1, 2, 3]} />
+        <Cloth name="a" width={4} height={3} spacing={0.5} corner={[1, 2, 3]} />
       </>,
       { paused: true },
     );
     expect(m.position('a.topLeft')).toEqual([1, 2, 3]);
     expect(m.position('a.bottomRight')).toEqual([2.5, 1, 3]);
-    for (const corner of ['topLeft', 'topRight', 'bottomLeft', 'bottomRight']) expect(m.position(`b.${corner}`)).toEqual(m.position(`a.${corner}`));
     expect(await m.unmount()).toEqual([]);
-    await expectRenderError(
-      <World>
-        <Cloth width={2} height={2} position={[0, 0, 0]} origin={[0, 1, 0]} />
-      </World>,
-      '<Cloth>: give position or origin (its deprecated name), not both; got position [0, 0, 0] and origin [0, 1, 0]',
-    );
   });
 
   it('<Cloth pin> names every edge and corner: the named particles hold, the rest fall', async () => {
     // Lying flat, so that a cloth hung from any edge swings down about it.
     const m = await mountWorld(
       <>
-        <Cloth name="r" width={4} height={3} spacing={0.2} position={[0, 2, 0]} orientation="horizontal" pin="right" />
-        <Cloth name="c" width={4} height={3} spacing={0.2} position={[2, 2, 0]} orientation="horizontal" pin={['bottom-left', 'top-right']} />
+        <Cloth name="r" width={4} height={3} spacing={0.2} corner={[0, 2, 0]} orientation="horizontal" pin="right" />
+        <Cloth name="c" width={4} height={3} spacing={0.2} corner={[2, 2, 0]} orientation="horizontal" pin={['bottom-left', 'top-right']} />
       </>,
     );
     const start = { r: [m.position('r.topRight'), m.position('r.bottomRight'), m.position('r.topLeft')], c: [m.position('c.bottomLeft'), m.position('c.topRight'), m.position('c.topLeft')] };
@@ -182,33 +167,27 @@ describe('position in React', () => {
     expect(await m.unmount()).toEqual([]);
   });
 
-  it('<SoftBody position> is its centre, <Plant position> its foot, <SphereCollider position> its centre; center and base (deprecated) the same', async () => {
+  it('<SoftBody position> is its centre, <Plant root> its foot, <SphereCollider position> its centre', async () => {
     const jelly = createRef<SoftBodyApi>();
-    const old = createRef<SoftBodyApi>();
     const ball = createRef<ColliderHandle>();
     const m = await mountWorld(
       <>
         <SoftBody ref={jelly} shape="box" position={[1, 2, 3]} size={0.5} />
-        <SoftBody ref={old} shape="box" center={[1, 2, 3]} size={0.5} />
-        <Plant name="grass" position={[-1, 0, 2]} segments={3} fold={0} />
-        <Plant name="oldGrass" base={[-1, 0, 2]} segments={3} fold={0} />
+        <Plant name="grass" root={[-1, 0, 2]} segments={3} fold={0} />
         <SphereCollider ref={ball} position={[4, 1, 0]} radius={0.5} />
       </>,
       { paused: true },
     );
     const a = jelly.current!.current!;
-    const b = old.current!.current!;
     const centre = [0, 0, 0];
     for (let i = 0; i < a.count; i++) {
       const p = m.position(a.first + i);
       for (let k = 0; k < 3; k++) centre[k]! += p[k]! / a.count;
-      expect(m.position(b.first + i)).toEqual(p);
     }
     centre.forEach((c, k) => expect(c).toBeCloseTo([1, 2, 3][k]!, 9));
-    // The foot's left edge, midrib and right edge straddle the position.
+    // The foot's left edge, midrib and right edge straddle the root.
     const foot = [0, 1, 2].map((i) => m.position(`grass.${i}`));
     for (let k = 0; k < 3; k++) expect((foot[0]![k]! + foot[1]![k]! + foot[2]![k]!) / 3).toBeCloseTo([-1, 0, 2][k]!, 9);
-    for (let i = 0; i < 12; i++) expect(m.position(`oldGrass.${i}`)).toEqual(m.position(`grass.${i}`));
     expect((ball.current!.collider as CoreSphere).center).toEqual([4, 1, 0]);
     expect(await m.unmount()).toEqual([]);
   });

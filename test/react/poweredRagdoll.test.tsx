@@ -1,7 +1,7 @@
 import { AnimationMixer, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { ragdollParts } from '../../src/core/bodies/ragdollSkeleton.js';
-import { createTestHumanoid, createWalkClip, walkSpeed } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip, walkSpeed } from 'sinew-physics/testing';
 import { fitRagdoll } from '../../src/three/fitRagdoll.js';
 import { walker, type Walker } from '../support/walker.js';
 

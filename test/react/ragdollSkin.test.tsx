@@ -1,6 +1,6 @@
 import { Vector3, type BufferAttribute } from 'three';
 import { describe, expect, it } from 'vitest';
-import { createTestHumanoid } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid } from 'sinew-physics/testing';
 import { dualQuaternionVertex } from '../../src/three/dualQuaternionSkinning.js';
 import type { RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 import { SkinCheck } from '../support/skinCheck.js';

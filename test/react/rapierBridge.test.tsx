@@ -26,7 +26,7 @@ describe('<RapierBridge>', () => {
     const scene = await mountWorld(
       <Physics paused timeStep="vary">
         <RapierBridge ref={bridge} />
-        <Cloth name="hammock" width={16} height={16} spacing={0.08} orientation="horizontal" position={[-0.6, 1, -0.6]} pin="corners" radius={0.02} totalMass={0.5} />
+        <Cloth name="hammock" width={16} height={16} spacing={0.08} orientation="horizontal" corner={[-0.6, 1, -0.6]} pin="corners" radius={0.02} mass={0.5} />
         <RigidBody ref={ball} colliders={false} position={[0, 1.6, 0]} linearDamping={2} angularDamping={2}>
           <BallCollider args={[0.15]} mass={1} />
           <mesh>
@@ -60,7 +60,7 @@ describe('<RapierBridge>', () => {
     const scene = await mountWorld(
       <Physics paused timeStep="vary">
         <RapierBridge ref={bridge} />
-        <Rope name="line" from={[0, 2, 0]} to={[0, 1, 0]} segments={10} totalMass={0.1} />
+        <Rope name="line" from={[0, 2, 0]} to={[0, 1, 0]} segments={10} mass={0.1} />
         <RigidBody ref={crate} colliders={false} position={[0, 0.85, 0]}>
           <CuboidCollider args={[0.15, 0.15, 0.15]} mass={2} />
           <mesh>

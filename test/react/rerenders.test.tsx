@@ -38,7 +38,7 @@ describe('a running scene', () => {
     function HookUser() {
       count('hooks');
       const p = useParticle({ position: [5, 1, 0], radius: 0.05 });
-      useCloth({ width: 4, height: 4, origin: [5, 2, 0], pin: 'top' });
+      useCloth({ width: 4, height: 4, corner: [5, 2, 0], pin: 'top' });
       useBeforeStep(() => p.id);
       useAfterStep(() => p.id);
       return null;
@@ -50,16 +50,16 @@ describe('a running scene', () => {
           <Ground />
         </Counted>
         <Counted name="cloth">
-          <Cloth name="flag" width={10} height={8} origin={[-1, 2, 0]} pin="top" />
+          <Cloth name="flag" width={10} height={8} corner={[-1, 2, 0]} pin="top" />
         </Counted>
         <Counted name="rope">
           <Rope name="rope" from={[0, 2, 1]} to={[1, 2, 1]} segments={8} pinStart />
         </Counted>
         <Counted name="soft">
-          <SoftBody center={[2, 1, 0]} size={0.4} resolution={1} />
+          <SoftBody position={[2, 1, 0]} size={0.4} resolution={1} />
         </Counted>
         <Counted name="plant">
-          <Plant base={[3, 0, 0]} />
+          <Plant root={[3, 0, 0]} />
         </Counted>
         <Counted name="rigid">
           <RigidBody shape="box" size={0.3} position={[-2, 1, 0]}>
@@ -67,7 +67,7 @@ describe('a running scene', () => {
           </RigidBody>
         </Counted>
         <Counted name="ragdoll">
-          <Ragdoll name="doll" position={[4, 0.1, 0]} />
+          <Ragdoll name="doll" feet={[4, 0.1, 0]} />
         </Counted>
         <Counted name="particles">
           <Particle name="a" position={[0, 3, 3]} />

@@ -93,7 +93,7 @@ describe('mountWorld', () => {
       <>
         <Ground />
         <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={4} pinStart />
-        <Ragdoll name="doll" position={[3, 0, 0]} />
+        <Ragdoll name="doll" feet={[3, 0, 0]} />
       </>,
     );
     expect(scene.particle('rope.end')).toBe(scene.particle('rope.0') + 4);
@@ -163,7 +163,7 @@ describe('leftovers', () => {
       useLayoutEffect(() => {
         world.addParticle({ position: [0, 1, 0] });
         world.onBeforeStep(() => undefined);
-        world.addCollider({ type: 'sphere', center: [0, 0, 0], radius: 1 });
+        world.addCollider({ type: 'sphere', position: [0, 0, 0], radius: 1 });
       }, [world]);
       return null;
     }
@@ -303,7 +303,7 @@ describe('physical facts', () => {
   });
 
   it('energy is conserved by a swinging rope and grows under a pumping force, which expectEnergyNotGrowing catches', async () => {
-    const rope = <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={8} pinStart mass={1} />;
+    const rope = <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={8} pinStart particleMass={1} />;
     const scene = await mountWorld(rope, { damping: 0 });
     const start = energy(scene);
     // 9 particles of 1 kg, less the pinned one: 8 kg at 2 m.

@@ -48,7 +48,7 @@ describe('read-back (src/three)', () => {
 
   it('BodyGeometry follows a tearing surface and reuses its arrays', () => {
     const world = new World({ sleep: false });
-    const cloth = createCloth(world, { width: 3, height: 3, origin: [0, 1, 0] });
+    const cloth = createCloth(world, { width: 3, height: 3, corner: [0, 1, 0] });
     const view = new BodyGeometry({ first: cloth.first, count: cloth.count, surface: cloth.surface, uvs: cloth.uvs });
     view.update(world, { alpha: 1 });
     const position = view.geometry.getAttribute('position');
@@ -70,8 +70,8 @@ describe('read-back (src/three)', () => {
   it('the per-frame read-back allocates nothing', () => {
     const world = new World({ sleep: false });
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    world.addCollider({ type: 'sphere', center: [0, 1, 0], radius: 0.5 });
-    const cloth = createCloth(world, { width: 8, height: 8, origin: [0, 1, 0] });
+    world.addCollider({ type: 'sphere', position: [0, 1, 0], radius: 0.5 });
+    const cloth = createCloth(world, { width: 8, height: 8, corner: [0, 1, 0] });
     world.advance(1 / 30);
     const view = new BodyGeometry({ first: cloth.first, count: cloth.count, surface: cloth.surface });
     const tube = new TubeGeometry({ first: cloth.first, count: 8, radius: 0.01 });

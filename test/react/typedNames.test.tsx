@@ -14,7 +14,7 @@ import { mountWorld } from './helpers.js';
 describe('typed particle names', () => {
   it('accept the parts bodies have, and reject misspelt ones at compile time as at run time', async () => {
     const reported: string[] = [];
-    const bodies = [<Ragdoll key="doll" name="doll" position={[0, 1, 0]} />, <Rope key="rope" name="rope" from={[0, 3, 0]} to={[1, 3, 0]} segments={4} />];
+    const bodies = [<Ragdoll key="doll" name="doll" feet={[0, 1, 0]} />, <Rope key="rope" name="rope" from={[0, 3, 0]} to={[1, 3, 0]} segments={4} />];
     const good = [<Pin key="hand" particle="doll.leftHand" />, <Pin key="end" particle="rope.end" />, <Stick key="stick" a="rope.2" b="doll.head" />];
     const m = await mountWorld([...bodies, ...good], { onError: (error) => void reported.push(error.message) });
     expect(reported).toEqual([]);
@@ -32,7 +32,7 @@ describe('typed particle names', () => {
   });
 
   it("names a cloth's corners, by the edges `pin` names", async () => {
-    const flag = <Cloth key="flag" name="flag" width={5} height={4} spacing={0.1} origin={[0, 2, 0]} />;
+    const flag = <Cloth key="flag" name="flag" width={5} height={4} spacing={0.1} corner={[0, 2, 0]} />;
     const m = await mountWorld([flag, <Pin key="a" particle="flag.topRight" />, <Pin key="b" particle="flag.bottomLeft" />]);
     expect(m.position('flag.topLeft')).toEqual([0, 2, 0]);
     expect(m.position('flag.topRight')).toEqual([0.4, 2, 0]);

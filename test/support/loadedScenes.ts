@@ -46,7 +46,7 @@ export function speed(world: World, id: number): number {
 export function hammock(options: WorldOptions = {}): { world: World; cloth: ClothHandle; middle: number[] } {
   const world = tethered(options);
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const cloth = createCloth(world, { width: 30, height: 30, spacing: 0.1, orientation: 'horizontal', position: [-1.45, 1.5, -1.45], pin: 'corners' });
+  const cloth = createCloth(world, { width: 30, height: 30, spacing: 0.1, orientation: 'horizontal', corner: [-1.45, 1.5, -1.45], pin: 'corners' });
   const middle = [14, 15].flatMap((j) => [14, 15].map((i) => cloth.first + j * 30 + i));
   return { world, cloth, middle };
 }
@@ -99,7 +99,7 @@ export function heavyChain(options: WorldOptions = {}): { world: World; links: n
 /** A default ragdoll dropped onto the hammock from 2.5 m. */
 export function ragdollInHammock(options: WorldOptions = {}) {
   const scene = hammock(options);
-  const ragdoll = createRagdoll(scene.world, { position: [0, 2.2, 0.9], rotation: [-Math.PI / 2, 0, 0] });
+  const ragdoll = createRagdoll(scene.world, { feet: [0, 2.2, 0.9], rotation: [-Math.PI / 2, 0, 0] });
   return { ...scene, ragdoll };
 }
 
@@ -107,8 +107,8 @@ export function ragdollInHammock(options: WorldOptions = {}) {
 export function clothWithBoxes(options: WorldOptions = {}) {
   const world = tethered(options);
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  world.addCollider({ type: 'sphere', center: [0, 0.8, 0.45], radius: 0.4 });
-  const cloth = createCloth(world, { width: 64, height: 64, spacing: 0.05, position: [-1.6, 3.4, 0], pin: 'top-corners', radius: 0.01 });
+  world.addCollider({ type: 'sphere', position: [0, 0.8, 0.45], radius: 0.4 });
+  const cloth = createCloth(world, { width: 64, height: 64, spacing: 0.05, corner: [-1.6, 3.4, 0], pin: 'top-corners', radius: 0.01 });
   const boxes = [-1, -0.35, 0.35, 1].map((x, k) => createBox(world, { size: 0.3, position: [x, 2.4 + 0.5 * k, k % 2 === 0 ? 0.3 : -0.3] }));
   return { world, cloth, boxes };
 }

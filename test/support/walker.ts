@@ -1,7 +1,7 @@
 import { AnimationMixer } from 'three';
 import { World } from '../../src/core/world.js';
 import { AnimatedRagdoll, type AnimatedRagdollOptions } from '../../src/three/animatedRagdoll.js';
-import { createTestHumanoid, createWalkClip, walkSpeed, type TestHumanoid } from '../../src/three/testHumanoid.js';
+import { createTestHumanoid, createWalkClip, walkSpeed, type TestHumanoid } from 'sinew-physics/testing';
 
 /** The test humanoid walking along +z on a floor, its ragdoll following the walk. */
 export interface Walker {

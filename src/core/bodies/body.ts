@@ -55,7 +55,7 @@ export interface BodyRecord {
    * next step.
    */
   collideAs?: 'surface' | 'chain';
-  /** Builder-specific cleanup run by `removeBody` before the particles go. */
+  /** Builder-specific cleanup run by `world.remove(body)` before the particles go. */
   readonly onRemove: (() => void)[];
 }
 

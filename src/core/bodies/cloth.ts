@@ -1,11 +1,11 @@
 import type { CallbackId } from '../ids.js';
-import { checkBoolean, checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
 import { checkCompliance, checkDamping, fabric, fabricSticks, type FabricMaterial, type FabricName } from '../materials.js';
 import type { StickOptions } from '../worldOptions.js';
-import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /**
@@ -36,8 +36,9 @@ export type ClothPin = 'none' | ClothPinName | readonly (number | ClothPinName)[
 /** Options of one family of cloth sticks. */
 export interface ClothStickOptions {
   /**
-   * Share of the error repaired per pass, in (0, 1].
-   * @deprecated How soft this looks depends on substeps and iterations; give `compliance` (or the cloth a `material`). Accepted until the next version.
+   * Share of the error repaired per pass, in (0, 1]. Below 1 the family's
+   * softness depends on the substeps and iterations; `compliance` (or the
+   * cloth's `material`) gives one that does not.
    */
   stiffness?: number;
   /** Compliance of each stick in m/N (0: rigid): the family is a set of springs of k = 1/compliance, whatever the solver settings. Default 0, or the `material`'s. */
@@ -61,14 +62,10 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
    * Where the cloth is: the position of particle (0, 0), the corner where row 0
    * (`'top'`) and column 0 (`'left'`) meet: the top-left corner of a vertical
    * cloth, the -x -z corner of a horizontal one. The cloth extends from there
-   * along +x and down -y (vertical) or along +z (horizontal). Default `[0, 0, 0]`.
+   * along +x and down -y (vertical) or along +z (horizontal). (A cloth is placed
+   * by its corner, not its centre: see `Placement`.) Default `[0, 0, 0]`.
    */
-  position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, particle (0, 0)); `origin` is accepted until the next version. Give one, not both.
-   */
-  origin?: Vec3Like;
+  corner?: Vec3Like;
   /**
    * `'vertical'` (default): rows run along +x and go down along -y, hanging like a
    * curtain. `'horizontal'`: rows along +x, successive rows along +z, lying flat.
@@ -106,7 +103,7 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
    * A fabric (a preset name of `FABRICS` or a `FabricMaterial`): sets each
    * particle's mass from its areal density and the sticks' compliances from its
    * stiffnesses (`fabricSticks`), and adds bend sticks unless `bend` is false.
-   * Give no `mass`/`totalMass` with it; a family's own `compliance` wins.
+   * Give no `mass` or `particleMass` with it; a family's own `compliance` wins.
    */
   material?: FabricName | FabricMaterial;
 }
@@ -164,12 +161,12 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const width = checkInteger(options.width, 'createCloth: width', 2);
   const height = checkInteger(options.height, 'createCloth: height', 2);
   const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
-  const placed = renamedOption(options, 'position', 'origin', 'createCloth');
-  const origin = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createCloth: ${placed.name}`);
+  const origin = toVec3(options.corner ?? [0, 0, 0], 'createCloth: corner');
   const orientation = options.orientation ?? 'vertical';
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);
-  if (fromMaterial !== undefined && (options.mass !== undefined || options.totalMass !== undefined)) throw new RangeError('createCloth: a material sets the mass; give no mass or totalMass with it');
+  if (fromMaterial !== undefined && (options.mass !== undefined || options.particleMass !== undefined))
+    throw new RangeError('createCloth: a material sets the mass; give no mass or particleMass with it');
   const structural = stickOptionsOf(options.structural, 'structural', fromMaterial?.structural);
   const shear = options.shear === false ? undefined : stickOptionsOf(options.shear, 'shear', fromMaterial?.shear);
   const bend = options.bend === false || (options.bend === undefined && fromMaterial === undefined) ? undefined : stickOptionsOf(options.bend, 'bend', fromMaterial?.bend);
@@ -177,7 +174,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const pinned = pinnedIndices(options.pin ?? 'none', width, height);
   const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createCloth: pinCompliance') };
   const count = width * height;
-  const mass = fromMaterial?.mass ?? particleMass(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
+  const mass = fromMaterial?.mass ?? massOfEachParticle(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
 
   const list: ParticleOptions[] = [];
   for (let j = 0; j < height; j++) {
@@ -256,7 +253,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
         if (sticks.kind[e] === code && id >= 0 && world.hasConstraint(id)) world.setStick(id, { stiffness: value });
       }
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

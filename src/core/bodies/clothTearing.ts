@@ -100,7 +100,7 @@ export class ClothTearing {
     const id = this.sticks.id[e]!;
     this.sticks.id[e] = -1;
     this.torn++;
-    // The id stays in body.constraints: removeBody skips ids that are gone.
+    // The id stays in body.constraints: removing the body skips ids that are gone.
     if (this.body.alive && this.world.hasConstraint(id)) this.world.removeConstraint(id);
   }
 

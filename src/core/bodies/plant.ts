@@ -1,18 +1,13 @@
-import { checkInteger, checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
-import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** What {@link createPlant} takes. */
 export interface PlantOptions extends MassOptions, CollisionGroupOptions {
-  /** Where the plant is: the centre of the blade's foot, where it is rooted (pinned). Default `[0, 0, 0]`. */
-  position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, the foot's centre); `base` is accepted until the next version. Give one, not both.
-   */
-  base?: Vec3Like;
+  /** Where the plant is rooted: the centre of the blade's foot, which is pinned there (a plant is placed by its root, not its centre: see `Placement`). Default `[0, 0, 0]`. */
+  root?: Vec3Like;
   /** Length of the blade along `direction` in m, default 0.5. */
   height?: number;
   /** Number of levels above the foot, an integer >= 2 (support sticks span two). Default 6. */
@@ -92,8 +87,7 @@ export interface PlantHandle {
  */
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createPlant: options must be an object, got ${String(options)}`);
-  const placed = renamedOption(options, 'position', 'base', 'createPlant');
-  const base = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createPlant: ${placed.name}`);
+  const base = toVec3(options.root ?? [0, 0, 0], 'createPlant: root');
   const height = checkNumber(options.height ?? 0.5, 'createPlant: height', Number.MIN_VALUE);
   const segments = checkInteger(options.segments ?? 6, 'createPlant: segments', 2);
   const width = checkNumber(options.width ?? 0.1, 'createPlant: width', Number.MIN_VALUE);
@@ -104,7 +98,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
   if (Math.abs(cos) > 1e-6) throw new RangeError(`createPlant: across must be perpendicular to direction, got a cosine of ${cos} between them`);
   const stiffness = checkStiffness(options.stiffness ?? 0.5, 'createPlant: stiffness');
   const count = 3 * (segments + 1);
-  const mass = particleMass(options, count, 'createPlant');
+  const mass = massOfEachParticle(options, count, 'createPlant');
 
   const normal = cross(side, up);
   const fold = checkNumber(options.fold ?? width / 2, 'createPlant: fold', 0);
@@ -192,7 +186,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
       checkStiffness(value, 'PlantHandle.setStiffness: stiffness');
       for (const id of supports) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

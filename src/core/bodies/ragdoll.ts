@@ -1,7 +1,7 @@
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 import { addCapsuleEdge } from '../collision/edges.js';
 import { protectFromTunnelling } from '../collision/sweep.js';
-import { addAngleConstraint, removeAngleConstraint } from '../constraints/angle.js';
+import { addAngleConstraint } from '../constraints/angle.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { hit } from '../motion/hit.js';
 import { rotateVector, toRotation, type RotationLike } from '../quaternion.js';
@@ -39,10 +39,10 @@ import {
 
 /** What {@link createRagdoll} takes. */
 export interface RagdollOptions extends CollisionGroupOptions {
-  /** Where the figure is: the ground point midway between its feet, which it stands on (the feet's collision spheres touch it). Default `[0, 0, 0]`. */
-  position?: Vec3Like;
+  /** Where the figure stands: the ground point midway between its feet, which the feet's collision spheres touch (a ragdoll is placed by its feet, not its centre: see `Placement`). Default `[0, 0, 0]`. */
+  feet?: Vec3Like;
   /**
-   * Turns the figure about `position`; unturned it faces +z with its left hand
+   * Turns the figure about `feet`; unturned it faces +z with its left hand
    * at +x. A quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians
    * (see `RotationLike`).
    */
@@ -128,7 +128,7 @@ export interface RagdollOptions extends CollisionGroupOptions {
   /**
    * Where each particle starts, in world coordinates, e.g. fitted to a
    * character's skeleton (`fitRagdoll` in the three.js layer). Replaces
-   * `position`, `rotation` and `pose`; the rest lengths of the limbs, braces and
+   * `feet`, `rotation` and `pose`; the rest lengths of the limbs, braces and
    * torso limits are measured in it, so the figure keeps these proportions.
    * `height` still scales the masses, particle radii and self-collision distances.
    */
@@ -165,7 +165,7 @@ export interface RagdollAngle {
   readonly min: number;
   /** Largest angle allowed (radians). */
   readonly max: number;
-  /** Id for `setAngleConstraint` / `removeAngleConstraint`. */
+  /** Id for `setAngleConstraint` and `world.remove`. */
   readonly id: number;
 }
 
@@ -254,18 +254,18 @@ export class Ragdoll implements Jointable {
 
   /** Removes the ragdoll with its sticks and angle limits. Safe to call twice. */
   remove(): void {
-    if (this.body.alive) this.world.removeBody(this.body);
+    if (this.body.alive) this.world.remove(this.body);
   }
 }
 
 /**
- * Builds a ragdoll standing on `position`.
+ * Builds a ragdoll standing with its `feet` at a point.
  *
  * @example
  * ```ts
  * const world = new World();
  * world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
- * const ragdoll = createRagdoll(world, { position: [0, 0.5, 0], pose: 'T' });
+ * const ragdoll = createRagdoll(world, { feet: [0, 0.5, 0], pose: 'T' });
  * ragdoll.hit('chest', [0, 0, -1], 0.01); // shot in the chest: it topples backwards
  * for (let i = 0; i < 60; i++) world.step(); // one second: it lies on its back
  * for (const frame of ragdoll.updateFrames()) console.log(frame.name, frame.center, frame.quaternion);
@@ -274,7 +274,7 @@ export class Ragdoll implements Jointable {
 export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdoll {
   const what = 'createRagdoll';
   if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${String(options)}`);
-  const position = toVec3(options.position ?? [0, 0, 0], `${what}: position`);
+  const position = toVec3(options.feet ?? [0, 0, 0], `${what}: feet`);
   const rotation = toRotation(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
   const height = positive(options.height ?? 1.8, `${what}: height`);
@@ -350,7 +350,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
         },
       }),
     };
-    record.onRemove.push(() => removeAngleConstraint(world, angle.id));
+    record.onRemove.push(() => world.removeConstraint(angle.id));
     return angle;
   });
   // Edges and the guard remove themselves with the body.

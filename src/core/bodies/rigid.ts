@@ -1,3 +1,4 @@
+import type { Placement } from '../placement.js';
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { addBodyHull } from '../collision/hull.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
@@ -20,13 +21,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 export const RIGID_MIN_ITERATIONS = 4;
 
 /** Options every rigid-body builder takes. */
-export interface RigidBodyOptions extends CollisionGroupOptions {
-  /**
-   * Where the body is: the point its local origin goes to. For a box or a
-   * tetrahedron that is its centre (of mass, with even masses); for a convex
-   * point set, wherever its `points` put [0, 0, 0]. Default `[0, 0, 0]`.
-   */
-  position?: Vec3Like;
+export interface RigidBodyOptions extends Placement, CollisionGroupOptions {
   /**
    * Initial orientation about `position`: a quaternion `[x, y, z, w]` (normalised
    * here) or Euler angles `[x, y, z]` in radians, three.js's default 'XYZ' order
@@ -157,7 +152,7 @@ export class RigidBody {
 
   /** Removes the body: its sticks, its own particles, and its mass share from shared particles. Safe to call twice. */
   remove(): void {
-    if (this.body.alive) this.world.removeBody(this.body);
+    if (this.body.alive) this.world.remove(this.body);
   }
 }
 

@@ -2,7 +2,7 @@ import { axialCompliance, checkCompliance, checkDamping, ropeMaterial, type Rope
 import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
-import { checkStiffness, particleMass, type MassOptions } from './shapes.js';
+import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /**
@@ -40,10 +40,9 @@ export interface RopeOptions extends MassOptions, CollisionGroupOptions {
   /**
    * Stiffness in (0, 1] of bending sticks between particles two apart, which push
    * them back to the straight distance whenever the rope bends. Default: none (a
-   * perfectly limp rope).
-   * @deprecated Per pass: how stiff the rope looks depends on substeps and
-   * iterations; give `bendCompliance` instead (`complianceForStiffness` converts
-   * at the settings it was tuned for). Accepted until the next version.
+   * perfectly limp rope). Per pass: how stiff the rope looks depends on the
+   * substeps and iterations; `bendCompliance` gives a stiffness that does not
+   * (`complianceForStiffness` converts at the settings it was tuned for).
    */
   bendStiffness?: number;
   /** Compliance in m/N of those bending sticks (XPBD: the same stiffness at any substeps); makes them without `bendStiffness` too. Default 0. */
@@ -71,7 +70,7 @@ export interface RopeOptions extends MassOptions, CollisionGroupOptions {
    * A rope (a preset name of `ROPES` or a `RopeMaterial`): sets the particle
    * masses from its linear density (the rope's mass spread evenly) and each
    * segment's compliance from its axial stiffness E·A (segment length / E·A).
-   * Give no `mass`/`totalMass` with it; an explicit `compliance` wins.
+   * Give no `mass` or `particleMass` with it; an explicit `compliance` wins.
    */
   material?: RopeName | RopeMaterial;
 }
@@ -131,8 +130,9 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const bendCompliance = options.bendCompliance === undefined ? undefined : checkCompliance(options.bendCompliance, 'createRope: bendCompliance');
   const bendStiffness = options.bendStiffness === undefined ? (bendCompliance === undefined ? undefined : 1) : checkStiffness(options.bendStiffness, 'createRope: bendStiffness');
   const material = options.material === undefined ? undefined : ropeMaterial(options.material, 'createRope: material');
-  if (material !== undefined && (options.mass !== undefined || options.totalMass !== undefined)) throw new RangeError('createRope: a material sets the mass; give no mass or totalMass with it');
-  const mass = material !== undefined ? (material.linearDensity * length) / (segments + 1) : particleMass(options, segments + 1, 'createRope', (DEFAULT_ROPE_LINEAR_DENSITY * length) / (segments + 1));
+  if (material !== undefined && (options.mass !== undefined || options.particleMass !== undefined)) throw new RangeError('createRope: a material sets the mass; give no mass or particleMass with it');
+  const mass =
+    material !== undefined ? (material.linearDensity * length) / (segments + 1) : massOfEachParticle(options, segments + 1, 'createRope', (DEFAULT_ROPE_LINEAR_DENSITY * length) / (segments + 1));
   const compliance = checkCompliance(options.compliance ?? (material ? axialCompliance(material.axialStiffness, length / segments) : 0), 'createRope: compliance');
   const damping = checkDamping(options.damping ?? 0, 'createRope: damping');
   const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createRope: pinCompliance') };
@@ -189,6 +189,6 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
       const value = checkStiffness(stiffness, 'RopeHandle.setBendStiffness: stiffness');
       for (const id of bendSticks) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }

@@ -177,25 +177,37 @@ export function meshEdges(faces: Uint32Array, vertexCount: number, what: string)
   return { edges: new Uint32Array(edges), opposite: new Uint32Array(opposite) };
 }
 
-/** Mass options shared by the builders: per particle, or for the whole body. */
+/**
+ * How heavy a body of particles is, as every builder and body component takes
+ * it. `mass` is always the whole body's, as for a rigid body or a ragdoll;
+ * `particleMass` is one particle's. Give one of them, or neither for the
+ * builder's default (a cloth from an areal density, a rope from a linear
+ * density, 1 kg per particle elsewhere).
+ *
+ * @example
+ * ```ts
+ * createCloth(world, { width: 20, height: 20, mass: 4 });          // 4 kg of cloth: 0.01 kg per particle
+ * createCloth(world, { width: 20, height: 20, particleMass: 0.01 }); // the same cloth
+ * ```
+ */
 export interface MassOptions {
-  /** Mass of each particle in kg. Default: the builder's (a cloth from an areal density, a rope from a linear density; 1 kg per particle elsewhere). */
+  /** Mass of the whole body in kg (> 0), spread evenly over its particles. */
   mass?: number;
-  /** Mass of the whole body in kg, spread evenly over its particles; give this or `mass`. */
-  totalMass?: number;
+  /** Mass of each particle in kg (> 0); give this or `mass`. */
+  particleMass?: number;
 }
 
 /**
  * The mass of each of `count` particles from {@link MassOptions}; `what` names
- * the builder. Without `mass` or `totalMass` each particle weighs
- * `defaultMass` kg (the builder's plausible default: from a density).
+ * the builder. With neither option each particle weighs `defaultEach` kg (the
+ * builder's default: from a density).
  */
-export function particleMass(options: MassOptions, count: number, what: string, defaultMass = 1): number {
-  if (options.mass !== undefined && options.totalMass !== undefined) {
-    throw new RangeError(`${what}: give mass (per particle) or totalMass, not both; got mass ${options.mass} and totalMass ${options.totalMass}`);
+export function massOfEachParticle(options: MassOptions, count: number, what: string, defaultEach = 1): number {
+  if (options.mass !== undefined && options.particleMass !== undefined) {
+    throw new RangeError(`${what}: give mass (the whole body's) or particleMass (each particle's), not both; got mass ${String(options.mass)} and particleMass ${String(options.particleMass)}`);
   }
-  if (options.totalMass !== undefined) return checkNumber(options.totalMass, `${what}: totalMass`, Number.MIN_VALUE) / count;
-  return checkNumber(options.mass ?? defaultMass, `${what}: mass`, Number.MIN_VALUE);
+  if (options.mass !== undefined) return checkNumber(options.mass, `${what}: mass`, Number.MIN_VALUE) / count;
+  return checkNumber(options.particleMass ?? defaultEach, `${what}: particleMass`, Number.MIN_VALUE);
 }
 
 /** Checks a stick stiffness, which must lie in (0, 1]; `what` names the argument. */

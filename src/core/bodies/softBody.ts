@@ -1,9 +1,10 @@
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
-import { checkInteger, checkNumber, component, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Placement } from '../placement.js';
+import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { checkCompliance } from '../materials.js';
-import { boxMesh, checkStiffness, meshEdges, particleMass, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
+import { boxMesh, checkStiffness, meshEdges, massOfEachParticle, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
@@ -15,16 +16,9 @@ export interface SoftBodyMesh {
 }
 
 /** What {@link createSoftBody} takes. */
-export interface SoftBodyOptions extends MassOptions, CollisionGroupOptions {
+export interface SoftBodyOptions extends Placement, MassOptions, CollisionGroupOptions {
   /** `'box'`, `'sphere'` or a closed mesh (its vertices relative to `position`). Default `'sphere'`. */
   shape?: 'box' | 'sphere' | SoftBodyMesh;
-  /** Where the body is: the centre of the box or sphere, or where a mesh's [0, 0, 0] goes. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point); `center` is accepted until the next version. Give one, not both.
-   */
-  center?: Vec3Like;
   /** Edge lengths of the box (a number for a cube), or the sphere's diameter. Default 1. */
   size?: number | Vec3Like;
   /** Squares per box edge (default 3), or icosphere subdivisions of the sphere (default 2: 162 particles). */
@@ -102,11 +96,10 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const mesh = softBodyMesh(options);
   const vertexCount = mesh.vertices.length / 3;
   const { edges, opposite } = meshEdges(mesh.faces, vertexCount, 'createSoftBody: shape');
-  const placed = renamedOption(options, 'position', 'center', 'createSoftBody');
-  const center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `createSoftBody: ${placed.name}`);
+  const center = toVec3(options.position ?? [0, 0, 0], 'createSoftBody: position');
   const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
   const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
-  const mass = particleMass(options, vertexCount, 'createSoftBody');
+  const mass = massOfEachParticle(options, vertexCount, 'createSoftBody');
   const pressure = checkNumber(options.pressure ?? 1, 'createSoftBody: pressure', 0, 1);
   const inflation = checkNumber(options.inflation ?? 1, 'createSoftBody: inflation', Number.MIN_VALUE);
   const volume = enclosedVolume(mesh.vertices, mesh.faces);
@@ -153,7 +146,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
       checkStiffness(value, 'SoftBodyHandle.setStiffness: stiffness');
       for (const id of sticks) if (world.hasConstraint(id)) world.setStick(id, { stiffness: value });
     },
-    remove: () => world.removeBody(body),
+    remove: () => world.remove(body),
   };
 }
 

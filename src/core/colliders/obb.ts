@@ -1,28 +1,17 @@
-import { checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
 import { toRotation, type RotationLike } from '../quaternion.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A box of half extents `halfExtents` around `position`, turned by `rotation`. */
-export interface ObbShape {
+export interface ObbShape extends Placement {
   /** Shape name. */
   type: 'obb';
-  /** Where the box is: its centre. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, the centre), as in `<BoxCollider>`; `center` is accepted until the next version. Give one, not both.
-   */
-  center?: Vec3Like;
   /** Half the edge lengths along the local axes (m), each >= 0. */
   halfExtents: Vec3Like;
   /** Orientation about `position`: a quaternion `[x, y, z, w]` or Euler angles `[x, y, z]` in radians (see `RotationLike`). Default none. */
   rotation?: RotationLike;
-  /**
-   * The same as `rotation`.
-   * @deprecated Renamed `rotation`, which takes a quaternion or Euler angles, as every builder does; `quaternion` is accepted until the next version. Give one, not both.
-   */
-  quaternion?: RotationLike;
   /** Surface friction coefficient, default 1. */
   friction?: number;
   /** Bounciness in [0, 1], default 0: a contact bounces with the larger of this and the particle's (see `respondToContacts`). */
@@ -57,14 +46,12 @@ export class ObbCollider implements Collider {
   private contact = makeContact();
 
   constructor(shape: ObbShape) {
-    const placed = renamedOption(shape, 'position', 'center', 'obb collider');
-    this.center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `obb collider: ${placed.name}`);
+    this.center = toVec3(shape.position ?? [0, 0, 0], 'obb collider: position');
     this.halfExtents = toVec3(shape.halfExtents, 'obb collider: halfExtents');
     for (let k = 0; k < 3; k++) {
       if (this.halfExtents[k]! < 0) throw new RangeError(`obb collider: halfExtents must be >= 0, got [${this.halfExtents.join(', ')}]`);
     }
-    const turned = renamedOption(shape, 'rotation', 'quaternion', 'obb collider');
-    this.setRotation((turned.value as RotationLike | undefined) ?? [0, 0, 0, 1], `obb collider: ${turned.name}`);
+    this.setRotation(shape.rotation ?? [0, 0, 0, 1], 'obb collider: rotation');
     this.friction = checkNumber(shape.friction ?? 1, 'obb collider: friction', 0);
     this.restitution = checkNumber(shape.restitution ?? 0, 'obb collider: restitution', 0, 1);
   }

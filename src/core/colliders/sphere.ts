@@ -1,18 +1,12 @@
-import { checkNumber, renamedOption, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 
 /** A ball; with `inside: true` particles are kept inside it instead. */
-export interface SphereShape {
+export interface SphereShape extends Placement {
   /** Shape name. */
   type: 'sphere';
-  /** Where the ball is: its centre. Default `[0, 0, 0]`. */
-  position?: Vec3Like;
-  /**
-   * The same point as `position`.
-   * @deprecated Renamed `position` (the same point, the centre), as in `<SphereCollider>`; `center` is accepted until the next version. Give one, not both.
-   */
-  center?: Vec3Like;
   /** Radius (m), >= 0. */
   radius: number;
   /** Keep particles inside the ball (a container) instead of outside it. Default false. */
@@ -40,8 +34,7 @@ export class SphereCollider implements Collider {
   private contact = makeContact();
 
   constructor(shape: SphereShape) {
-    const placed = renamedOption(shape, 'position', 'center', 'sphere collider');
-    this.center = toVec3((placed.value as Vec3Like | undefined) ?? [0, 0, 0], `sphere collider: ${placed.name}`);
+    this.center = toVec3(shape.position ?? [0, 0, 0], 'sphere collider: position');
     this.radius = checkNumber(shape.radius, 'sphere collider: radius', 0);
     this.inside = shape.inside ?? false;
     this.friction = checkNumber(shape.friction ?? 1, 'sphere collider: friction', 0);

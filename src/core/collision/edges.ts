@@ -163,7 +163,7 @@ export class EdgeSystem implements Constraint {
 
   remove(id: number): void {
     const row = this.rows.get(id);
-    if (row === undefined) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
+    if (row === undefined) throw new RangeError(`remove: no capsule edge with id ${String(id)}`);
     this.rows.delete(id);
     this.registry.release(id);
     const moved = this.table.removeRow(row);
@@ -586,7 +586,7 @@ export function collisionReach(world: World, id: number): number {
  * plane, sphere, box, capsule, oriented box and triangle mesh. A penetration
  * between the ends is pushed out with the paper's section 5 weights, shared by
  * inverse mass, with friction at both ends. The edge does not keep a distance
- * itself: add a stick for that. Returns an id for {@link removeCapsuleEdge}.
+ * itself: add a stick for that. Returns an id that `world.remove` takes.
  * The edge goes when the body of `a` is removed; an edge on a loose particle
  * that is removed is inert, so remove it first.
  *
@@ -607,16 +607,17 @@ export function setCapsuleEdgeRadius(world: World, id: number, radius: number): 
   system.setRadius(id, radius);
 }
 
-/** Removes a capsule edge added by {@link addCapsuleEdge}. */
-export function removeCapsuleEdge(world: World, id: number): void {
-  const system = systems.get(world);
-  if (!system) throw new RangeError(`removeCapsuleEdge: no capsule edge with id ${String(id)}`);
-  system.remove(id);
+/** What {@link addBodyCapsuleEdges} returns: the edges' ids, and `remove()` (or `world.remove(edges)`) for all of them. */
+export interface CapsuleEdges {
+  /** One capsule edge id per stick of the body. */
+  readonly ids: readonly ConstraintId[];
+  /** Removes every edge still there; the body stays. */
+  remove(): void;
 }
 
-/** Adds a capsule edge for every stick of `body` (both ends inside it); returns their ids. */
-export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): ConstraintId[] {
-  const ids: number[] = [];
+/** Adds a capsule edge for every stick of `body` (both ends inside it). */
+export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): CapsuleEdges {
+  const ids: ConstraintId[] = [];
   const sticks = world.sticks;
   const end = body.first + body.count;
   for (let row = 0; row < sticks.count; row++) {
@@ -624,5 +625,5 @@ export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: numb
     const b = sticks.b[row]!;
     if (a >= body.first && a < end && b >= body.first && b < end) ids.push(addCapsuleEdge(world, a, b, radius));
   }
-  return ids;
+  return { ids, remove: () => ids.forEach((id) => world.hasConstraint(id) && world.removeConstraint(id)) };
 }

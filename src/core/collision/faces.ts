@@ -110,7 +110,7 @@ export class FaceSystem implements Constraint {
 
   remove(id: number): void {
     const row = this.rows.get(id);
-    if (row === undefined) throw new RangeError(`removeCollisionTriangle: no collision triangle with id ${String(id)}`);
+    if (row === undefined) throw new RangeError(`remove: no collision triangle with id ${String(id)}`);
     this.bodyOfFace.get(id)?.delete(id);
     this.bodyOfFace.delete(id);
     this.rows.delete(id);
@@ -375,7 +375,7 @@ export function existingFaceSystem(world: World): FaceSystem | undefined {
  * triangle away with barycentric weights (the paper's section 5 for a
  * penetration point inside a face), shared by inverse mass, with friction.
  * Either side of the triangle works; an obstacle stays on the side it started
- * on. Returns an id for {@link removeCollisionTriangle}.
+ * on. Returns an id that `world.remove` takes.
  *
  * @example
  * ```ts
@@ -387,18 +387,12 @@ export function addCollisionTriangle(world: World, a: ParticleId, b: ParticleId,
   return faceSystem(world).add(world, a, b, c);
 }
 
-/** Removes a triangle added by {@link addCollisionTriangle}. */
-export function removeCollisionTriangle(world: World, id: number): void {
-  const system = systems.get(world);
-  if (!system) throw new RangeError(`removeCollisionTriangle: no collision triangle with id ${String(id)}`);
-  system.remove(id);
-}
-
 /**
  * Makes every triangle of `body.surface` (a cloth, a soft body) a collision
  * triangle, and keeps them in step with the surface: when a cloth tears, the torn
- * triangles stop colliding. Undo with {@link removeSurfaceCollision}; the body's
- * removal undoes it too.
+ * triangles stop colliding. Undo with `remove()` on what it returns (or
+ * `world.remove` of it); the body's removal undoes it too. A surface is solid or
+ * not: adding it twice makes it no more solid, and either handle takes it back.
  *
  * @example
  * ```ts
@@ -406,11 +400,14 @@ export function removeCollisionTriangle(world: World, id: number): void {
  * addSurfaceCollision(world, cloth.body); // box corners cannot poke through between particles
  * ```
  */
-export function addSurfaceCollision(world: World, body: BodyRecord): void {
-  faceSystem(world).addSurface(world, body);
+export function addSurfaceCollision(world: World, body: BodyRecord): SurfaceCollision {
+  const system = faceSystem(world);
+  system.addSurface(world, body);
+  return { remove: () => system.removeSurface(body) };
 }
 
-/** Takes back {@link addSurfaceCollision}: only the particles of `body` collide again. */
-export function removeSurfaceCollision(world: World, body: BodyRecord): void {
-  systems.get(world)?.removeSurface(body);
+/** What {@link addSurfaceCollision} returns. */
+export interface SurfaceCollision {
+  /** Takes the solidity back: only the particles of the body collide again. Harmless when already taken back. */
+  remove(): void;
 }

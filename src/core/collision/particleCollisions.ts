@@ -13,8 +13,8 @@ export interface ParticleCollisionOptions {
 
 /** Returned by {@link enableParticleCollisions}. */
 export interface ParticleCollisions {
-  /** Stops particle–particle collisions in this world. */
-  disable(): void;
+  /** Stops particle–particle collisions in this world (the same as `world.remove(collisions)`); harmless when already stopped. */
+  remove(): void;
 }
 
 /**
@@ -112,16 +112,16 @@ const enabled = new WeakMap<World, number>();
  * @example
  * ```ts
  * const collisions = enableParticleCollisions(world);
- * // later: collisions.disable();
+ * // later: world.remove(collisions), or collisions.remove()
  * ```
  */
 export function enableParticleCollisions(world: World, options: ParticleCollisionOptions = {}): ParticleCollisions {
-  if (enabled.has(world)) throw new Error('enableParticleCollisions: already enabled for this world; disable the first one before enabling again');
+  if (enabled.has(world)) throw new Error('enableParticleCollisions: already enabled for this world; remove the first one before enabling again');
   const cellSize = options.cellSize === undefined ? 0 : checkNumber(options.cellSize, 'enableParticleCollisions: cellSize', Number.MIN_VALUE);
   const id = world.addConstraint(new ParticleCollisionPass(cellSize));
   enabled.set(world, id);
   return {
-    disable() {
+    remove() {
       if (enabled.get(world) !== id) return;
       enabled.delete(world);
       world.removeConstraint(id);

@@ -35,8 +35,8 @@ export interface SelfCollisionOptions {
 
 /** Returned by {@link enableSelfCollision}. */
 export interface SelfCollision {
-  /** Stops the body's self-collision. */
-  disable(): void;
+  /** Stops the body's self-collision (the same as `world.remove(selfCollision)`); harmless when already stopped. */
+  remove(): void;
   /** Searches for the pairs that can touch run so far, whole or of a few particles (a cloth at rest needs none after its first). */
   readonly searches: number;
   /** Of {@link SelfCollision.searches}, those of every particle of the body; the others searched only the few that moved beyond their allowance. */
@@ -379,7 +379,7 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
   const search = world.onBeforeStep((w) => pass.prepare(w));
   let on = true;
   const handle: SelfCollision = {
-    disable() {
+    remove() {
       if (!on) return;
       on = false;
       if (world.hasConstraint(id)) world.removeConstraint(id);
@@ -404,7 +404,7 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
       return pass.contact.examined;
     },
   };
-  record.onRemove.push(handle.disable);
+  record.onRemove.push(handle.remove);
   return handle;
 }
 

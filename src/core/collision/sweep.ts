@@ -24,8 +24,6 @@ export interface TunnellingOptions {
 export interface TunnellingProtection {
   /** Stops protecting the body (the same as `world.remove(protection)`); safe to call twice. */
   remove(): void;
-  /** @deprecated The old name of {@link TunnellingProtection.remove}. */
-  disable(): void;
 }
 
 /** Scratch layout: [0..2] the midpoint at the start of the substep, [3..5] now. */
@@ -212,7 +210,7 @@ export function protectFromTunnelling(world: World, body: BodyRecord | number, o
     if (world.hasConstraint(id)) world.removeConstraint(id);
     if (torso !== undefined) edgeSystem(world).clearTorso(record.first);
   };
-  const protection: TunnellingProtection = { remove, disable: remove };
+  const protection: TunnellingProtection = { remove };
   record.onRemove.push(remove);
   return protection;
 }

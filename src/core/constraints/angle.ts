@@ -29,9 +29,8 @@ export function existingAngleTable(world: World): AngleTable | undefined {
 
 /**
  * Keeps the angle at `middle` between the arms to `a` and `b` within
- * [min, max] (radians); returns an id for {@link removeAngleConstraint} or
- * `world.removeConstraint` (the world's registry issues it, so it names no
- * stick or pin). Removing a particle does not remove its angle
+ * [min, max] (radians); returns an id that `world.remove` takes (the world's
+ * registry issues it, so it names no stick or pin). Removing a particle does not remove its angle
  * constraints; remove them first (bodies do it in `record.onRemove`).
  *
  * @example
@@ -59,13 +58,6 @@ export function setAngleConstraint(world: World, id: number, options: AngleOptio
   if (table === undefined || row === undefined) throw new RangeError(`setAngleConstraint: no angle constraint with id ${id}`);
   const current = { min: table.min[row]!, max: table.max[row]!, stiffness: table.stiffness[row]!, compliance: table.compliance[row]! };
   writeAngleOptions(table, row, checkAngleOptions(world, options, current, 'setAngleConstraint'));
-}
-
-/** Removes an angle constraint. */
-export function removeAngleConstraint(world: World, id: number): void {
-  const table = tables.get(world);
-  if (table === undefined || !table.rows.has(id)) throw new RangeError(`removeAngleConstraint: no angle constraint with id ${id}`);
-  table.remove(id);
 }
 
 /** The angle (radians, in [0, π]) at particle `middle` between the arms to `a` and `b`. */

@@ -10,8 +10,9 @@ export interface AngleOptions {
   /** Largest angle allowed at the middle particle, in [0, π]. Default π (straight). */
   max?: number;
   /**
-   * Share of the error repaired per relaxation pass, in (0, 1]. Default 1.
-   * @deprecated How soft this looks depends on substeps and iterations; give `compliance`. Accepted until the next version.
+   * Share of the error repaired per relaxation pass, in (0, 1]. Default 1. Below
+   * 1 the limit's softness depends on the substeps and iterations; `compliance`
+   * gives one that does not.
    */
   stiffness?: number;
   /**

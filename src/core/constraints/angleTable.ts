@@ -41,7 +41,7 @@ export class AngleTable extends ConstraintTable implements Constraint {
   cosMin: Float64Array;
   /** cos(max), per row. */
   cosMax: Float64Array;
-  /** Share of a violation repaired per pass, in (0, 1], per row (deprecated in favour of {@link compliance}). */
+  /** Share of a violation repaired per pass, in (0, 1], per row (its softness depends on the solver settings; a {@link compliance}'s does not). */
   stiffness: Float64Array;
   /** Compliance of the limit in rad/(N·m), per row (0: hard); XPBD, as the sticks (constraints/sticks.ts). */
   compliance: Float64Array;

@@ -41,7 +41,7 @@ export interface BodyAttachmentOptions {
  * const box = createBox(world, { size: [0.3, 0.3, 0.3], position: [0, 2, 0], mass: 0.5 });
  * const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10 });
  * const link = new BodyAttachment(world, [rope.first], box.vertices);
- * link.dispose(); // unties it
+ * link.remove(); // unties it
  * ```
  */
 export class BodyAttachment implements Constraint, SubstepStage {
@@ -64,7 +64,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
   private invH2 = 360_000;
   private readonly id: ConstraintId;
   private readonly callbacks: CallbackId[];
-  private disposed = false;
+  private removed = false;
 
   constructor(
     readonly world: World,
@@ -134,15 +134,15 @@ export class BodyAttachment implements Constraint, SubstepStage {
     this.holding[i] = 0;
   }
 
-  /** True once {@link BodyAttachment.dispose} ran. */
-  get isDisposed(): boolean {
-    return this.disposed;
+  /** True once {@link BodyAttachment.remove} ran. */
+  get isRemoved(): boolean {
+    return this.removed;
   }
 
   /** Unties every link. Safe to call twice. */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
     this.holding.fill(0);
     this.world.remove(this.id);
     for (const id of this.callbacks) this.world.remove(id);
@@ -234,7 +234,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
       const force = this.force(i);
       this.holding[i] = 0;
       this.onBreak?.(this.particles[i]!, force);
-      if (this.disposed) return;
+      if (this.removed) return;
     }
   };
 

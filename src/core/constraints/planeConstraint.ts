@@ -20,7 +20,8 @@ export interface PlaneConstraintOptions {
   mode?: PlaneMode;
   /**
    * Share of the distance repaired per relaxation pass, in (0, 1]. Default 1.
-   * @deprecated How soft this looks depends on substeps and iterations; give `compliance`. Accepted until the next version.
+   * Below 1 the softness depends on the substeps and iterations; `compliance`
+   * gives one that does not.
    */
   stiffness?: number;
   /** Compliance in m/N (XPBD): each particle is held by a spring of k = 1/compliance, whatever the solver settings. Default 0 (hard). */
@@ -52,7 +53,7 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
   offset: Float64Array;
   /** Mode of each row: 0 `'on'`, 1 `'above'`. */
   mode: Uint8Array;
-  /** Share of the distance repaired per pass, in (0, 1], per row (deprecated in favour of {@link compliance}). */
+  /** Share of the distance repaired per pass, in (0, 1], per row (its softness depends on the solver settings; a {@link compliance}'s does not). */
   stiffness: Float64Array;
   /** Compliance in m/N per row (0: hard); XPBD, as the sticks (constraints/sticks.ts). */
   compliance: Float64Array;
@@ -196,8 +197,8 @@ export function planeConstraintTable(world: World): PlaneConstraintTable {
 
 /**
  * Keeps `particles` on a plane (`mode: 'on'`) or on the side its normal points to
- * (`'above'`). Returns an id for {@link removePlaneConstraint} (the plane table's
- * own id, not one for `world.removeConstraint`).
+ * (`'above'`). Returns an id that `world.remove` takes (the registry's, so it
+ * names no other constraint).
  *
  * @example
  * ```ts
@@ -231,12 +232,6 @@ export function setPlaneConstraint(world: World, id: number, options: Partial<Pl
   };
   const plane = checkPlane(options, current, 'setPlaneConstraint');
   for (let row = first; row < table.count; row++) if (table.ids[row] === id) table.write(row, plane);
-}
-
-/** Removes a plane constraint (from all of its particles). */
-export function removePlaneConstraint(world: World, id: number): void {
-  const table = tables.get(world);
-  if (table === undefined || table.remove(id) === 0) throw new RangeError(`removePlaneConstraint: no plane constraint with id ${id}`);
 }
 
 function checkPlane(o: Partial<PlaneConstraintOptions>, current: CheckedPlane | undefined, what: string): CheckedPlane {

@@ -60,8 +60,8 @@ export class StickTable extends ConstraintTable {
   rest: Float64Array;
   /**
    * Share of the error repaired per pass; change it with {@link setStiffness}.
-   * @deprecated Per-pass stiffness makes softness depend on substeps and
-   * iterations; use {@link compliance}. Still honoured for one version.
+   * Below 1 the softness depends on the substeps and iterations; a
+   * {@link compliance} does not.
    */
   stiffness: Float64Array;
   /**

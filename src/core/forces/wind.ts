@@ -167,7 +167,7 @@ export type WindHandle = Wind & {
  * @example
  * ```ts
  * const world = new World();
- * createCloth(world, { width: 20, height: 20, spacing: 0.05, position: [0, 2, 0], pin: 'top', totalMass: 0.2 }); // 200 g
+ * createCloth(world, { width: 20, height: 20, spacing: 0.05, position: [0, 2, 0], pin: 'top', mass: 0.2 }); // 200 g
  * const wind = createWind(world, { velocity: [0, 0, 4], gust: 0.5, turbulence: 0.3 });
  * for (let i = 0; i < 60; i++) world.step(); // one second: the cloth billows towards +z
  * wind.velocity[2] = 0; // calm

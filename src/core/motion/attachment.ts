@@ -79,7 +79,7 @@ export interface AttachmentOptions {
  * const shoulders = new Attachment(world, top, { position: [0, 1.5, 0] });
  * shoulders.setPose([0.05, 1.5, 0], [0, 0, 0, 1]); // every frame, before advancing
  * world.advance(1 / 60);
- * shoulders.dispose(); // lets go
+ * shoulders.remove(); // lets go
  * ```
  */
 export class Attachment implements SubstepStage {
@@ -99,7 +99,7 @@ export class Attachment implements SubstepStage {
   private readonly callbacks: CallbackId[];
   /** Substeps run so far in the current step. */
   private substep = 0;
-  private disposed = false;
+  private removed = false;
 
   constructor(
     readonly world: World,
@@ -164,18 +164,18 @@ export class Attachment implements SubstepStage {
   }
 
   /** Lets every particle go and stops following the object. Safe to call twice. */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
     for (let i = 0; i < this.pins.length; i++) this.release(i);
     for (const id of this.callbacks) this.world.remove(id);
     const stages = this.world.substepStages;
     removeSubstepStage(stages, this);
   }
 
-  /** True once {@link Attachment.dispose} ran. */
-  get isDisposed(): boolean {
-    return this.disposed;
+  /** True once {@link Attachment.remove} ran. */
+  get isRemoved(): boolean {
+    return this.removed;
   }
 
   /** After each substep's integration: the pins' share of the object's move (the substep stage). */
@@ -228,7 +228,7 @@ export class Attachment implements SubstepStage {
       const force = pinForce(world, row);
       this.release(i);
       this.onBreak?.(this.particles[i]!, force);
-      if (this.disposed) return;
+      if (this.removed) return;
     }
   };
 

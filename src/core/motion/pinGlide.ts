@@ -23,7 +23,7 @@ import type { World } from '../world.js';
  * const glide = new PinGlide(world, pin);
  * glide.to([0.3, 1.5, 0]); // on every pointer move
  * world.advance(1 / 12); // five steps, 1/5 of the way each
- * glide.dispose(); // before removing the pin
+ * glide.remove(); // before removing the pin
  * ```
  */
 export class PinGlide {
@@ -38,7 +38,7 @@ export class PinGlide {
   /** True from `to()` until the pin arrives: only then does the glide write the pin (and wake its body). */
   private moving = false;
   private readonly following: CallbackId;
-  private disposed = false;
+  private removed = false;
 
   /** @param options.freeSide keep the target out of static colliders (default true). */
   constructor(
@@ -69,9 +69,9 @@ export class PinGlide {
   }
 
   /** Stops gliding (the pin stays where it got to). Call it before removing the pin. */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  remove(): void {
+    if (this.removed) return;
+    this.removed = true;
     this.world.remove(this.following);
   }
 

@@ -1,9 +1,10 @@
+import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { BoxCollider as CoreBoxCollider } from '../../core/colliders/box.js';
 import { KinematicCollider } from '../../core/colliders/kinematic.js';
 import { ObbCollider } from '../../core/colliders/obb.js';
-import { checkNumber, renamedOption, type Vec3Like } from '../../core/math.js';
+import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { toRotation, type RotationLike } from '../../core/quaternion.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
@@ -12,18 +13,11 @@ import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
 /** Props of {@link BoxCollider}. */
-export interface BoxColliderProps {
-  /** Where the box is: its centre. Default the origin. */
-  position?: Vec3Like;
+export interface BoxColliderProps extends Placement {
   /** Edge lengths (m); a number makes a cube. Default 1. */
   size?: Vec3Like | number;
   /** Orientation about the centre: Euler angles `[x, y, z]` in radians (three.js's 'XYZ' order), a quaternion `[x, y, z, w]`, or a three.js `Euler` or `Quaternion`. */
   rotation?: RotationLike;
-  /**
-   * The same as `rotation`.
-   * @deprecated Give `rotation`, which takes a quaternion as well as Euler angles; `quaternion` is accepted until the next version. Give one, not both.
-   */
-  quaternion?: RotationLike;
   /** Keep particles inside the box (a container; the paper's cube world). Only for an unrotated box. */
   inside?: boolean;
   /** Surface friction μ. Default 1. */
@@ -60,16 +54,15 @@ export interface BoxColliderProps {
  */
 export const BoxCollider = guarded(
   '<BoxCollider>',
-  function BoxCollider({ position, size = 1, rotation, quaternion, inside = false, friction = 1, restitution = 0, follow = false, children, ref }: BoxColliderProps) {
+  function BoxCollider({ position, size = 1, rotation, inside = false, friction = 1, restitution = 0, follow = false, children, ref }: BoxColliderProps) {
     const center = useStableVec3(position ?? ORIGIN, '<BoxCollider>: position')!;
     const edges = useStableVec3(typeof size === 'number' ? [size, size, size] : size, '<BoxCollider>: size')!;
     if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);
     checkNumber(friction, '<BoxCollider>: friction', 0);
     checkNumber(restitution, '<BoxCollider>: restitution', 0, 1);
-    const turned = renamedOption({ rotation, quaternion }, 'rotation', 'quaternion', '<BoxCollider>');
-    const turn = turned.value === undefined ? undefined : toRotation(turned.value as RotationLike, `<BoxCollider>: ${turned.name}`);
+    const turn = rotation === undefined ? undefined : toRotation(rotation, '<BoxCollider>: rotation');
     const turnKey = turn?.join(',');
-    if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation/quaternion or inside');
+    if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation or inside');
 
     const collider = useMemo(() => {
       const q = turnKey?.split(',').map(Number) as [number, number, number, number] | undefined;

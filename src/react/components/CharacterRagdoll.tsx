@@ -64,7 +64,7 @@ export const CharacterRagdoll = guarded('<CharacterRagdoll>', function Character
     });
     setCharacter(next);
     return () => {
-      next.dispose();
+      next.remove();
       setCharacter(null);
     };
   }, [world, namesKey]);

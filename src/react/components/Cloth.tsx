@@ -28,7 +28,7 @@ export interface ClothProps extends UseClothOptions {
  * @example
  * ```tsx
  * <World>
- *   <Cloth width={24} height={16} spacing={0.06} position={[-0.7, 2, 0]} pin="top-corners" structural={{ stiffness: 0.9 }}>
+ *   <Cloth width={24} height={16} spacing={0.06} corner={[-0.7, 2, 0]} pin="top-corners" structural={{ stiffness: 0.9 }}>
  *     <meshStandardMaterial color="tomato" side={DoubleSide} />
  *   </Cloth>
  * </World>

@@ -57,7 +57,7 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
   const glide = useRef<PinGlide | null>(null);
   useEffect(
     () => () => {
-      glide.current?.dispose();
+      glide.current?.remove();
       glide.current = null;
     },
     [],
@@ -92,7 +92,7 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
       // No pin (its particle went away): nothing to drag.
       if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
       if (glide.current?.pin !== pin.id || glide.current.world !== world) {
-        glide.current?.dispose();
+        glide.current?.remove();
         glide.current = new PinGlide(world, pin.id);
       }
       glide.current.to(scratch.target);

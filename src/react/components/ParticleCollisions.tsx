@@ -30,7 +30,7 @@ export const ParticleCollisions = guarded('<ParticleCollisions>', function Parti
   if (cellSize !== undefined) checkNumber(cellSize, '<ParticleCollisions>: cellSize', Number.MIN_VALUE);
   useEffect(() => {
     const collisions = enableParticleCollisions(world, cellSize === undefined ? {} : { cellSize });
-    return () => collisions.disable();
+    return () => collisions.remove();
   }, [world, cellSize]);
   return null;
 });

@@ -25,7 +25,7 @@ export interface PlantProps extends UsePlantOptions {
  * @example
  * ```tsx
  * {Array.from({ length: 20 }, (_, i) => (
- *   <Plant key={i} position={[i * 0.1 - 1, 0, 0]} height={0.5} width={0.04} tipWidth={0.005} />
+ *   <Plant key={i} root={[i * 0.1 - 1, 0, 0]} height={0.5} width={0.04} tipWidth={0.005} />
  * ))}
  * ```
  */

@@ -41,7 +41,7 @@ const LIMBS = limbSpecs.length;
  *
  * @example
  * ```tsx
- * <Ragdoll name="doll" position={[0, 0.1, 0]} pose="T" color="#e8c4a0" />
+ * <Ragdoll name="doll" feet={[0, 0.1, 0]} pose="T" color="#e8c4a0" />
  * <IKHandle particle="doll.rightHand" />
  *
  * // driving a rigged model instead:

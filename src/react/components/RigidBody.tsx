@@ -4,8 +4,6 @@ import { useEffect } from '../hooks/effects.js';
 import { Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import type { RigidBody as CoreRigidBody } from '../../core/bodies/rigid.js';
-import { renamedOption } from '../../core/math.js';
-import type { RotationLike } from '../../core/quaternion.js';
 import { FrameTrack } from '../../three/frameTrack.js';
 import { writeTransform } from '../../three/matrices.js';
 import { useSinew } from '../context.js';
@@ -21,11 +19,6 @@ import { guarded } from '../guarded.js';
  * `Euler` or `Quaternion`.
  */
 export type RigidBodyProps = UseRigidBodyOptions & {
-  /**
-   * Initial orientation, the same as `rotation`.
-   * @deprecated Give `rotation`, which takes a quaternion as well as Euler angles; `quaternion` is accepted until the next version. Give one, not both.
-   */
-  quaternion?: RotationLike;
   /** Colour of the default mesh (drawn when there are no children). */
   color?: string;
   /** Meshes that follow the body; their origin is the body's local origin (a box's centre). */
@@ -52,11 +45,8 @@ export type RigidBodyProps = UseRigidBodyOptions & {
  * <RigidBody shape="box" size={[1, 2, 0.1]} position={[0.55, 1, 0]} shared={{ 0: 'post.1', 2: 'post.3' }} />
  * ```
  */
-export const RigidBody = guarded('<RigidBody>', function RigidBody({ rotation, quaternion, color = '#e0a040', children, castShadow, ref, ...rest }: RigidBodyProps) {
-  // The builder reads every rotation form itself (and names a bad one), so the props only pick the word.
-  const turn = renamedOption({ rotation, quaternion }, 'rotation', 'quaternion', '<RigidBody>').value as RotationLike | undefined;
-  const options = { ...rest, rotation: turn } as UseRigidBodyOptions;
-  const api = useRigidBodyAs('<RigidBody>', options);
+export const RigidBody = guarded('<RigidBody>', function RigidBody({ color = '#e0a040', children, castShadow, ref, ...options }: RigidBodyProps) {
+  const api = useRigidBodyAs('<RigidBody>', options as UseRigidBodyOptions);
   const { world, frame } = useSinew('<RigidBody>');
   useImperativeHandle(ref, () => api, [api]);
 

@@ -1,3 +1,4 @@
+import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
@@ -7,9 +8,7 @@ import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
 
 /** Props of {@link SphereCollider}. */
-export interface SphereColliderProps {
-  /** Where the ball is: its centre. Default the origin. */
-  position?: Vec3Like;
+export interface SphereColliderProps extends Placement {
   /** Radius (m), >= 0. */
   radius: number;
   /** Keep particles inside the ball instead of outside. */
@@ -51,7 +50,7 @@ export const SphereCollider = guarded(
     checkNumber(radius, '<SphereCollider>: radius', 0);
     checkNumber(friction, '<SphereCollider>: friction', 0);
     checkNumber(restitution, '<SphereCollider>: restitution', 0, 1);
-    const shape = useMemo(() => ({ type: 'sphere', center, radius, inside, friction, restitution, kinematic: follow }) as const, [center, radius, inside, friction, restitution, follow]);
+    const shape = useMemo(() => ({ type: 'sphere', position: center, radius, inside, friction, restitution, kinematic: follow }) as const, [center, radius, inside, friction, restitution, follow]);
     const handle = useColliderAs('<SphereCollider>', shape);
     useImperativeHandle(ref, () => handle, [handle]);
     const anchor = useRef<Group>(null);

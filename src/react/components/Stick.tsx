@@ -16,8 +16,8 @@ export interface StickProps<A extends string = string, B extends string = string
 
 /**
  * A distance constraint between two particles. Draws nothing (`<Debug>` shows
- * it, coloured by strain). `length`, `compliance`, `damping`, `kind` (and the
- * deprecated per-pass `stiffness`) change in place.
+ * it, coloured by strain). `length`, `compliance`, `damping`, `kind` and the
+ * per-pass `stiffness` change in place.
  *
  * @example
  * ```tsx

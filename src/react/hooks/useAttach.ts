@@ -130,9 +130,9 @@ export function useAttachAs(who: string, to: AttachTarget, particles: readonly P
     handle.current = made;
     handle.orphaned = false;
     return {
-      alive: () => !made.isDisposed,
+      alive: () => !made.isRemoved,
       detach: () => {
-        made.dispose();
+        made.remove();
         if (handle.current === made) handle.current = null;
       },
     };
@@ -140,11 +140,11 @@ export function useAttachAs(who: string, to: AttachTarget, particles: readonly P
 
   useFrame(() => {
     const current = handle.current;
-    if (!(current instanceof Attachment) || current.isDisposed) return;
+    if (!(current instanceof Attachment) || current.isRemoved) return;
     const object = objectOf(latest.current.to);
     if (object === null) {
       // The object unmounted before its attachment: nothing to follow, so let go (holding a pose nothing shows would hang the cloth from thin air).
-      current.dispose();
+      current.remove();
       handle.current = null;
       if (!handle.orphaned) {
         handle.orphaned = true;

@@ -1,7 +1,7 @@
 import { useLayoutEffect } from './effects.js';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
 import { checkCompliance } from '../../core/materials.js';
-import { addSurfaceCollision, removeSurfaceCollision } from '../../core/collision/faces.js';
+import { addSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
@@ -35,7 +35,7 @@ export class ClothApi extends BodyHandle<ClothHandle> {
 
 /**
  * A cloth (paper section 4): a grid of particles joined by structural, shear and
- * bend sticks. `width`, `height`, `spacing`, `position`, `orientation` and which
+ * bend sticks. `width`, `height`, `spacing`, `corner`, `orientation` and which
  * stick families exist build the cloth (changing them builds a new one); the
  * stiffnesses, `pin`, `pinCompliance`, `tearStrain`, `solid`, `surfaceContacts`, mass, radius,
  * friction and iterations change in place.
@@ -43,7 +43,7 @@ export class ClothApi extends BodyHandle<ClothHandle> {
  * @example
  * ```tsx
  * function Flag({ stiffness }: { stiffness: number }) {
- *   const flag = useCloth({ width: 20, height: 12, spacing: 0.05, position: [0, 2, 0], pin: 'left', structural: { stiffness } });
+ *   const flag = useCloth({ width: 20, height: 12, spacing: 0.05, corner: [0, 2, 0], pin: 'left', structural: { stiffness } });
  *   useFrame(() => flag.current && console.log(flag.current.torn));
  *   return null;
  * }
@@ -57,8 +57,8 @@ export function useCloth(options: UseClothOptions): ClothApi {
 export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   const { world } = useSinew(who);
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { width, height, spacing, position, origin, orientation, shear, bend, name } = options;
-  const key = JSON.stringify([width, height, spacing, position, origin, orientation, shear === false, bend === undefined || bend === false, options.material]);
+  const { width, height, spacing, corner, orientation, shear, bend, name } = options;
+  const key = JSON.stringify([width, height, spacing, corner, orientation, shear === false, bend === undefined || bend === false, options.material]);
   const api = useBody<ClothHandle, ClothApi>(
     // Pins are managed below, so that changing them moves pins instead of re-building the cloth.
     { who, builder: 'createCloth', key, name, options, create: (w, o = options) => createCloth(w, { ...(o as ClothOptions), pin: 'none' }), resolve: clothCorner },
@@ -84,8 +84,8 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
     const record = solid ? api.current?.body : undefined;
     if (!record) return undefined;
     // The core keeps the solid triangles in step with tearing.
-    addSurfaceCollision(world, record);
-    return () => removeSurfaceCollision(world, record);
+    const faces = addSurfaceCollision(world, record);
+    return () => faces.remove();
   }, [world, api, solid, key]);
 
   const surfaceContacts = options.surfaceContacts ?? true;

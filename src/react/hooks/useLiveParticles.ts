@@ -1,15 +1,15 @@
 import { useLayoutEffect } from './effects.js';
-import { particleMass } from '../../core/bodies/shapes.js';
+import { massOfEachParticle } from '../../core/bodies/shapes.js';
 import { checkCollisionGroups } from '../../core/collision/collisionGroups.js';
 import { checkInteger, checkNumber } from '../../core/math.js';
 import type { BodyHandle, CoreBody } from './useBody.js';
 
 /** Per-particle options every body builder takes, which can change without re-building the body. */
 export interface LiveParticleOptions {
-  /** Mass of each particle (kg). */
+  /** Mass of the whole body (kg), spread evenly over its particles (see `MassOptions`). */
   mass?: number;
-  /** Mass of the whole body (kg), spread evenly; give this or `mass`. */
-  totalMass?: number;
+  /** Mass of each particle (kg); give this or `mass`. */
+  particleMass?: number;
   /** Collision radius of each particle (m). */
   radius?: number;
   /** Coulomb friction μ of each particle. */
@@ -34,14 +34,14 @@ export interface LiveParticleOptions {
  * ```
  */
 export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options: LiveParticleOptions): void {
-  const { mass, totalMass, radius, friction, restitution, iterations, collisionGroups } = options;
+  const { mass, particleMass, radius, friction, restitution, iterations, collisionGroups } = options;
   useLayoutEffect(() => {
     const body = api.current;
     if (!body) return;
     const world = api.world;
     const { first, count } = body;
-    if (mass !== undefined || totalMass !== undefined) {
-      const m = particleMass({ mass, totalMass }, count, who);
+    if (mass !== undefined || particleMass !== undefined) {
+      const m = massOfEachParticle({ mass, particleMass }, count, who);
       for (let id = first; id < first + count; id++) world.setMass(id, m);
     }
     if (radius !== undefined) world.particles.radius.fill(checkNumber(radius, `${who}: radius`, 0), first, first + count);
@@ -51,5 +51,5 @@ export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options
     if (iterations !== undefined) body.body.iterations = checkInteger(iterations, `${who}: iterations`, 1);
     // Back to every body when the prop goes away.
     body.body.collisionGroups = checkCollisionGroups(collisionGroups, `${who}: collisionGroups`);
-  }, [api, who, mass, totalMass, radius, friction, restitution, iterations, collisionGroups]);
+  }, [api, who, mass, particleMass, radius, friction, restitution, iterations, collisionGroups]);
 }

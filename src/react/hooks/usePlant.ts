@@ -27,7 +27,7 @@ export class PlantApi extends BodyHandle<PlantHandle> {}
  * @example
  * ```tsx
  * function Blade({ x }: { x: number }) {
- *   usePlant({ position: [x, 0, 0], height: 0.6, width: 0.05, tipWidth: 0.01 });
+ *   usePlant({ root: [x, 0, 0], height: 0.6, width: 0.05, tipWidth: 0.01 });
  *   return null;
  * }
  * ```
@@ -39,8 +39,8 @@ export function usePlant(options: UsePlantOptions = {}): PlantApi {
 /** @internal {@link usePlant} with errors that name `who`, the component using it. */
 export function usePlantAs(who: string, options: UsePlantOptions = {}): PlantApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { position, base, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
-  const key = JSON.stringify([position, base, height, segments, width, tipWidth, direction, across, fold]);
+  const { root, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
+  const key = JSON.stringify([root, height, segments, width, tipWidth, direction, across, fold]);
   const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, options, create: (w, o = options) => createPlant(w, o as PlantOptions) }, (w) => new PlantApi(w));
   useLiveParticles(api, who, options);
   useLayoutEffect(() => {

@@ -34,13 +34,13 @@ export class RagdollApi extends BodyHandle<Ragdoll> {
 /**
  * A ragdoll (paper section 6): 16 particles, limbs as sticks, joints limited
  * by angle constraints. `height`, `mass`, `pose`, `angleStiffness` and
- * `selfCollision` build it; `position`, `rotation` and `velocity` are read
+ * `selfCollision` build it; `feet`, `rotation` and `velocity` are read
  * once; friction and iterations change in place.
  *
  * @example
  * ```tsx
  * function Victim() {
- *   const doll = useRagdoll({ name: 'doll', position: [0, 0.2, 0], pose: 'T' });
+ *   const doll = useRagdoll({ name: 'doll', feet: [0, 0.2, 0], pose: 'T' });
  *   useEffect(() => doll.hit('chest', [0, 0, -1], 0.02), [doll]);
  *   return <Pin particle="doll.leftHand" />;
  * }

@@ -47,8 +47,8 @@ export function useSoftBody(options: UseSoftBodyOptions = {}): SoftBodyApi {
 /** @internal {@link useSoftBody} with errors that name `who`, the component using it. */
 export function useSoftBodyAs(who: string, options: UseSoftBodyOptions = {}): SoftBodyApi {
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
-  const { shape, position, center, size, resolution, stiffness, pressure, inflation, name } = options;
-  const key = JSON.stringify([shape, position, center, size, resolution]);
+  const { shape, position, size, resolution, stiffness, pressure, inflation, name } = options;
+  const key = JSON.stringify([shape, position, size, resolution]);
   const api = useBody<SoftBodyHandle, SoftBodyApi>(
     { who, builder: 'createSoftBody', key, name, options, create: (w, o = options) => createSoftBody(w, o as SoftBodyOptions) },
     (w) => new SoftBodyApi(w),

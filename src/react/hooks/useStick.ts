@@ -48,8 +48,8 @@ const KINDS: readonly StickKind[] = ['equal', 'min', 'max'];
 
 /**
  * A distance constraint (the paper's stick) between two particles, given by
- * handle, id or name. Length, compliance, damping and kind (and the deprecated
- * per-pass stiffness) change in place.
+ * handle, id or name. Length, compliance, damping, kind and the per-pass
+ * stiffness change in place.
  *
  * @example
  * ```tsx

@@ -14,12 +14,12 @@ export function CapedBox() {
       <mesh ref={box} position={[0, 1.5, 0]}>
         <boxGeometry args={[0.5, 0.1, 0.1]} />
       </mesh>
-      <Cloth name="cape" width={10} height={8} spacing={0.05} position={[-0.225, 1.5, 0]} />
+      <Cloth name="cape" width={10} height={8} spacing={0.05} corner={[-0.225, 1.5, 0]} />
       {/* The top row holds where it is, in the box's frame; a pull over 20 N tears a particle off. */}
       <Attach to={box} particles={[...Array(10).keys()].map((i) => `cape.${i}`)} breakForce={20} />
 
       <RigidBody name="crate" shape="box" size={0.3} position={[2, 2, 0]} mass={0.5} />
-      <Rope name="line" from={[2, 1.85, 0]} to={[2, 0.85, 0]} segments={10} totalMass={2} />
+      <Rope name="line" from={[2, 1.85, 0]} to={[2, 0.85, 0]} segments={10} mass={2} />
       {/* Two-way: the 2 kg rope pulls the 0.5 kg crate down, the crate holds the rope up. */}
       <Attach to="crate" particles={['line.start']} />
     </>

@@ -15,7 +15,7 @@ export default function App() {
       <OrbitControls makeDefault target={[0.1, 1.05, 0]} />
       <World>
         <Ground />
-        <Cloth name="curtain" width={25} height={31} spacing={0.06} position={[-0.72, 2, 0]} color="#b8423c" castShadow />
+        <Cloth name="curtain" width={25} height={31} spacing={0.06} corner={[-0.72, 2, 0]} color="#b8423c" castShadow />
         {hooks.map((i, k) => (
           <Pin key={i} particle={`curtain.${i}`} target={[-0.54 + k * 0.18, 2, k % 2 ? 0.05 : -0.05]} />
         ))}

@@ -7,9 +7,9 @@ export function Playground() {
   return (
     <World>
       <Ground />
-      <Cloth name="flag" width={24} height={16} spacing={0.08} position={[-1, 2.6, 0]} pin="left" />
+      <Cloth name="flag" width={24} height={16} spacing={0.08} corner={[-1, 2.6, 0]} pin="left" />
       <Wind velocity={[4, 0, 1]} gust={0.4} />
-      <Ragdoll name="doll" position={[1.5, 0.5, 0]} />
+      <Ragdoll name="doll" feet={[1.5, 0.5, 0]} />
       <DragControls />
     </World>
   );

@@ -1,7 +1,8 @@
 import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import { useMemo, useRef } from 'react';
 import { AnimationMixer } from 'three';
-import { CharacterRagdoll, createTestHumanoid, createWalkClip, dualQuaternionSkinning, Ground, World, type AnimatedRagdoll } from 'sinew-physics';
+import { CharacterRagdoll, dualQuaternionSkinning, Ground, World, type AnimatedRagdoll } from 'sinew-physics';
+import { createTestHumanoid, createWalkClip } from 'sinew-physics/testing';
 
 /** A character walking in place until a click shoots it where the pointer hits. */
 export function ShotWalker({ onReady }: { onReady?: (character: AnimatedRagdoll | null) => void }) {

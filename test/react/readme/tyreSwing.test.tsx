@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /** A tyre swing: a rope from a branch, with a heavy tyre at its end. */
 function TyreSwing({ branch = 2 }: { branch?: number }) {
-  return <Rope name="swing" from={[0, branch, 0]} to={[1, branch, 0]} segments={10} pinStart mass={0.5} />;
+  return <Rope name="swing" from={[0, branch, 0]} to={[1, branch, 0]} segments={10} pinStart mass={5.5} />;
 }
 
 describe('<TyreSwing>', () => {
