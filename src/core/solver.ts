@@ -79,10 +79,8 @@ function applyGenerators(world: World): void {
 function relax(world: World, pass: number): void {
   const particles = world.particles;
   const sticks = world.sticks;
-  // Springs first (compliant pins, drags), then the tethers, which take a heavy load's stretch to the anchors
-  // (once a substep: what they correct is global, and the sticks' further passes keep it), then the sticks,
-  // which share out what is left.
-  solveSpringPins(world.pins, particles);
+  // Tethers first, which take a heavy load's stretch to the anchors (once a substep: what they correct is
+  // global, and the sticks' further passes keep it), then the sticks, which share out what is left.
   if (pass === 0) world.tethers.project(world);
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
@@ -95,6 +93,7 @@ function relax(world: World, pass: number): void {
     if (pass >= ranges[r * 3 + 2]!) continue;
     for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
+  solveSpringPins(world.pins, particles);
   solvePins(world.pins, particles);
 }
 

@@ -99,9 +99,11 @@ describe('PinGlide', () => {
     // Without it the pin holds the hand 1.45 m under the floor while the floor holds the elbow up: the
     // forearm is stretched six-fold and, let go, snaps back faster than the pointer ever moved (54 m/s before
     // the contact response capped push-out speed, as the README scene's 54–142 m/s; 3–12 m/s since).
+    // Since the launch guard (contacts and constraints together add at most maxPushOutSpeed per step to what
+    // was held inside something) it comes out at under 3 m/s (measured 1.87).
     const held = release(false);
     expect(held.lowest).toBeLessThan(-1);
-    expect(held.fastest).toBeGreaterThan(Math.max(2, 2 * kept.fastest));
+    expect(held.fastest).toBeLessThan(new World().contacts.maxPushOutSpeed);
   });
 
   it('projects a point as a particle of its radius would be: every collider kind, the swept one-sided mesh too, allocating nothing', () => {

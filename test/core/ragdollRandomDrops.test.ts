@@ -121,8 +121,10 @@ describe('what brings them to rest', () => {
       const d = drop(random, { limitFriction });
       return d.fastest[0]!;
     });
-    // Measured: 6.00 cm/s without, 0.45 cm/s with (7.85 and 0.49 with the elbows off).
-    expect(speeds[0]).toBeGreaterThan(0.05);
+    // Measured: 1.69 cm/s without, under 1 cm/s with (6.00 without before the launch guard, which takes
+    // back what the ground's repeated push-outs gave the swinging head).
+    expect(speeds[0]).toBeGreaterThan(0.01);
+    expect(speeds[0]).toBeGreaterThan(2 * speeds[1]!);
     expect(speeds[1]).toBeLessThan(0.01);
   });
 });

@@ -140,8 +140,8 @@ export function startPinSubstep(pins: PinTable, substep: { readonly h: number; r
 
 /**
  * The last word of a relaxation pass: moves every rigidly pinned particle
- * onto its target, the paper's loop. Compliant pins are springs, pulled at
- * the start of the pass instead ({@link solveSpringPins}).
+ * onto its target, the paper's loop. Compliant pins are springs, pulled just
+ * before ({@link solveSpringPins}).
  */
 export function solvePins(pins: PinTable, particles: ParticleStore): void {
   const pos = particles.position;
@@ -159,10 +159,8 @@ export function solvePins(pins: PinTable, particles: ParticleStore): void {
 }
 
 /**
- * The compliant pins, first in a relaxation pass: springs pull, and the
- * sticks and long-range attachments that follow share the pull out, so a
- * drag on one particle of a cloth moves the cloth rather than stretching the
- * stick beside it. Rigid rows are left to {@link solvePins}. A compliant row is the vector constraint
+ * The compliant pins, near the end of a relaxation pass (before the rigid
+ * ones). Rigid rows are left to {@link solvePins}. A compliant row is the vector constraint
  * C = x − t (a zero-length spring: three linear constraints, one per axis, so it
  * has no direction to lose when the particle reaches the target), and per pass
  * each axis's multiplier grows by (XPBD paper, eq. 18 and eq. 26 for damping)
