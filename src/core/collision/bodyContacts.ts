@@ -21,9 +21,6 @@ const POINT_HULL = 2;
 const SEGMENT_HULL = 3;
 const SEGMENT_TRIANGLE = 4;
 const HULL_HULL = 5;
-const POINT_TRIANGLE = 6;
-/** bodyFeatures.ts's HULL_EDGE: the `segRow` of a hull's edge. */
-const HULL_EDGE = -1;
 /** ParticleFlag.Alive and .Asleep. */
 const ALIVE = 1;
 const ASLEEP = 4;
@@ -45,9 +42,8 @@ const enum Limit {
  * Collisions between bodies, on in every world that has a body to collide by
  * (from its first capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
  * against ragdoll and rigid-body capsules and hulls, capsules against capsules
- * (ragdoll against ragdoll), capsules, hull edges and corners and rope segments
- * against cloth triangles (a cloth is a surface, not a net of balls), and hulls
- * against hulls (box on box). Bodies joined by a stick or a
+ * (ragdoll against ragdoll), capsules and hull edges against solid cloth
+ * triangles, and hulls against hulls (box on box). Bodies joined by a stick or a
  * shared particle do not collide with each other, nor do bodies whose
  * collision groups rule it out (`collisionGroups`), nor two sleeping bodies.
  *
@@ -128,19 +124,18 @@ export class BodyContacts {
     const radius = particles.radius;
     const w = particles.inverseMass;
     const { c, ids } = this.buf;
-    const segRadius = broad.segRadius;
     for (let k = 0; k < broad.count; k++) {
       const x = broad.x[k]!;
       const y = broad.y[k]!;
       switch (broad.kind[k]) {
         case POINT_SEGMENT:
-          c[REACH] = radius[x]! + segRadius[y]!;
+          c[REACH] = radius[x]! + broad.segmentRadius(y);
           if (pointSegment(particles, x, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
           break;
         case SEGMENT_SEGMENT: {
           const a = features.segA[x]!;
           const b = features.segB[x]!;
-          c[REACH] = segRadius[x]! + segRadius[y]!;
+          c[REACH] = broad.segmentRadius(x) + broad.segmentRadius(y);
           c[PREFER] = centre(w[a]!, w[b]!);
           if (segmentSegment(particles, a, b, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
           break;
@@ -153,7 +148,7 @@ export class BodyContacts {
           const a = features.segA[x]!;
           const b = features.segB[x]!;
           const hull = features.hulls[y]!;
-          c[REACH] = segRadius[x]! + features.hullRadius[y]!;
+          c[REACH] = broad.segmentRadius(x) + features.hullRadius[y]!;
           c[PREFER] = centre(w[a]!, w[b]!);
           // A capsule's ends are points of its radius; a hull's corners are listed on their own.
           if (features.segRow[x]! >= 0) {
@@ -169,29 +164,12 @@ export class BodyContacts {
           this.resolveManifold(world);
           break;
         case SEGMENT_TRIANGLE: {
-          const a = features.segA[x]!;
-          const b = features.segB[x]!;
           const ta = features.triA[y]!;
           const tb = features.triB[y]!;
           const tc = features.triC[y]!;
-          // A hull keeps the triangle's particles out by their radius already (point against hull):
-          // its edges need only keep the triangles from passing between them, not round them off.
-          // The triangle's thickness: the largest radius of its corners (written out: a double returned from a call may be boxed).
-          const ra = radius[ta]!;
-          const rb = radius[tb]!;
-          const rc = radius[tc]!;
-          const thick = ra > rb ? (ra > rc ? ra : rc) : rb > rc ? rb : rc;
-          c[REACH] = segRadius[x]! + (features.segRow[x]! === HULL_EDGE ? 0 : thick);
-          c[PREFER] = centre(w[a]!, w[b]!);
-          if (segmentTriangle(particles, a, b, ta, tb, tc, c, ids)) this.resolve(world);
-          break;
-        }
-        case POINT_TRIANGLE: {
-          const ta = features.triA[y]!;
-          const tb = features.triB[y]!;
-          const tc = features.triC[y]!;
-          c[REACH] = radius[x]!;
-          if (segmentTriangle(particles, x, x, ta, tb, tc, c, ids)) this.resolve(world);
+          const thickness = Math.max(radius[ta]!, radius[tb]!, radius[tc]!);
+          c[REACH] = broad.segmentRadius(x) + thickness;
+          if (segmentTriangle(particles, features.segA[x]!, features.segB[x]!, ta, tb, tc, c, ids)) this.resolve(world);
           break;
         }
       }

@@ -28,8 +28,8 @@ export class RopeApi extends BodyHandle<RopeHandle> {
 /**
  * A rope or chain of `segments` sticks from `from` to `to`. The geometry
  * (`from`, `to`, `segments`, `length`, `kind`, whether it has bending sticks)
- * builds the rope; `pinStart`, `pinEnd`, `pinCompliance`, `bendStiffness`, `segmentContacts`, mass,
- * radius, friction and iterations change in place.
+ * builds the rope; `pinStart`, `pinEnd`, `pinCompliance`, `bendStiffness`, mass, radius,
+ * friction and iterations change in place.
  *
  * @example
  * ```tsx
@@ -57,12 +57,6 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
     (w) => new RopeApi(w),
   );
   useLiveParticles(api, who, options);
-
-  const segmentContacts = options.segmentContacts ?? true;
-  useLayoutEffect(() => {
-    const record = api.current?.body;
-    if (record) record.collideAs = segmentContacts ? 'chain' : undefined;
-  }, [api, segmentContacts, key]);
 
   useLayoutEffect(() => {
     const rope = api.current;
