@@ -1,4 +1,4 @@
-import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkNumber, toVec3, type Vec3 } from '../math.js';
 import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';

@@ -1,7 +1,7 @@
 import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
-import { checkNumber, type Vec3Like } from '../../core/math.js';
+import { checkNumber } from '../../core/math.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useFollow } from '../hooks/useFollow.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
