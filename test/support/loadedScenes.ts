@@ -1,12 +1,12 @@
-import { BodyAttachment, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
+import { BodyAttachment, enableTethers, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
 
 // Light things carrying heavy things (issue 25), each built as a user would,
 // every option at its default, and the numbers the issue names read back.
 
-/** A world with long-range attachments on (see `Tethers`: off by default until the rest of the suite is reconciled with them). */
+/** A world with long-range attachments (see `enableTethers`: not on by default until the rest of the suite is reconciled with them). */
 export function tethered(options: WorldOptions = {}): World {
   const world = new World(options);
-  world.tethers.enabled = true;
+  enableTethers(world);
   return world;
 }
 

@@ -1,4 +1,4 @@
-import { linkSignature } from '../constraints/tethers.js';
+import { linkSignature } from '../constraints/linkSignature.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { StepContext } from '../stepContext.js';
 import type { World } from '../world.js';

@@ -3,6 +3,7 @@ import type { World } from '../world.js';
 import { StickKindCode } from './sticks.js';
 import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
+import { linkSignature } from './linkSignature.js';
 
 /** Anchors each particle is tethered to: the nearest along the links (a hammock's centre reaches all four corners). */
 const ANCHORS_PER_PARTICLE = 4;
@@ -64,14 +65,15 @@ const AGAINST = 0.25;
  * 1.5 g of cotton.
  */
 export class Tethers {
-  /**
-   * Tether the particles to their anchors. Default false for now: on, every
-   * loaded scene of issue 25 holds (see docs/solver.md), but it changes how
-   * pinned cloth, plants and chains built by hand settle in ways the rest of
-   * the suite has not been reconciled with yet. Off, heavy loads stretch
-   * light cloth and ropes as plain relaxation does.
-   */
-  enabled = false;
+  /** Tether the particles to their anchors (default true once {@link enableTethers} made the stage); false pauses it. */
+  enabled = true;
+
+  constructor(private readonly world: World) {}
+
+  /** Takes the tethers out of the world again (`world.remove(tethers)` does the same). Safe to call twice. */
+  remove(): void {
+    if (this.world.tethers === this) this.world.tethers = null;
+  }
   /** Tethers in use. */
   count = 0;
   /** Per tether: its particle, its anchor and its length (m), grouped by particle. */
@@ -368,17 +370,6 @@ export class Tethers {
   }
 }
 
-/** Writes to `out[0]` a number that changes whenever the links or anchors may have: stick and pin tables, masses, particles, and the constraints that report links. */
-export function linkSignature(world: World, out: Float64Array): void {
-  let signature = world.sticks.changes * 7 + world.pins.changes * 13 + world.particles.massChanges * 17 + world.particles.end * 19;
-  const constraints = world.constraints;
-  for (let c = 0; c < constraints.length; c++) {
-    const version = constraints[c]!.tetherVersion;
-    if (version !== undefined) signature = (signature * 31 + version) % 2 ** 40;
-  }
-  out[0] = signature;
-}
-
 /** Adds the sum of the sticks' rest lengths (m) to `out[0]`. */
 function addRestSum(world: World, out: Float64Array): void {
   const rest = world.sticks.rest;
@@ -403,4 +394,23 @@ function straightened(world: World, particle: number, anchor: number, path: numb
   const a = (anchor - body.first) * 3;
   const straight = Math.hypot(layout[i]! - layout[a]!, layout[i + 1]! - layout[a + 1]!, layout[i + 2]! - layout[a + 2]!);
   return path <= straight * DETOUR ? Math.min(straight, path) : path;
+}
+
+/**
+ * Gives `world` long-range attachments ({@link Tethers}) and returns them; a
+ * second call returns the same. Not on by default yet: every loaded scene of
+ * issue 25 holds with them (docs/solver.md), but they change how pinned
+ * cloth, plants and chains built by hand settle in ways the rest of the
+ * suite has not been reconciled with, and an app that never calls this
+ * carries none of their code.
+ *
+ * @example
+ * ```ts
+ * const world = new World();
+ * enableTethers(world); // a heavy box in a light hammock now stays up
+ * ```
+ */
+export function enableTethers(world: World): Tethers {
+  if (world.tethers === null) world.tethers = new Tethers(world);
+  return world.tethers;
 }
