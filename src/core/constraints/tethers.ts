@@ -119,11 +119,6 @@ export class Tethers {
     this.signature[0] = -1;
   }
 
-  /** Forgets the tethers, so that the next {@link Tethers.refresh} measures them again (after a restore). */
-  invalidate(): void {
-    this.signature[0] = -1;
-  }
-
   /** One relaxation pass: pulls every particle beyond a tether back onto it, and records which of its tethers are taut. */
   project(world: World): void {
     const count = this.count;
