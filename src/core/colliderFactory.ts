@@ -1,7 +1,8 @@
 import { BoxCollider, type BoxShape } from './colliders/box.js';
 import { CapsuleCollider, type CapsuleShape } from './colliders/capsule.js';
 import type { Collider } from './colliders/collider.js';
-import { CoupledBody } from './colliders/coupledBody.js';
+import type { CoupledBody } from './colliders/coupledBody.js';
+import { isCoupledBody } from './colliders/coupledBodies.js';
 import { KinematicCollider } from './colliders/kinematic.js';
 import { ObbCollider, type ObbShape } from './colliders/obb.js';
 import { PlaneCollider, type PlaneShape } from './colliders/plane.js';
@@ -39,7 +40,7 @@ export function makeCollider(shape: ColliderShape): Collider {
     const { body, ...rest } = shape as KinematicOption & { type: string };
     const collider = new KinematicCollider(makeCollider({ ...rest, kinematic: false } as ColliderShape));
     if (body !== undefined) {
-      if (!(body instanceof CoupledBody)) throw new TypeError(`addCollider: body must be a CoupledBody, got ${String(body)}`);
+      if (!isCoupledBody(body)) throw new TypeError(`addCollider: body must be a CoupledBody, got ${String(body)}`);
       collider.body = body;
     }
     return collider;

@@ -160,4 +160,16 @@ describe('CoupledBody: a body run elsewhere that yields to sinew inside its step
     tie.remove();
     tie.remove();
   });
+
+  it('rides only a constructed CoupledBody: a look-alike object or a static collider with a body is refused by name', () => {
+    const world = new World();
+    const body = new CoupledBody(world, { mass: 2, inverseInertia: 1 });
+    const id = world.addCollider({ type: 'sphere', radius: 0.2, kinematic: true, body });
+    expect((world.getCollider(id) as KinematicCollider).body).toBe(body);
+    expect(body.riders).toEqual([world.getCollider(id)]);
+    const lookalike = Object.assign(Object.create(CoupledBody.prototype) as CoupledBody, { riders: [] });
+    expect(() => world.addCollider({ type: 'sphere', radius: 0.2, kinematic: true, body: lookalike })).toThrow(/^addCollider: body must be a CoupledBody, got \[object Object\]$/);
+    expect(() => world.addCollider({ type: 'sphere', radius: 0.2, kinematic: true, body: 3 as unknown as CoupledBody })).toThrow(/^addCollider: body must be a CoupledBody, got 3$/);
+    expect(() => world.addCollider({ type: 'sphere', radius: 0.2, body })).toThrow(/needs kinematic: true/);
+  });
 });

@@ -4,6 +4,7 @@ import type { Quat, QuatLike } from '../quaternion.js';
 import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { measureTurn, poseMatrix, turnedQuaternion } from './poseMath.js';
+import { markCoupledBody } from './coupledBodies.js';
 
 /** What a frame that rides on a {@link CoupledBody} keeps: its frame on the body's given path, and the frame it is at. */
 export interface CoupledFrame {
@@ -120,6 +121,7 @@ export class CoupledBody implements SubstepStage {
     this.world = world;
     this.setMass(options.mass, options.inverseInertia);
     world.substepStages.unshift(this);
+    markCoupledBody(this);
   }
 
   /** Sets mass (kg, > 0, Infinity = immovable) and world-axes inverse inertia (see the constructor). */
