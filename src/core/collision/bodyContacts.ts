@@ -1,8 +1,9 @@
 import { widen } from '../constraints/table.js';
 import type { World } from '../world.js';
 import { BodyBroadPhase } from './bodyBroadPhase.js';
-import { hullHull, HullManifold } from './hullContact.js';
-import { makeBodyContact, pointHull, type FaceMemory, pointSegment, segmentHull, segmentSegment } from './bodyContactTests.js';
+import type { HullManifold } from './hullContact.js';
+import type { FaceMemory, HullTests } from './hullTests.js';
+import { makeBodyContact, pointSegment, segmentSegment } from './bodyContactTests.js';
 import { segmentTriangle } from './segmentTriangleContact.js';
 
 // The contact buffer's layout and the pair kinds (bodyContactTests.ts's BodyContact,
@@ -84,7 +85,12 @@ export class BodyContacts {
   /** Contacts projected in the latest substep, over all its passes. */
   contacts = 0;
   private readonly buf = makeBodyContact();
-  private readonly manifold = new HullManifold();
+  /**
+   * The tests against hulls, with their manifold: null until the world's first hull hands them
+   * over (see {@link BodyContacts.addHullTests}); no hull pair is listed before.
+   */
+  private hulls: HullTests | null = null;
+  private manifold: HullManifold | null = null;
   /** Which hull face each particle was last pushed out through (see `pointHull`). */
   private readonly memory: FaceMemory = { key: new Int32Array(0), face: new Int32Array(0), seen: new Int32Array(0), now: 1 };
   private readonly limits = new Float64Array(Limit.Size);
@@ -93,6 +99,13 @@ export class BodyContacts {
   /** The step the broad phase last ran in, and the substeps it still covers. */
   private step = -1;
   private left = 0;
+
+  /** @internal Called with the world's first hull: from then on the stage tests hull pairs with `tests`. */
+  addHullTests(tests: HullTests): void {
+    if (this.hulls !== null) return;
+    this.hulls = tests;
+    this.manifold = tests.manifold();
+  }
 
   /** Relaxation pass `pass` of a substep: the broad phase on a step's first, then every candidate is tested and projected. */
   project(world: World, pass: number): void {
@@ -142,7 +155,7 @@ export class BodyContacts {
         }
         case POINT_HULL:
           c[REACH] = radius[x]! + features.hullRadius[y]!;
-          if (pointHull(particles, x, features.hulls[y]!, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+          if (this.hulls!.pointHull(particles, x, features.hulls[y]!, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
           break;
         case SEGMENT_HULL: {
           const a = features.segA[x]!;
@@ -152,15 +165,15 @@ export class BodyContacts {
           c[PREFER] = centre(w[a]!, w[b]!);
           // A capsule's ends are points of its radius; a hull's corners are listed on their own.
           if (features.segRow[x]! >= 0) {
-            if (pointHull(particles, a, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
-            if (pointHull(particles, b, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+            if (this.hulls!.pointHull(particles, a, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
+            if (this.hulls!.pointHull(particles, b, hull, this.memory, features.hullKey[y]!, c, ids)) this.resolve(world);
           }
-          if (segmentHull(particles, a, b, hull, c, ids)) this.resolve(world);
+          if (this.hulls!.segmentHull(particles, a, b, hull, c, ids)) this.resolve(world);
           break;
         }
         case HULL_HULL:
-          this.manifold.margin[0] = features.hullRadius[x]! + features.hullRadius[y]!;
-          hullHull(particles, features.hulls[x]!, features.hulls[y]!, this.manifold);
+          this.manifold!.margin[0] = features.hullRadius[x]! + features.hullRadius[y]!;
+          this.hulls!.hullHull(particles, features.hulls[x]!, features.hulls[y]!, this.manifold!);
           this.resolveManifold(world);
           break;
         case SEGMENT_TRIANGLE: {
@@ -178,7 +191,7 @@ export class BodyContacts {
 
   /** Projects each point of the hull pair's manifold, its depth measured from the particles as they are by then. */
   private resolveManifold(world: World): void {
-    const m = this.manifold;
+    const m = this.manifold!;
     const margin = m.margin[0]!;
     const pos = world.particles.position;
     const { c, ids } = this.buf;

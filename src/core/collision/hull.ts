@@ -2,6 +2,7 @@ import type { BodyRecord } from '../bodies/body.js';
 import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { bodyContacts } from './bodyContacts.js';
+import { hullTests } from './hullTests.js';
 
 /**
  * The convex hull of a rigid body's particles, as other bodies collide with it:
@@ -103,8 +104,8 @@ export function addBodyHull(world: World, body: BodyRecord, vertices: readonly n
     classes: found.classes,
   });
   versions.set(world, (versions.get(world) ?? 0) + 1);
-  // Hulls collide with other bodies: the body-contact stage starts with the first.
-  bodyContacts(world);
+  // Hulls collide with other bodies: the body-contact stage starts with the first, and tests hulls from then on.
+  bodyContacts(world).addHullTests(hullTests);
   return true;
 }
 

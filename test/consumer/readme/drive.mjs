@@ -68,7 +68,9 @@ if (errors.length > 0) failures.push(`Getting started: console errors ${JSON.str
 
 const bad = await visit('bad-props', 3);
 uncaught('bad props', bad);
-if (bad.reported?.length !== 1 || !/width/.test(bad.reported[0])) failures.push(`bad props: <World onError> got ${JSON.stringify(bad.reported)}, expected one error naming width`);
+// On a loaded machine the page's frames run slow and the world says so too (its real-time report): that is no crash.
+const badReports = (bad.reported ?? []).filter((message) => !message.startsWith('World: running at '));
+if (badReports.length !== 1 || !/width/.test(badReports[0])) failures.push(`bad props: <World onError> got ${JSON.stringify(bad.reported)}, expected one error naming width`);
 
 await browser.close();
 server.close();
