@@ -15,7 +15,7 @@ export const enum ParticleFlag {
    * clear it (`bodies/ownPasses.ts`).
    */
   HeldBack = 8,
-  /** The particle's push-out was held back in the running step: it was inside something (see `colliders/launchGuard.ts`). */
+  /** The particle was inside something in the running step (its push-out was held back), or a rigid pin let it go since the last step: the launch guard bounds its body's speed (see `colliders/launchGuard.ts`). */
   Pushed = 16,
 }
 

@@ -160,11 +160,15 @@ export function removeConstraint(world: World, id: number): void {
   const pin = world.pinRows.get(id);
   if (pin !== undefined) {
     const particle = world.pins.particle[pin]!;
+    const rigid = world.pins.isRigid(pin);
     world.pinRows.delete(id);
     const moved = world.pins.removeRow(pin);
     if (moved >= 0) world.pinRows.set(moved, pin);
     unpinIfFree(world, particle);
     world.wake(particle);
+    // A rigid pin may have held its particle where its body could not follow (inside a collider, far
+    // from its sticks' reach): the launch guard bounds what the body gains in the step it is let go.
+    if (rigid) world.particles.flags[particle] = world.particles.flags[particle]! | ParticleFlag.Pushed;
     return;
   }
   const custom = world.customIds.get(id);
