@@ -8,7 +8,7 @@ import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { widen } from './constraints/table.js';
 import { StickTable } from './constraints/sticks.js';
-import type { Tethers } from './constraints/tethers.js';
+import { Tethers } from './constraints/tethers.js';
 import { LaunchGuard } from './colliders/launchGuard.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
@@ -146,6 +146,7 @@ export class World extends WorldSettings {
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
     this.stepStartVelocities = new Float64Array(this.particles.capacity * 3);
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
+    if (options.tethers !== false) this.tethers = new Tethers(this);
   }
 
   /**

@@ -85,6 +85,8 @@ export interface WorldOptions {
    * `world.contacts.maxPushOutSpeed` (see `ContactSettings`).
    */
   maxPushOutSpeed?: number;
+  /** Long-range attachments (see `Tethers`), default true. */
+  tethers?: boolean;
   /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5; later `world.contacts.restitutionThreshold`. */
   restitutionThreshold?: number;
 }
