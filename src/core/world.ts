@@ -56,8 +56,8 @@ export class World extends WorldSettings {
   readonly sticks = new StickTable(64, (id, row) => this.stickRows.set(id, row));
   /** The pin table. */
   readonly pins = new PinTable();
-  /** Long-range attachments, once `enableTethers(world)` gave them: each particle tied by rigid links to an anchor is held within its rest distance of it (see `Tethers`); null before. */
-  tethers: Tethers | null = null;
+  /** Long-range attachments: each particle tied by rigid links to an anchor is held within its rest distance of it (see `Tethers`; `tethers.enabled` turns them off). */
+  readonly tethers: Tethers;
   /** @internal Bounds the speed contacts and constraints together give what was inside something (see {@link LaunchGuard}). */
   readonly launchGuard = new LaunchGuard();
   /** Static colliders, projected in every relaxation pass. */
@@ -146,7 +146,7 @@ export class World extends WorldSettings {
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
     this.stepStartVelocities = new Float64Array(this.particles.capacity * 3);
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
-    if (options.tethers !== false) this.tethers = new Tethers(this);
+    this.tethers = new Tethers(options.tethers ?? WORLD_DEFAULTS.tethers);
   }
 
   /**
