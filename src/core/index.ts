@@ -40,7 +40,7 @@ export { PinGlide } from './motion/pinGlide.js';
 export { Attachment, BREAKABLE_COMPLIANCE, type AttachmentOptions } from './motion/attachment.js';
 export { PoseTrack } from './motion/poseTrack.js';
 export { BodyAttachment, type BodyAttachmentOptions } from './constraints/bodyAttachment.js';
-export { enableTethers, Tethers } from './constraints/tethers.js';
+export { Tethers } from './constraints/tethers.js';
 export { CoupledAttachment, type CoupledAttachmentOptions } from './constraints/coupledAttachment.js';
 export { FreePoint } from './colliders/freePoint.js';
 export { inheritAnimation } from './motion/inheritAnimation.js';

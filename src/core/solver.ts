@@ -22,7 +22,7 @@ export function stepWorld(world: World): void {
   const ranges = sleep.ranges;
   const forces = world.forces;
   if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
-  world.tethers?.refresh(world);
+  world.tethers.refresh(world);
   world.launchGuard.refresh(world);
   // Arrays replaced since the last step (a store grown directly, say) go back into the kernel's memory.
   world.placeKernelColumns();
@@ -53,7 +53,7 @@ export function stepWorld(world: World): void {
     startPinSubstep(world.pins, context);
     for (let pass = 0; pass < sleep.maxPasses; pass++) relax(world, pass);
     for (let k = 0; k < world.substepStages.length; k++) world.substepStages[k]!.afterRelax?.(world, context);
-    world.tethers?.settle(world);
+    world.tethers.settle(world);
     for (let r = 0; r < sleep.rangeCount; r++) respondToContacts(particles, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
     for (let r = 0; r < sleep.rangeCount; r++) world.launchGuard.limit(world, world.stepStartVelocities, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
@@ -81,7 +81,7 @@ function relax(world: World, pass: number): void {
   const sticks = world.sticks;
   // Tethers first, which take a heavy load's stretch to the anchors (once a substep: what they correct is
   // global, and the sticks' further passes keep it), then the sticks, which share out what is left.
-  if (pass === 0) world.tethers?.project(world);
+  if (pass === 0) world.tethers.project(world);
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);

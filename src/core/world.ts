@@ -8,7 +8,7 @@ import type { Constraint } from './constraints/constraint.js';
 import { PinTable } from './constraints/pins.js';
 import { widen } from './constraints/table.js';
 import { StickTable } from './constraints/sticks.js';
-import type { Tethers } from './constraints/tethers.js';
+import { Tethers } from './constraints/tethers.js';
 import { LaunchGuard } from './colliders/launchGuard.js';
 import { createStats, type WorldStats } from './stats.js';
 import type { Force } from './forces/force.js';
@@ -56,8 +56,8 @@ export class World extends WorldSettings {
   readonly sticks = new StickTable(64, (id, row) => this.stickRows.set(id, row));
   /** The pin table. */
   readonly pins = new PinTable();
-  /** Long-range attachments, once `enableTethers(world)` gave them: each particle tied by rigid links to an anchor is held within its rest distance of it (see `Tethers`); null before. */
-  tethers: Tethers | null = null;
+  /** Long-range attachments: each particle tied by rigid links to an anchor is held within its rest distance of it (see `Tethers`; `tethers.enabled` turns them off). */
+  readonly tethers: Tethers;
   /** @internal Bounds the speed contacts and constraints together give what was inside something (see {@link LaunchGuard}). */
   readonly launchGuard = new LaunchGuard();
   /** Static colliders, projected in every relaxation pass. */
@@ -146,6 +146,7 @@ export class World extends WorldSettings {
     this.stepStartPositions = new Float64Array(this.particles.capacity * 3);
     this.stepStartVelocities = new Float64Array(this.particles.capacity * 3);
     this.kernel = options.kernel ?? WORLD_DEFAULTS.kernel;
+    this.tethers = new Tethers(options.tethers ?? WORLD_DEFAULTS.tethers);
   }
 
   /**

@@ -85,6 +85,13 @@ export interface WorldOptions {
    * `world.contacts.maxPushOutSpeed` (see `ContactSettings`).
    */
   maxPushOutSpeed?: number;
+  /**
+   * Long-range attachments (see `Tethers`, docs/solver.md): every particle tied
+   * by rigid sticks to a pin is held within its rest distance of it, so a light
+   * cloth or rope carries a heavy load (a 32 kg box in a 1.35 kg hammock).
+   * Default true; false gives plain relaxation. Later through `world.tethers.enabled`.
+   */
+  tethers?: boolean;
   /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5; later `world.contacts.restitutionThreshold`. */
   restitutionThreshold?: number;
 }
@@ -172,6 +179,7 @@ export const WORLD_DEFAULTS = {
   kernel: 'wasm' as StickKernel,
   maxPushOutSpeed: 3,
   restitutionThreshold: 0.5,
+  tethers: true,
 };
 
 /** A particle's options, checked, with the defaults filled in. */

@@ -47,6 +47,13 @@ export interface WorldSettings {
   maxPushOutSpeed: number;
   /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5. */
   restitutionThreshold: number;
+  /**
+   * Long-range attachments (see `Tethers`): every particle tied by rigid sticks
+   * to a pin is held within its rest distance of it, so a light cloth or rope
+   * carries a heavy load (a box in a hammock). Default true; false gives plain
+   * relaxation. Sets `world.tethers.enabled`.
+   */
+  tethers: boolean;
   /** Stop stepping (the store's `step()` still single-steps). Default false. */
   paused: boolean;
   /** Simulated seconds per real second, e.g. 0.25 for slow motion; the fixed step stays. Default 1. */
@@ -78,6 +85,7 @@ export const WORLD_SETTING_DEFAULTS: Readonly<Omit<WorldSettings, 'gravity'>> = 
   sleepTime: WORLD_DEFAULTS.sleepTime,
   maxPushOutSpeed: WORLD_DEFAULTS.maxPushOutSpeed,
   restitutionThreshold: WORLD_DEFAULTS.restitutionThreshold,
+  tethers: WORLD_DEFAULTS.tethers,
   paused: false,
   timeScale: 1,
   interpolate: true,
@@ -125,7 +133,7 @@ export function checkSettings(settings: Omit<WorldSettings, 'gravity'>, who: str
   checkNumber(s.maxPushOutSpeed, `${who}: maxPushOutSpeed`, 0);
   checkNumber(s.restitutionThreshold, `${who}: restitutionThreshold`, 0);
   if (s.kernel !== 'wasm' && s.kernel !== 'js') throw new RangeError(`${who}: kernel must be 'wasm' or 'js', got ${typeof s.kernel === 'string' ? `'${s.kernel}'` : String(s.kernel)}`);
-  for (const flag of ['sqrtApprox', 'sleep', 'paused', 'interpolate'] as const) {
+  for (const flag of ['sqrtApprox', 'sleep', 'tethers', 'paused', 'interpolate'] as const) {
     if (typeof s[flag] !== 'boolean') throw new TypeError(`${who}: ${flag} must be true or false, got ${String(s[flag])}`);
   }
 }
@@ -269,6 +277,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     sleepTime: world.sleep.time,
     maxPushOutSpeed: world.contacts.maxPushOutSpeed,
     restitutionThreshold: world.contacts.restitutionThreshold,
+    tethers: world.tethers.enabled,
     paused: false,
     timeScale: 1,
     interpolate: true,
@@ -302,6 +311,9 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     world.sleep.time = next.sleepTime;
     world.contacts.maxPushOutSpeed = next.maxPushOutSpeed;
     world.contacts.restitutionThreshold = next.restitutionThreshold;
+    // Bodies asleep under the tethers' hold rest on different constraints now: they wake to settle again.
+    if (prev && prev.tethers !== next.tethers) world.sleep.wakeAll(world);
+    world.tethers.enabled = next.tethers;
   };
 
   apply(initial, undefined);

@@ -20,7 +20,8 @@ const plain: WorldOptions = { substeps: 1, iterations: 1 };
 
 describe('per-body iteration counts (the paper: 1 to 10 depending on the object)', () => {
   it('a chain with 10 passes next to one with 1 stretches far less', () => {
-    const world = new World(plain);
+    // Tethers hold both chains at their rest length whatever the passes; the pass count shows in plain relaxation.
+    const world = new World({ ...plain, tethers: false });
     const one = chain(world, 0, 1);
     const ten = chain(world, 1, 10);
     for (let i = 0; i < 300; i++) world.step();

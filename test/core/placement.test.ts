@@ -216,12 +216,17 @@ describe('cloth pin names', () => {
       const world = new World();
       const cloth = createCloth(world, { width: 4, height: 3, spacing: 0.2, corner: [0, 2, 0], pin });
       const start = positions(world, cloth.first, cloth.count);
+      // Gravity alone does not tell: an inextensible cloth hanging from its whole top row is already at rest (with tethers
+      // its free particles move by 1e-17 m in 20 steps, round-off). A push out of the cloth's plane sets every free
+      // particle moving and the pins hold theirs. A free particle on an edge taut between two pins moves least, only as
+      // far as its sticks stretch (measured 0.34 mm for particle 1 of 'top-corners'), still far above round-off.
+      for (let index = 0; index < 12; index++) world.setVelocity(cloth.first + index, [0, 0, 1]);
       for (let i = 0; i < 20; i++) world.step();
       const now = positions(world, cloth.first, cloth.count);
       for (let index = 0; index < 12; index++) {
         const moved = Math.hypot(now[index * 3]! - start[index * 3]!, now[index * 3 + 1]! - start[index * 3 + 1]!, now[index * 3 + 2]! - start[index * 3 + 2]!);
         if (expected.includes(index)) expect(moved, `pinned ${index}`).toBe(0);
-        else expect(moved, `free ${index}`).toBeGreaterThan(0);
+        else expect(moved, `free ${index}`).toBeGreaterThan(1e-6);
       }
     });
   }

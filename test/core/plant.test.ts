@@ -73,15 +73,19 @@ describe('createPlant', () => {
 
   it('bends in a gust and springs back', () => {
     const { deflection, end } = gust({ stiffness: 0.5 }, 20);
-    // Measured: 0.095 m at the height of the gust, under 0.001 m nine seconds after it.
-    expect(deflection).toBeGreaterThan(0.05);
+    // Measured: 0.042 m at the height of the gust, under 0.001 m nine seconds after it. The folded blade bends by
+    // flattening its fold (soft supports) and stretching its rigid strip; the fold hardly gives (5.0 to 4.9 cm), so the
+    // bend is mostly the one pass's stretch, which the tethers to the root take back: 1.4% at most, against 6.1% (and
+    // 0.095 m) in plain relaxation. Converged (10 passes) the strip stretches 0.4–0.5% and the tip moves 7–8 mm, with tethers or without.
+    expect(deflection).toBeGreaterThan(0.03);
+    expect(deflection).toBeLessThan(0.06);
     expect(Math.abs(end[2])).toBeLessThan(0.1 * deflection);
     expect(end[1]).toBeGreaterThan(0.49);
   });
 
   it('bends less the stiffer its support sticks', () => {
     const deflections = [0.05, 0.2, 1].map((stiffness) => gust({ stiffness }, 20).deflection);
-    // Measured 0.360, 0.153, 0.055 m.
+    // Measured 0.366, 0.069, 0.024 m (plain relaxation: 0.360, 0.153, 0.055 m; the stiffer the supports, the more of the bend was stretch).
     expect(deflections[0]).toBeGreaterThan(deflections[1]! * 1.2);
     expect(deflections[1]).toBeGreaterThan(deflections[2]! * 1.2);
   });

@@ -61,7 +61,6 @@ const recipes: Record<string, (s: Scene) => Removable> = {
   protectFromTunnelling: ({ world, body }) => core.protectFromTunnelling(world, body),
   enableParticleCollisions: ({ world }) => core.enableParticleCollisions(world),
   enableSelfCollision: ({ world, body }) => core.enableSelfCollision(world, body, { thickness: 0.01 }),
-  enableTethers: ({ world }) => core.enableTethers(world),
   // The classes that add themselves to the world they are made with.
   'new Attachment': ({ world, a, b }) => new Attachment(world, [a, b]),
   'new BodyAttachment': ({ world, a, body }) => new BodyAttachment(world, [a], [body.first]),
@@ -86,7 +85,6 @@ function census({ world, springs }: Scene) {
     beforeStep: world.beforeStep.length,
     afterStep: world.afterStep.length,
     bodies: world.bodies.filter((b: BodyRecord) => b.alive).length,
-    tethers: world.tethers !== null,
   };
 }
 

@@ -73,6 +73,8 @@ describe('the WebAssembly stick kernel', () => {
     const steps = 300;
     const run = (kernel: StickKernel) => {
       const world = clothWorkload(24);
+      // cloth.c's plain relaxation: tethers would hold this cloth, hung at its rest width, all but still (3 cm in 300 steps), leaving the sticks little to do.
+      world.tethers.enabled = false;
       world.kernel = kernel;
       for (let i = 0; i < steps; i++) world.step();
       return world;

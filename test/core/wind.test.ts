@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { World, createCloth, createWind, type Vec3 } from '../../src/core/index.js';
+import { World, createCloth, createWind, type Vec3, type WorldOptions } from '../../src/core/index.js';
 
 /** A world holding one free triangle registered as a body with a surface. */
 function oneTriangle(corners: Vec3[]) {
@@ -58,11 +58,11 @@ describe('wind', () => {
     // In the grid, the N free rows carry mass N·W·m and wind area (N - ½)(W - 1)s²
     // (the bottom row has only the half squares above it).
     const [W, H, s, m, speed] = [16, 16, 0.05, 0.01, 40];
-    const angleIn = (velocity: Vec3) => {
-      const world = new World({ damping: 2, iterations: 2 });
+    const angleIn = (velocity: Vec3, options: WorldOptions = {}, steps = 600) => {
+      const world = new World({ damping: 2, iterations: 2, ...options });
       const cloth = createCloth(world, { width: W, height: H, spacing: s, corner: [0, 2, 0], pin: 'top', particleMass: m });
       createWind(world, { velocity });
-      for (let step = 0; step < 600; step++) world.step();
+      for (let step = 0; step < steps; step++) world.step();
       const rowMean = (j: number) => {
         let y = 0;
         let z = 0;
@@ -87,9 +87,18 @@ describe('wind', () => {
       else lo = mid;
     }
     const predicted = (lo * 180) / Math.PI;
-    // Predicted 36.57°, measured 36.56°.
-    expect(angleIn([0, 0, speed])).toBeCloseTo(predicted, 0);
-    expect(angleIn([0, 0, -speed])).toBeCloseTo(-predicted, 0);
+    // The grid is not quite the straight sheet of the closed form: its bottom row and edge columns catch half the wind
+    // per particle, so it curves (its rows from 38° at the top to 31° at the bottom), the lower rows meet the wind more
+    // squarely, and the top row hangs steeper. Solved to convergence (40 passes a substep, its columns 0.01% long) it
+    // hangs at 37.91° with tethers and 37.66° without: an inextensible sheet, whichever constraints hold it, 1.1–1.3°
+    // beyond the predicted 36.57°. (Plain relaxation at 2 passes read 36.6° only by stretching 0.2%.)
+    const converged = angleIn([0, 0, speed], { iterations: 40 }, 400);
+    expect(angleIn([0, 0, speed], { iterations: 40, tethers: false }, 400)).toBeCloseTo(converged, 0);
+    expect(converged - predicted).toBeGreaterThan(0.5);
+    expect(converged - predicted).toBeLessThan(2);
+    // At the test's 2 passes: measured 38.20°, downwind either way.
+    expect(angleIn([0, 0, speed])).toBeCloseTo(converged, 0);
+    expect(angleIn([0, 0, -speed])).toBeCloseTo(-converged, 0);
   });
 
   it('gusts scale the whole force by 1 ± gust, smoothly and differently over time', () => {

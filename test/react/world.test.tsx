@@ -1,4 +1,4 @@
-import { World as CoreWorld, WORLD_DEFAULTS } from '../../src/core/index.js';
+import { createRope, World as CoreWorld, WORLD_DEFAULTS } from '../../src/core/index.js';
 import { WORLD_SETTING_DEFAULTS } from '../../src/react/store.js';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { createRef } from 'react';
@@ -52,6 +52,38 @@ describe('<World>', () => {
     await m.update(<Particle ref={handle} position={[0, 10, 0]} />, { maxPushOutSpeed: 1.5, restitutionThreshold: 0.2 });
     expect([world.contacts.maxPushOutSpeed, world.contacts.restitutionThreshold]).toEqual([1.5, 0.2]);
     await m.unmount();
+  });
+
+  it('turns long-range attachments (tethers) off and on live: a 13.5 kg weight on a 0.2 kg rope stretches it only without them', async () => {
+    const m = await mountWorld(null);
+    const world = m.world;
+    expect([world.tethers.enabled, m.store.getState().settings.tethers]).toEqual([true, true]);
+    // A default 2 m rope of 21 particles hanging from a pin, its end made a 13.5 kg weight (issue 25's rope).
+    const rope = createRope(world, { from: [0, 3.5, 0], to: [0, 1.5, 0], segments: 20, pinStart: true });
+    world.setMass(rope.first + rope.count - 1, 13.5);
+    const length = () => {
+      let sum = 0;
+      for (let i = rope.first; i < rope.first + rope.count - 1; i++) sum += Math.hypot(...[0, 1, 2].map((k) => world.positions[i * 3 + k]! - world.positions[i * 3 + 3 + k]!));
+      return sum;
+    };
+    // Measured: 2.000 m with tethers after 2 s; 2.36 m two seconds after they are off (plain relaxation at 10 × 1 passes
+    // the load on to the pin only slowly); back to 2.000 m two seconds after they are on again.
+    await m.frames(120);
+    expect(length()).toBeCloseTo(2, 3);
+    // The rope has fallen asleep by now (the <World> default): the switch wakes it, or it would hang on at 2.000 m.
+    await m.update(null, { tethers: false });
+    expect([world.tethers.enabled, m.store.getState().settings.tethers]).toEqual([false, false]);
+    await m.frames(120);
+    expect(length()).toBeGreaterThan(2.2);
+    await m.update(null, { tethers: true });
+    expect(world.tethers.enabled).toBe(true);
+    await m.frames(120);
+    expect(length()).toBeCloseTo(2, 3);
+    await m.unmount();
+    // Off from the start: the core world is made without them.
+    const off = await mountWorld(null, { tethers: false });
+    expect(off.world.tethers.enabled).toBe(false);
+    await off.unmount();
   });
 
   it('switches the stick kernel live, keeping the particles where they are', async () => {
@@ -173,6 +205,7 @@ describe('<World>', () => {
       'sleepTime',
       'maxPushOutSpeed',
       'restitutionThreshold',
+      'tethers',
     ] as const) {
       expect(WORLD_SETTING_DEFAULTS[key], key).toBe(WORLD_DEFAULTS[key]);
     }
@@ -196,5 +229,6 @@ describe('<World>', () => {
     await expectRenderError(<World timeScale={-1} />, '<World>: timeScale must be a finite number in [0, Infinity], got -1');
     await expectRenderError(<World maxPushOutSpeed={-3} />, '<World>: maxPushOutSpeed must be a finite number in [0, Infinity], got -3');
     await expectRenderError(<World restitutionThreshold={Number.NaN} />, '<World>: restitutionThreshold must be a finite number in [0, Infinity], got NaN');
+    await expectRenderError(<World tethers={'yes' as unknown as boolean} />, '<World>: tethers must be true or false, got yes');
   });
 });

@@ -1,13 +1,11 @@
-import { BodyAttachment, enableTethers, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
+import { BodyAttachment, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
 
 // Light things carrying heavy things (issue 25), each built as a user would,
 // every option at its default, and the numbers the issue names read back.
 
-/** A world with long-range attachments (see `enableTethers`: not on by default until the rest of the suite is reconciled with them). */
+/** A world at its defaults (long-range attachments on, see `Tethers`). */
 export function tethered(options: WorldOptions = {}): World {
-  const world = new World(options);
-  enableTethers(world);
-  return world;
+  return new World(options);
 }
 
 /** Structural sticks of a cloth (row and column neighbours), as particle pairs. */

@@ -322,7 +322,7 @@ export class BodyContacts {
       else negative += wk * coef * coef;
     }
     const tethers = world.tethers;
-    if (tethers !== null && tethers.count > 0 && positive > 0 && negative > 0) {
+    if (tethers.count > 0 && positive > 0 && negative > 0) {
       const nx = c[NORMAL]!;
       const ny = c[NORMAL + 1]!;
       const nz = c[NORMAL + 2]!;

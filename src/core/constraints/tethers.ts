@@ -65,14 +65,15 @@ const AGAINST = 0.25;
  * 1.5 g of cotton.
  */
 export class Tethers {
-  /** Tether the particles to their anchors (default true once {@link enableTethers} made the stage); false pauses it. */
-  enabled = true;
+  /**
+   * Tether the particles to their anchors: `WorldOptions.tethers`, default true.
+   * False drops every tether before the next step (plain relaxation, as the
+   * paper has it); true measures them again.
+   */
+  enabled: boolean;
 
-  constructor(private readonly world: World) {}
-
-  /** Takes the tethers out of the world again (`world.remove(tethers)` does the same). Safe to call twice. */
-  remove(): void {
-    if (this.world.tethers === this) this.world.tethers = null;
+  constructor(enabled = true) {
+    this.enabled = enabled;
   }
   /** Tethers in use. */
   count = 0;
@@ -389,23 +390,4 @@ function straightened(world: World, particle: number, anchor: number, path: numb
   const a = (anchor - body.first) * 3;
   const straight = Math.hypot(layout[i]! - layout[a]!, layout[i + 1]! - layout[a + 1]!, layout[i + 2]! - layout[a + 2]!);
   return path <= straight * DETOUR ? Math.min(straight, path) : path;
-}
-
-/**
- * Gives `world` long-range attachments ({@link Tethers}) and returns them; a
- * second call returns the same. Not on by default yet: every loaded scene of
- * issue 25 holds with them (docs/solver.md), but they change how pinned
- * cloth, plants and chains built by hand settle in ways the rest of the
- * suite has not been reconciled with, and an app that never calls this
- * carries none of their code.
- *
- * @example
- * ```ts
- * const world = new World();
- * enableTethers(world); // a heavy box in a light hammock now stays up
- * ```
- */
-export function enableTethers(world: World): Tethers {
-  if (world.tethers === null) world.tethers = new Tethers(world);
-  return world.tethers;
 }
