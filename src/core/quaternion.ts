@@ -93,6 +93,11 @@ export function toRotation(r: RotationLike | undefined, what: string): Quat {
   return eulerQuat(o.x, o.y, o.z, order as EulerOrder, r, what);
 }
 
+/** @internal True for `[x, y, z, w]` and `{x, y, z, w}` (a THREE.Quaternion); false for Euler angles. */
+export function isQuaternionForm(rotation: RotationLike): boolean {
+  return Array.isArray(rotation) ? rotation.length === 4 : typeof rotation === 'object' && rotation !== null && 'w' in rotation;
+}
+
 function eulerQuat(x: unknown, y: unknown, z: unknown, order: EulerOrder, value: unknown, what: string): Quat {
   if (![x, y, z].every((c) => typeof c === 'number' && Number.isFinite(c))) throw new RangeError(`${what} must be finite Euler angles in radians, got ${describe(value)}`);
   return quatFromEuler(x as number, y as number, z as number, order);

@@ -1,19 +1,14 @@
 import { castLine, makeLineCast } from '../collision/lineCast.js';
 import type { Vec3, Vec3Like } from '../math.js';
 import { ParticleFlag, ParticleStore } from '../particles.js';
-import { toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
+import { isQuaternionForm, toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
 import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { StepContext } from '../stepContext.js';
 import type { World } from '../world.js';
-import { BoxCollider } from './box.js';
-import { CapsuleCollider } from './capsule.js';
+import { boundRadius } from './boundRadius.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
 import type { CoupledBody, CoupledFrame } from './coupledBody.js';
-import { ObbCollider } from './obb.js';
-import { PlaneCollider } from './plane.js';
-import { SphereCollider } from './sphere.js';
-import { TriangleMeshCollider } from './triangleMesh.js';
-import { measureTurn, poseMatrix, toFrame, toWorld, turnedQuaternion, turnToFrame, turnToWorld } from './poseMath.js';
+import { identityPose, measureTurn, poseMatrix, toFrame, toWorld, turnedQuaternion, turnToFrame, turnToWorld } from './poseMath.js';
 
 /** What {@link KinematicCollider.setPose} takes besides the pose. */
 export interface KinematicPoseOptions {
@@ -26,14 +21,6 @@ export interface KinematicPoseOptions {
 
 const IDENTITY: RotationLike = [0, 0, 0, 1];
 const NO_OPTIONS: KinematicPoseOptions = {};
-
-/** True for `[x, y, z, w]` and `{x, y, z, w}` (a THREE.Quaternion); false for Euler angles. */
-function isQuaternionForm(rotation: RotationLike): boolean {
-  return Array.isArray(rotation) ? rotation.length === 4 : typeof rotation === 'object' && rotation !== null && 'w' in rotation;
-}
-
-/** A pose: position xyz, then the rotation as a unit quaternion xyzw. */
-const POSE_SIZE = 7;
 
 /**
  * A collider that moves: any built-in shape, given in its own frame, carried by
@@ -506,32 +493,3 @@ export class KinematicCollider implements Collider, CoupledFrame {
 
 /** How far (m) beyond a kinematic collider's bounds its sweep wakes sleeping bodies. */
 export const WAKE_REACH = 0.25;
-
-function identityPose(): Float64Array {
-  const pose = new Float64Array(POSE_SIZE);
-  pose[6] = 1;
-  return pose;
-}
-
-/** Radius of a ball about the frame's origin that holds `shape`. */
-function boundRadius(shape: Collider): number {
-  if (shape instanceof PlaneCollider) return Infinity;
-  if (shape instanceof SphereCollider) return Math.hypot(shape.center[0], shape.center[1], shape.center[2]) + shape.radius;
-  if (shape instanceof ObbCollider) return Math.hypot(shape.center[0], shape.center[1], shape.center[2]) + Math.hypot(shape.halfExtents[0], shape.halfExtents[1], shape.halfExtents[2]);
-  if (shape instanceof CapsuleCollider) return Math.max(Math.hypot(shape.a[0], shape.a[1], shape.a[2]), Math.hypot(shape.b[0], shape.b[1], shape.b[2])) + shape.radius;
-  if (shape instanceof BoxCollider) {
-    let s = 0;
-    for (let k = 0; k < 3; k++) {
-      const m = Math.max(Math.abs(shape.min[k]!), Math.abs(shape.max[k]!));
-      s += m * m;
-    }
-    return Math.sqrt(s);
-  }
-  if (shape instanceof TriangleMeshCollider) {
-    let most = 0;
-    const v = shape.vertices;
-    for (let i = 0; i < v.length; i += 3) most = Math.max(most, Math.hypot(v[i]!, v[i + 1]!, v[i + 2]!));
-    return most;
-  }
-  throw new TypeError(`addCollider: kinematic works with the built-in shapes ('plane', 'sphere', 'box', 'capsule', 'obb', 'mesh'), got a collider of type ${JSON.stringify(shape.type)}`);
-}

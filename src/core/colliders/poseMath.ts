@@ -3,6 +3,16 @@
 // points). Points and vectors are read from and written to arrays at offsets,
 // so that no double crosses a call (V8 boxes those).
 
+/** @internal Length of a pose: position xyz, then the rotation as a unit quaternion xyzw. */
+export const POSE_SIZE = 7;
+
+/** @internal A new pose at the origin, unturned. */
+export function identityPose(): Float64Array {
+  const pose = new Float64Array(POSE_SIZE);
+  pose[6] = 1;
+  return pose;
+}
+
 /** The rotation columns of `pose`'s quaternion (pose[3..6]) into `axes`. */
 export function poseMatrix(pose: Float64Array, axes: Float64Array): void {
   const x = pose[3]!;
