@@ -1,5 +1,5 @@
 import type { Vec3 } from '../core/math.js';
-import { PinGlide } from '../core/motion/pinGlide.js';
+import { BodyDrag, limitBodySpeed } from '../core/motion/bodyDrag.js';
 import type { World } from '../core/world.js';
 
 /** A point or direction as three.js has them (a `Vector3` qualifies). */
@@ -21,9 +21,15 @@ const WINDOW = 0.1;
  * particle keeps the pointer's recent velocity, so a flick throws it. Knows
  * nothing about the DOM; `<DragControls>` feeds it rays.
  *
+ * A particle of a body is held by a spring with a force limit chosen from the
+ * body's mass and sticks, its target kept within the body's reach of its pins
+ * (a `BodyDrag`): a cloth or rope pulled anywhere at any speed stays within
+ * 10% of its rest length, and on release no particle of the body leaves faster
+ * than the pointer moved. A particle of no body is pinned rigidly.
+ *
  * The pointer moves once per frame, the world several steps per frame when the
  * frame rate is low; the pin walks to the pointer in equal parts over the
- * frame's steps (a {@link PinGlide}), so a pull at 10 fps stretches a cloth no
+ * frame's steps (a `PinGlide`), so a pull at 10 fps stretches a cloth no
  * more than the same pull at 60 fps.
  *
  * @example
@@ -45,8 +51,8 @@ export class ParticleDrag {
   private readonly point: Vec3 = [0, 0, 0];
   /** Where the pointer's ray meets the drag plane. */
   private readonly goal: Vec3 = [0, 0, 0];
-  /** Walks the pin to the pointer over the steps of each frame. */
-  private glide: PinGlide | null = null;
+  /** Holds the particle by its body and walks the pin to the pointer over the steps of each frame. */
+  private hold: BodyDrag | null = null;
   private readonly samples = new Float64Array(SAMPLES * 4);
   private sampleCount = 0;
   private newest = -1;
@@ -71,7 +77,7 @@ export class ParticleDrag {
     this.normal[2] = facing.z;
     this.pin = this.world.addPin(id, this.point);
     this.particle = id;
-    this.glide = new PinGlide(this.world, this.pin);
+    this.hold = new BodyDrag(this.world, this.pin);
     this.sampleCount = 0;
     this.record(time, this.point);
   }
@@ -91,12 +97,16 @@ export class ParticleDrag {
     this.goal[0] = origin.x + direction.x * t;
     this.goal[1] = origin.y + direction.y * t;
     this.goal[2] = origin.z + direction.z * t;
-    this.glide!.to(this.goal);
+    this.hold!.to(this.goal);
     this.record(time, this.goal);
     return true;
   }
 
-  /** Lets go: removes the pin and gives the particle the pointer's velocity over the last 0.1 s. Returns that velocity. */
+  /**
+   * Lets go: removes the pin and gives the particle the pointer's velocity over
+   * the last 0.1 s; no other particle of its body keeps a speed above that
+   * velocity's. Returns that velocity.
+   */
   release(time: number): Vec3 {
     const v = this.releaseVelocity;
     v[0] = v[1] = v[2] = 0;
@@ -106,6 +116,7 @@ export class ParticleDrag {
     this.world.removeConstraint(this.pin);
     this.forget();
     this.world.setVelocity(id, v);
+    limitBodySpeed(this.world, id, Math.hypot(v[0], v[1], v[2]));
     return v;
   }
 
@@ -119,8 +130,8 @@ export class ParticleDrag {
   private forget(): void {
     this.pin = -1;
     this.particle = -1;
-    this.glide?.remove();
-    this.glide = null;
+    this.hold?.end();
+    this.hold = null;
   }
 
   private record(time: number, p: Vec3): void {

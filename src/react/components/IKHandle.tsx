@@ -4,7 +4,7 @@ import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useEffect } from '../hooks/effects.js';
 import { Matrix4, Vector3, type Group } from 'three';
 import type { Vec3 } from '../../core/math.js';
-import { PinGlide } from '../../core/motion/pinGlide.js';
+import { BodyDrag } from '../../core/motion/bodyDrag.js';
 import { useSinew } from '../context.js';
 import { usePinAs } from '../hooks/usePin.js';
 import { useLatest } from '../hooks/useLatest.js';
@@ -33,10 +33,16 @@ export interface IKHandleProps<N extends string = string> {
  * A draggable gizmo (drei's `PivotControls`) that pins a particle to its
  * position: inverse kinematics by pinning, as in the paper, so a user poses an
  * arm or a ragdoll by hand. It appears where the particle is; dragging its
- * arrows or planes moves the pin, spread over the steps of each frame (a
- * {@link PinGlide}), so a fast move at a low frame rate does not yank the limb,
- * and kept on the free side of static colliders: a hand posed into a wall stays
- * on its surface. Orbit controls pause while it is dragged.
+ * arrows or planes moves the pin, spread over the steps of each frame, so a
+ * fast move at a low frame rate does not yank the limb, and kept on the free
+ * side of static colliders: a hand posed into a wall stays on its surface.
+ * Orbit controls pause while it is dragged.
+ *
+ * A particle of a body is held as a drag holds it (a `BodyDrag`): by a spring
+ * whose force limit comes from the body's mass and sticks, its target within
+ * the body's reach of its pins, and the body given at least four passes, so a
+ * ragdoll's hand pulled 3 m past its reach keeps every bone within 2% (the
+ * body follows, or the hand lags). A particle of no body is pinned rigidly.
  *
  * @example
  * ```tsx
@@ -53,12 +59,12 @@ export const IKHandle = guarded('<IKHandle>', function IKHandle<N extends string
 const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
   const { world } = useSinew('<IKHandle>');
-  // One glide per pin: the pin is re-made when its particle is.
-  const glide = useRef<PinGlide | null>(null);
+  // One hold per pin: the pin is re-made when its particle is.
+  const hold = useRef<BodyDrag | null>(null);
   useEffect(
     () => () => {
-      glide.current?.remove();
-      glide.current = null;
+      hold.current?.end();
+      hold.current = null;
     },
     [],
   );
@@ -72,6 +78,11 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
   useFrame(() => {
     if (pin.id === placedFor.current || pin.id < 0) return;
     placedFor.current = pin.id;
+    // The pin is held by its body's spring from the start: posing and holding still ask the same of the bones.
+    if (world.pinRow(pin.id) >= 0) {
+      hold.current?.end();
+      hold.current = new BodyDrag(world, pin.id);
+    }
     pin.target(scratch.target);
     const parent = gizmo.current?.parent;
     scratch.vector.set(scratch.target[0], scratch.target[1], scratch.target[2]);
@@ -91,11 +102,11 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
       scratch.target[2] = scratch.vector.z;
       // No pin (its particle went away): nothing to drag.
       if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
-      if (glide.current?.pin !== pin.id || glide.current.world !== world) {
-        glide.current?.remove();
-        glide.current = new PinGlide(world, pin.id);
+      if (hold.current?.pin !== pin.id || hold.current.world !== world) {
+        hold.current?.end();
+        hold.current = new BodyDrag(world, pin.id);
       }
-      glide.current.to(scratch.target);
+      hold.current.to(scratch.target);
       latestOnDrag.current?.(scratch.target);
     },
     [pin, world, scratch, latestOnDrag],
