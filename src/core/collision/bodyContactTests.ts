@@ -33,6 +33,18 @@ export const enum BodyContact {
   Size = 13,
 }
 
+/**
+ * The capsule tests as the body-contact stage calls them, once a world has a capsule edge
+ * (`edgeSystem` hands them over), so that an app of cloths and ropes alone carries none of them.
+ */
+export interface CapsuleTests {
+  pointSegment: typeof pointSegment;
+  segmentSegment: typeof segmentSegment;
+}
+
+/** The capsule tests `edgeSystem` gives the body-contact stage. */
+export const capsuleTests: CapsuleTests = { pointSegment, segmentSegment };
+
 /** A fresh contact buffer with its id list. */
 export function makeBodyContact(): { c: Float64Array; ids: Int32Array } {
   return { c: new Float64Array(BodyContact.Size), ids: new Int32Array(6) };
