@@ -9,23 +9,20 @@ import { runThrow, throwMatrix } from './clothSurfaceScenes.js';
 // edge slices between the particles. Thrown at the default cloth at the default
 // spacing (clothSurfaceScenes.ts), checked by clothCrossing.ts.
 //
-// Measured (24 throws × both kernels): with the cloth's triangles, no crossing
-// more than the box's size (0.3 m) inside the cloth's edge; with its particles
-// alone (`surfaceContacts: false`), every throw went through. Nearer the edge the
-// check cannot judge: in 3 throws (2 m/s at 29° and 63°, 8 m/s at 63°) the box,
-// thrown back up by the springy hammock (issue 25, item 1) or sliding along it,
-// leaves over the edge, which it drags under itself and curls over; the edge
-// springs back past a corner, and seen once a step that looks like a crossing
-// 0.16–0.22 m inside the edge (one such point each, 4 in all per kernel).
+// Measured (24 throws × both kernels): with the cloth's triangles, no crossing,
+// none even near the edge; with its particles alone (`surfaceContacts: false`),
+// every throw went through (5,238 probe crossings). The test runs the first seed's
+// 12 throws (CI time); the second seed's 12 also give 0.
 
 describe('a cloth is a surface to a box', () => {
-  it('a 0.3 m box thrown at a default cloth at 0–8 m/s, 0–63° off vertical, turned and tipped, never passes through it away from its edge; both kernels agree bit for bit', () => {
-    const report = throwMatrix('box', 0.3);
+  it('a 0.3 m box thrown at a default cloth at 0–8 m/s, 0–63° off vertical, turned and tipped, never passes through it; both kernels agree bit for bit', () => {
+    const report = throwMatrix('box', 0.3, {}, [1]);
     expect(report.crossed).toEqual([]);
     expect(report.crossings).toBe(0);
-    expect(report.nearEdge).toBeLessThanOrEqual(8);
+    // Near the edge the check cannot tell going round from going through (clothCrossing.ts); measured: none there either.
+    expect(report.nearEdge).toBe(0);
     expect(report.sameBits).toBe(true);
-  }, 300_000);
+  }, 120_000);
 
   it('with its particles alone (surfaceContacts: false) the same box goes through between them', () => {
     let crossed = 0;
