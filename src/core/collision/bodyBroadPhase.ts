@@ -4,6 +4,7 @@ import { BodyFeatures, CHAIN, HULL_EDGE } from './bodyFeatures.js';
 import { ALL_GROUPS, groupsInteract } from './collisionGroups.js';
 import { corner, farther, grow, widen32, widen8, widenBox } from './broadPhaseBoxes.js';
 import { existingEdgeSystem, type EdgeTable } from './edges.js';
+import type { SolidPairs } from './solidPairs.js';
 
 /** What a candidate pair of features is. */
 export const enum Pair {
@@ -50,6 +51,11 @@ export const enum Pair {
  */
 export class BodyBroadPhase {
   readonly features = new BodyFeatures();
+  /**
+   * @internal The listing of pairs with capsule edges and hulls: null until the world's first
+   * capsule edge or hull hands it over (`solidPairs.ts`), so a world of cloths and ropes carries none of it.
+   */
+  solids: SolidPairs | null = null;
   /** How far (m) boxes are grown beyond the features, for the motion the passes add. */
   margin = 0.02;
 
@@ -67,20 +73,26 @@ export class BodyBroadPhase {
   private groups: Uint32Array = new Uint32Array(8);
   private boxed: Uint8Array = new Uint8Array(8);
   private order: Int32Array = new Int32Array(8);
-  private chunkBox: Float64Array = new Float64Array(6 * 8);
-  private triChunkBox: Float64Array = new Float64Array(6 * 8);
+  /** @internal */
+  chunkBox: Float64Array = new Float64Array(6 * 8);
+  /** @internal */
+  triChunkBox: Float64Array = new Float64Array(6 * 8);
   /** Per triangle chunk: how far its corners may move over the substeps to come (m). */
   private triChunkMove: Float64Array = new Float64Array(8);
   /** Per triangle chunk: the run it was last boxed in. */
   private triBoxed: Int32Array = new Int32Array(8);
   /** Runs so far. */
   private runs = 0;
-  private segBox: Float64Array = new Float64Array(6 * 16);
+  /** @internal */
+  segBox: Float64Array = new Float64Array(6 * 16);
   /** [0] substeps still to come after this one, [1] how far gravity moves a particle over them (m), [2] scratch: a sweep (m). */
-  private ahead: Float64Array = new Float64Array(3);
+  /** @internal */
+  ahead: Float64Array = new Float64Array(3);
   /** The overlap of the pair being listed, and a probe box. */
-  private overlap: Float64Array = new Float64Array(6);
-  private probe: Float64Array = new Float64Array(6);
+  /** @internal */
+  overlap: Float64Array = new Float64Array(6);
+  /** @internal */
+  probe: Float64Array = new Float64Array(6);
 
   /**
    * Lists the candidate pairs for the `substeps` substeps to come (the rest of
@@ -257,7 +269,8 @@ export class BodyBroadPhase {
    * boxes it for this run if so. A chunk of a cloth's own triangles is looked at
    * only when one of the point chunks that hold its corners meets the overlap.
    */
-  private triangleChunkNear(c: number): boolean {
+  /** @internal */
+  triangleChunkNear(c: number): boolean {
     const f = this.features;
     const o = this.overlap;
     if (this.triBoxed[c] !== this.runs) {
@@ -333,7 +346,6 @@ export class BodyBroadPhase {
 
   /** Lists the candidates between participants `p` and `q`. */
   private pair(world: World, p: number, q: number): void {
-    const f = this.features;
     const box = this.box;
     const o = this.overlap;
     for (let a = 0; a < 3; a++) {
@@ -344,57 +356,19 @@ export class BodyBroadPhase {
       o[a] = lo > lo2 ? lo : lo2;
       o[3 + a] = hi < hi2 ? hi : hi2;
     }
-    this.pointsAgainst(world, p, q);
-    this.pointsAgainst(world, q, p);
+    const solids = this.solids;
+    if (solids !== null) {
+      solids.pointsAgainst(this, world, p, q);
+      solids.pointsAgainst(this, world, q, p);
+    }
     this.segmentsAgainst(p, q);
     this.segmentsAgainst(q, p);
-    this.cornersAgainst(p, q);
-    this.cornersAgainst(q, p);
-    // Capsule against capsule (a hull's edges meet other bodies through the hull).
-    if (f.hull[p]! < 0 && f.hull[q]! < 0) {
-      for (let s = f.segFrom[p]!; s < f.segTo[p]!; s++) {
-        if (!this.meets(this.segBox, s * 6, o, 0)) continue;
-        for (let r = f.segFrom[q]!; r < f.segTo[q]!; r++) if (this.meets(this.segBox, s * 6, this.segBox, r * 6)) this.add(Pair.SegmentSegment, s, r);
-      }
-    }
-    const hp = f.hull[p]!;
-    const hq = f.hull[q]!;
-    if (hp >= 0 && hq >= 0) this.add(Pair.HullHull, hp, hq);
-  }
-
-  /** The points of `p` inside the overlap against the capsules or the hull of `q`. */
-  private pointsAgainst(world: World, p: number, q: number): void {
-    const f = this.features;
-    const hull = f.hull[q]!;
-    if (f.chunkFrom[p] === f.chunkTo[p] || (hull < 0 && f.segFrom[q] === f.segTo[q])) return;
-    const pos = world.particles.position;
-    const radius = world.particles.radius;
-    const flags = world.particles.flags;
-    const o = this.overlap;
-    const probe = this.probe;
-    const m = this.margin;
-    for (let c = f.chunkFrom[p]!; c < f.chunkTo[p]!; c++) {
-      if (!this.meets(this.chunkBox, c * 6, o, 0)) continue;
-      for (let e = f.chunkStart[c]!; e < f.chunkEnd[c]!; e++) {
-        const i = f.points[e]!;
-        const pi = i * 3;
-        const r = radius[i]! + m;
-        for (let a = 0; a < 3; a++) {
-          probe[a] = pos[pi + a]! - r;
-          probe[3 + a] = pos[pi + a]! + r;
-        }
-        if (!this.meets(probe, 0, o, 0) || (flags[i]! & 1) === 0 /* ParticleFlag.Alive */) continue;
-        if (hull >= 0) {
-          this.add(Pair.PointHull, i, hull);
-          continue;
-        }
-        for (let s = f.segFrom[q]!; s < f.segTo[q]!; s++) if (this.meets(probe, 0, this.segBox, s * 6)) this.add(Pair.PointSegment, i, s);
-      }
-    }
+    if (solids !== null) solids.rest(this, p, q);
   }
 
   /** True when participant `q` has triangles and `p` has what meets them (segments or a hull). */
-  private trianglesFor(p: number, q: number): boolean {
+  /** @internal */
+  trianglesFor(p: number, q: number): boolean {
     const f = this.features;
     return f.triChunkFrom[q] !== f.triChunkTo[q] && (f.segFrom[p] !== f.chainTo[p] || f.hull[p]! >= 0);
   }
@@ -419,36 +393,9 @@ export class BodyBroadPhase {
     }
   }
 
-  /** The corners of `p`'s hull inside the overlap against the triangles of `q` (a box corner cannot poke between a cloth's particles). */
-  private cornersAgainst(p: number, q: number): void {
-    const f = this.features;
-    const hull = f.hull[p]!;
-    if (hull < 0 || !this.trianglesFor(p, q)) return;
-    const pos = this.positions;
-    const corners = this.corners;
-    const o = this.overlap;
-    const vertices = f.hulls[hull]!.vertices;
-    const r = f.hullRadius[hull]! + this.margin;
-    for (let v = 0; v < vertices.length; v++) {
-      const i = vertices[v]!;
-      // The corner's box over the substeps to come: its hull's edges were grown the same way.
-      this.ahead[2] = 0;
-      farther(pos, this.previous, i * 3, this.ahead);
-      const d = r + this.ahead[2]! * this.ahead[0]! + this.ahead[1]!;
-      for (let a = 0; a < 3; a++) {
-        corners[a] = pos[i * 3 + a]! - d;
-        corners[3 + a] = pos[i * 3 + a]! + d;
-      }
-      if (!this.meets(corners, 0, o, 0)) continue;
-      for (let c = f.triChunkFrom[q]!; c < f.triChunkTo[q]!; c++) {
-        if (!this.triangleChunkNear(c) || !this.meets(corners, 0, this.triChunkBox, c * 6)) continue;
-        for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) if (this.triangleMeets(t, c, corners, 0)) this.add(Pair.PointTriangle, i, t);
-      }
-    }
-  }
-
   /** True when triangle `t` of chunk `c`, grown by how far the chunk may move, meets the box at `sb` in `boxes`. */
-  private triangleMeets(t: number, c: number, boxes: Float64Array, sb: number): boolean {
+  /** @internal */
+  triangleMeets(t: number, c: number, boxes: Float64Array, sb: number): boolean {
     const f = this.features;
     const probe = this.probe;
     const pos = this.positions;
@@ -467,18 +414,23 @@ export class BodyBroadPhase {
   }
 
   /** The particles' positions, previous positions and radii (set by `run`). */
-  private positions: Float64Array = new Float64Array(0);
-  private previous: Float64Array = new Float64Array(0);
+  /** @internal */
+  positions: Float64Array = new Float64Array(0);
+  /** @internal */
+  previous: Float64Array = new Float64Array(0);
   private radius: Float64Array = new Float64Array(0);
   /** A hull corner's box. */
-  private corners: Float64Array = new Float64Array(6);
+  /** @internal */
+  corners: Float64Array = new Float64Array(6);
 
   /** True when box `a` at `ao` meets box `b` at `bo`. */
-  private meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
+  /** @internal */
+  meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
     return a[ao]! <= b[bo + 3]! && a[ao + 3]! >= b[bo]! && a[ao + 1]! <= b[bo + 4]! && a[ao + 4]! >= b[bo + 1]! && a[ao + 2]! <= b[bo + 5]! && a[ao + 5]! >= b[bo + 2]!;
   }
 
-  private add(kind: Pair, x: number, y: number): void {
+  /** @internal */
+  add(kind: Pair, x: number, y: number): void {
     if (this.count === this.kind.length) {
       const size = this.count * 2;
       this.kind = widen8(this.kind, size);

@@ -1,5 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { closestSegmentSegment } from './closestPoints.js';
+import { solidPairs, type SolidPairs } from './solidPairs.js';
 
 /*
  * The narrow phase between bodies: each test looks at two features of two
@@ -40,10 +41,12 @@ export const enum BodyContact {
 export interface CapsuleTests {
   pointSegment: typeof pointSegment;
   segmentSegment: typeof segmentSegment;
+  /** The broad phase's listing of the pairs these test. */
+  pairs: SolidPairs;
 }
 
 /** The capsule tests `edgeSystem` gives the body-contact stage. */
-export const capsuleTests: CapsuleTests = { pointSegment, segmentSegment };
+export const capsuleTests: CapsuleTests = { pointSegment, segmentSegment, pairs: solidPairs };
 
 /** A fresh contact buffer with its id list. */
 export function makeBodyContact(): { c: Float64Array; ids: Int32Array } {

@@ -114,11 +114,13 @@ export class BodyContacts {
     if (this.hulls !== null) return;
     this.hulls = tests;
     this.manifold = tests.manifold();
+    this.broad.solids = tests.pairs;
   }
 
   /** @internal Called with the world's first capsule edge: from then on the stage tests capsule pairs with `tests`. */
   addCapsuleTests(tests: CapsuleTests): void {
     this.capsules = tests;
+    this.broad.solids = tests.pairs;
   }
 
   /** Relaxation pass `pass` of a substep: the broad phase on a step's first, then every candidate is tested and projected. */

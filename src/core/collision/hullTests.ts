@@ -3,6 +3,7 @@ import { BodyContact } from './bodyContactTests.js';
 import { closestPointTriangle } from './closestPoints.js';
 import { writeHullPlanes, type HullShape } from './hull.js';
 import { hullHull, HullManifold } from './hullContact.js';
+import { solidPairs, type SolidPairs } from './solidPairs.js';
 
 /*
  * The body-contact tests against convex hulls (rigid bodies): a particle or a
@@ -19,10 +20,12 @@ export interface HullTests {
   hullHull: typeof hullHull;
   /** A manifold for the stage's hull pairs. */
   manifold(): HullManifold;
+  /** The broad phase's listing of the pairs these test. */
+  pairs: SolidPairs;
 }
 
 /** The hull tests `addBodyHull` gives the body-contact stage. */
-export const hullTests: HullTests = { pointHull, segmentHull, hullHull, manifold: () => new HullManifold() };
+export const hullTests: HullTests = { pointHull, segmentHull, hullHull, manifold: () => new HullManifold(), pairs: solidPairs };
 
 // closestPoints.ts's PointTri layout as plain numbers (a const enum imported from
 // another module is a property load per use under vitest's module runner).
