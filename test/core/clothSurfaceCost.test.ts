@@ -9,6 +9,18 @@ import { throwScene } from './clothSurfaceScenes.js';
 // cloth's, and the step allocates nothing.
 
 describe('cloth as a surface: its cost', () => {
+  it('a world of cloths alone runs no body-contact stage; a rope brings it, without the capsule and hull pair listing', () => {
+    const world = new World();
+    createCloth(world, { width: 8, height: 8 });
+    expect(world.bodyContactStage).toBeNull();
+    createRope(world, { from: [0, 2, 0], to: [1, 2, 0], segments: 8 });
+    expect(world.bodyContactStage).toBe(bodyContacts(world));
+    // The listing of pairs with capsules and hulls joins with the first of them (solidPairs.ts).
+    expect(bodyContacts(world).broad.solids).toBeNull();
+    createBox(world, { position: [3, 1, 0] });
+    expect(bodyContacts(world).broad.solids).not.toBeNull();
+  });
+
   it('a cloth with no other body near boxes no triangle and lists no candidate', () => {
     const world = new World();
     createCloth(world, { width: 32, height: 32, corner: [-1.55, 2, 0], pin: 'top-corners' });

@@ -44,7 +44,7 @@ const enum Limit {
 
 /**
  * Collisions between bodies, on in every world that has a body to collide by
- * (from its first capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
+ * (from its first rope, capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
  * against ragdoll and rigid-body capsules and hulls, capsules against capsules
  * (ragdoll against ragdoll), capsules, hull edges and corners and rope segments
  * against cloth triangles (a cloth is a surface, not a net of balls), and hulls
