@@ -9,8 +9,9 @@ import { throwScene, type Thrown } from './clothSurfaceScenes.js';
 // at y = 0); the total never rises above what it started with, the cloth's and
 // the thrown body's together.
 //
-// Measured, largest total over the start (kind, speed): see the numbers in the test's messages;
-// all are below 0: the hammock takes energy out from the first contact.
+// Measured: the largest total over the start, at every speed and kind, is
+// -1.5 mJ (of 7–144 J), the first step's: the hammock takes energy out from the
+// first contact, so the total never reaches its start again.
 
 describe('cloth as a surface: no energy from nowhere', () => {
   for (const thrown of ['limb', 'box', 'rope'] as Thrown[]) {
@@ -26,7 +27,7 @@ describe('cloth as a surface: no energy from nowhere', () => {
           const e = measureEnergy(world, ids);
           most = Math.max(most, e.kinetic + e.potential - e0);
         }
-        expect(most, `${thrown} at ${speed} m/s: ${((most / e0) * 100).toFixed(3)}% of ${e0.toFixed(2)} J`).toBeLessThanOrEqual(0.001 * e0);
+        expect(most, `${thrown} at ${speed} m/s: ${((most / e0) * 100).toFixed(3)}% of ${e0.toFixed(2)} J`).toBeLessThanOrEqual(0);
       }
     });
   }
