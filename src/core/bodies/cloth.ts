@@ -151,7 +151,7 @@ export interface ClothHandle {
  * @example
  * ```ts
  * const world = new World();
- * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, position: [0, 2, 0], pin: 'left', tearStrain: 0.5 }); // top-left corner at [0, 2, 0]
+ * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, corner: [0, 2, 0], pin: 'left', tearStrain: 0.5 }); // top-left corner at [0, 2, 0]
  * for (let i = 0; i < 60; i++) world.step(); // one second
  * flag.surface.triangleCount; // 2 · 19 · 11 until it tears
  * ```
