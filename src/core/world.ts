@@ -88,9 +88,9 @@ export class World extends WorldSettings {
   readonly substepStages: SubstepStage[] = [];
   /**
    * @internal The body-contact stage of every relaxation pass (`collision/bodyContacts.ts`), or null
-   * until something can touch another body: the first capsule edge, hull or `bodyContacts(world)` call
-   * registers it. A world of cloth and ropes alone never needs it, so an app that builds none leaves
-   * its code out of its bundle.
+   * until something can touch another body: the first rope (its segments meet cloths' triangles),
+   * capsule edge, hull or `bodyContacts(world)` call registers it. A world of cloths alone never needs
+   * it, so an app that builds none of those leaves its code out of its bundle.
    */
   bodyContactStage: { project(world: World, pass: number): void } | null = null;
   /** @internal Work arrays for re-ordering the stick table. */

@@ -198,6 +198,20 @@ describe('<Cloth>', () => {
     expect(m.world.constraintCount).toBe(0);
   });
 
+  it('surfaceContacts: other bodies meet its triangles by default, and it changes in place', async () => {
+    const cloth = createRef<ClothApi>();
+    const scene = (surfaceContacts?: boolean) => <Cloth ref={cloth} width={4} height={4} spacing={0.25} corner={[0, 2, 0]} surfaceContacts={surfaceContacts} />;
+    const m = await mountWorld(scene(), {});
+    const core = cloth.current!.current!;
+    expect(core.body.collideAs).toBe('surface');
+    await m.update(scene(false));
+    expect(cloth.current!.current).toBe(core);
+    expect(core.body.collideAs).toBeUndefined();
+    await m.update(scene(true));
+    expect(core.body.collideAs).toBe('surface');
+    await m.unmount();
+  });
+
   it('leaves no duplicates under StrictMode and nothing after unmount', async () => {
     const reference = new CoreWorld();
     createCloth(reference, { width: W, height: H, shear: false, bend: { stiffness: 0.5 } });

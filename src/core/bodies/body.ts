@@ -45,6 +45,16 @@ export interface BodyRecord {
    * collides with every body. Set it with `setCollisionGroups`, which checks it.
    */
   collisionGroups?: number;
+  /**
+   * What other bodies collide with besides this body's particles (each a ball of
+   * its radius): `'surface'`, the triangles of `surface` as well, so that a limb,
+   * a box edge or a rope cannot pass between the particles (a cloth's default);
+   * `'chain'`, the segments between consecutive particles, each a capsule of its
+   * ends' radius, against other bodies' surfaces (a rope's default); undefined,
+   * the particles alone. It may be changed at any time; the change holds from the
+   * next step.
+   */
+  collideAs?: 'surface' | 'chain';
   /** Builder-specific cleanup run by `world.remove(body)` before the particles go. */
   readonly onRemove: (() => void)[];
 }

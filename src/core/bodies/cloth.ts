@@ -1,5 +1,5 @@
 import type { CallbackId } from '../ids.js';
-import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
+import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
@@ -92,6 +92,14 @@ export interface ClothOptions extends MassOptions, CollisionGroupOptions {
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
   /**
+   * Other bodies collide with the cloth's triangles, not only its particles: a
+   * ragdoll's limb, a box's edge or corner and a rope cannot pass between the
+   * particles at any spacing (`BodyRecord.collideAs` `'surface'`). Default true;
+   * false leaves only the particles (cheaper when nothing is meant to lie on the
+   * cloth). Static colliders meet the triangles with `addSurfaceCollision`.
+   */
+  surfaceContacts?: boolean;
+  /**
    * A fabric (a preset name of `FABRICS` or a `FabricMaterial`): sets each
    * particle's mass from its areal density and the sticks' compliances from its
    * stiffnesses (`fabricSticks`), and adds bend sticks unless `bend` is false.
@@ -143,7 +151,7 @@ export interface ClothHandle {
  * @example
  * ```ts
  * const world = new World();
- * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, position: [0, 2, 0], pin: 'left', tearStrain: 0.5 }); // top-left corner at [0, 2, 0]
+ * const flag = createCloth(world, { width: 20, height: 12, spacing: 0.05, corner: [0, 2, 0], pin: 'left', tearStrain: 0.5 }); // top-left corner at [0, 2, 0]
  * for (let i = 0; i < 60; i++) world.step(); // one second
  * flag.surface.triangleCount; // 2 · 19 · 11 until it tears
  * ```
@@ -180,6 +188,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
   body.restLayout = world.positions.slice(first * 3, (first + count) * 3);
+  if (checkBoolean(options.surfaceContacts ?? true, 'createCloth: surfaceContacts')) body.collideAs = 'surface';
   const at = (i: number, j: number) => first + j * width + i;
 
   const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);

@@ -1,8 +1,9 @@
 import { axialCompliance, checkCompliance, checkDamping, ropeMaterial, type RopeMaterial, type RopeName } from '../materials.js';
-import { checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
+import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
+import { bodyContacts } from '../collision/bodyContacts.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 
 /**
@@ -55,6 +56,13 @@ export interface RopeOptions extends MassOptions, CollisionGroupOptions {
   restitution?: number;
   /** Relaxation passes per substep for this body (default: the world's). */
   iterations?: number;
+  /**
+   * The segments between the particles, each a capsule of its ends' radius,
+   * collide with other bodies' surfaces (a cloth's triangles), so that the rope
+   * cannot pass through a cloth between its particles (`BodyRecord.collideAs`
+   * `'chain'`). Default true; false leaves only the particles.
+   */
+  segmentContacts?: boolean;
   /** Compliance of each segment in m/N (XPBD): a segment stretches compliance·F under a pull F, whatever the solver settings. Default 0 (inextensible), or the `material`'s. */
   compliance?: number;
   /** Constraint damping of each segment in N·s/m (acts with a compliance > 0). Default 0. */
@@ -145,6 +153,11 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const first = world.addParticles(list);
   const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
+  if (checkBoolean(options.segmentContacts ?? true, 'createRope: segmentContacts')) {
+    body.collideAs = 'chain';
+    // Its segments meet cloths' triangles in the body-contact stage, which a world of cloths and ropes has no other reason to run.
+    bodyContacts(world);
+  }
   const segmentLength = length / segments;
   const sticks: number[] = [];
   for (let i = 0; i < segments; i++) sticks.push(world.addStick(first + i, first + i + 1, { length: segmentLength, kind, compliance, damping }));

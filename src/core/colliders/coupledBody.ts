@@ -193,7 +193,9 @@ export class CoupledBody implements SubstepStage {
       this.offset[k] = this.offset[k]! + u[k]! * h;
     }
     const w = this.angularVelocityChange;
-    this.rotateOffset(w[0]! * h, w[1]! * h, w[2]! * h);
+    const spin = this.turned;
+    for (let k = 0; k < 3; k++) spin[k] = w[k]! * h;
+    this.rotateOffset(spin);
   }
 
   /** @internal Generalised inverse mass at world point `point[0..2]` along the unit direction `point[3..5]`. */
@@ -202,7 +204,7 @@ export class CoupledBody implements SubstepStage {
     const path = this.pathPose;
     for (let k = 0; k < 3; k++) r[k] = point[k]! - path[k]! - this.offset[k]!;
     const c = this.cross;
-    crossInto(r[0]!, r[1]!, r[2]!, point[3]!, point[4]!, point[5]!, c);
+    crossInto(r, point, c);
     const t = this.turned;
     this.applyInverseInertia(c, t);
     return this.inverseMass + c[0]! * t[0]! + c[1]! * t[1]! + c[2]! * t[2]!;
@@ -233,14 +235,14 @@ export class CoupledBody implements SubstepStage {
     this.impulse[1] = this.impulse[1]! + py * perSecond;
     this.impulse[2] = this.impulse[2]! + pz * perSecond;
     const c = this.cross;
-    crossInto(r[0]!, r[1]!, r[2]!, px, py, pz, c);
+    crossInto(r, point, c);
     const L = this.angularImpulse;
     for (let k = 0; k < 3; k++) L[k] = L[k]! + c[k]! * perSecond;
     const t = this.turned;
     this.applyInverseInertia(c, t);
     const w = this.angularVelocityChange;
     for (let k = 0; k < 3; k++) w[k] = w[k]! + t[k]! * perSecond;
-    this.rotateOffset(t[0]!, t[1]!, t[2]!);
+    this.rotateOffset(t);
     this.yielded = true;
     const riders = this.riders;
     for (let k = 0; k < riders.length; k++) this.place(riders[k]!);
@@ -308,7 +310,11 @@ export class CoupledBody implements SubstepStage {
   }
 
   /** Turns the offset rotation by the small rotation vector (x, y, z) (rad, world axes): q ← q + ½(θ, 0)·q, renormalised (XPBD's update). */
-  private rotateOffset(x: number, y: number, z: number): void {
+  /** Turns the offset rotation by the small rotation vector `by[0..2]` (rad); in an array, as a double passed to a call V8 does not inline is boxed. */
+  private rotateOffset(by: Float64Array): void {
+    const x = by[0]!;
+    const y = by[1]!;
+    const z = by[2]!;
     if (x === 0 && y === 0 && z === 0) return;
     const q = this.offsetRotation;
     const qx = q[0]!;
@@ -351,7 +357,14 @@ function readPose(position: Vec3Like, rotation: QuatLike, pose: Float64Array, p:
   for (let k = 0; k < 4; k++) pose[3 + k] = q[k]!;
 }
 
-function crossInto(ax: number, ay: number, az: number, bx: number, by: number, bz: number, out: Float64Array): void {
+/** a[0..2] × b[3..5] into out[0..2] (arrays, not doubles: a double passed to a call V8 does not inline is boxed). */
+function crossInto(a: Float64Array, b: Float64Array, out: Float64Array): void {
+  const ax = a[0]!;
+  const ay = a[1]!;
+  const az = a[2]!;
+  const bx = b[3]!;
+  const by = b[4]!;
+  const bz = b[5]!;
   out[0] = ay * bz - az * by;
   out[1] = az * bx - ax * bz;
   out[2] = ax * by - ay * bx;

@@ -1,8 +1,10 @@
 import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
-import { BodyFeatures } from './bodyFeatures.js';
+import { BodyFeatures, CHAIN, HULL_EDGE } from './bodyFeatures.js';
 import { ALL_GROUPS, groupsInteract } from './collisionGroups.js';
+import { corner, farther, grow, widen32, widen8, widenBox } from './broadPhaseBoxes.js';
 import { existingEdgeSystem, type EdgeTable } from './edges.js';
+import type { SolidPairs } from './solidPairs.js';
 
 /** What a candidate pair of features is. */
 export const enum Pair {
@@ -14,16 +16,18 @@ export const enum Pair {
   PointHull = 2,
   /** A capsule edge (its ends and between) against a hull: x a segment, y a hull. */
   SegmentHull = 3,
-  /** A capsule or hull edge against a solid triangle: x a segment, y a triangle. */
+  /** A capsule, hull edge or chain segment against a triangle: x a segment, y a triangle. */
   SegmentTriangle = 4,
   /** Two hulls (rigid bodies): x and y hulls (`hullContact.ts`). */
   HullHull = 5,
+  /** A hull's corner against a triangle: x a particle, y a triangle. */
+  PointTriangle = 6,
 }
 
 /**
  * The broad phase between bodies, run once per step, at its first substep,
  * after the Verlet step: every participant ({@link BodyFeatures}) is boxed (its
- * point and triangle chunks, capsules and hull edges, each grown by how far its
+ * point chunks, capsules, hull edges and chain segments, each grown by how far its
  * particles will move over the step's substeps at their present speed), the
  * boxes are sorted along x and swept (sort and sweep: the order barely changes
  * from step to step, so an insertion sort is near linear), and each overlapping
@@ -34,6 +38,10 @@ export const enum Pair {
  * also grown by `margin`, for what the passes move. Allocates only when a list
  * outgrows its arrays.
  *
+ * A cloth's triangles are boxed only when another body's box meets the cloth's:
+ * its particles' boxes already hold them, so a cloth with nothing near costs no
+ * more than its particles.
+ *
  * @example
  * ```ts
  * const broad = bodyContacts(world).broad;
@@ -43,11 +51,18 @@ export const enum Pair {
  */
 export class BodyBroadPhase {
   readonly features = new BodyFeatures();
+  /**
+   * @internal The listing of pairs with capsule edges and hulls: null until the world's first
+   * capsule edge or hull hands it over (`solidPairs.ts`), so a world of cloths and ropes carries none of it.
+   */
+  solids: SolidPairs | null = null;
   /** How far (m) boxes are grown beyond the features, for the motion the passes add. */
   margin = 0.02;
 
   /** Candidates found by the latest {@link BodyBroadPhase.run}. */
   count = 0;
+  /** Triangles boxed by the latest run: none for a cloth with no other body near. */
+  boxedTriangles = 0;
   kind: Uint8Array = new Uint8Array(64);
   x: Int32Array = new Int32Array(64);
   y: Int32Array = new Int32Array(64);
@@ -58,14 +73,26 @@ export class BodyBroadPhase {
   private groups: Uint32Array = new Uint32Array(8);
   private boxed: Uint8Array = new Uint8Array(8);
   private order: Int32Array = new Int32Array(8);
-  private chunkBox: Float64Array = new Float64Array(6 * 8);
-  private triChunkBox: Float64Array = new Float64Array(6 * 8);
-  private segBox: Float64Array = new Float64Array(6 * 16);
+  /** @internal */
+  chunkBox: Float64Array = new Float64Array(6 * 8);
+  /** @internal */
+  triChunkBox: Float64Array = new Float64Array(6 * 8);
+  /** Per triangle chunk: how far its corners may move over the substeps to come (m). */
+  private triChunkMove: Float64Array = new Float64Array(8);
+  /** Per triangle chunk: the run it was last boxed in. */
+  private triBoxed: Int32Array = new Int32Array(8);
+  /** Runs so far. */
+  private runs = 0;
+  /** @internal */
+  segBox: Float64Array = new Float64Array(6 * 16);
   /** [0] substeps still to come after this one, [1] how far gravity moves a particle over them (m), [2] scratch: a sweep (m). */
-  private ahead: Float64Array = new Float64Array(3);
+  /** @internal */
+  ahead: Float64Array = new Float64Array(3);
   /** The overlap of the pair being listed, and a probe box. */
-  private overlap: Float64Array = new Float64Array(6);
-  private probe: Float64Array = new Float64Array(6);
+  /** @internal */
+  overlap: Float64Array = new Float64Array(6);
+  /** @internal */
+  probe: Float64Array = new Float64Array(6);
 
   /**
    * Lists the candidate pairs for the `substeps` substeps to come (the rest of
@@ -83,10 +110,14 @@ export class BodyBroadPhase {
     this.edges = existingEdgeSystem(world)?.table ?? null;
     if (f.refresh(world)) this.fit();
     this.count = 0;
+    this.boxedTriangles = 0;
+    this.runs++;
     const n = f.count;
     if (n < 2) return;
     const particles = world.particles;
     this.positions = particles.position;
+    this.previous = particles.previous;
+    this.radius = particles.radius;
     for (let k = 0; k < n; k++) {
       const record = f.records[k]!;
       const asleep = world.sleep.isAsleep(record.id) ? 1 : 0;
@@ -99,11 +130,23 @@ export class BodyBroadPhase {
     this.sweep(world);
   }
 
-  /** The radius of segment `s`: its capsule edge's, or its hull's. */
-  segmentRadius(s: number): number {
+  /**
+   * Per segment, its radius as the latest run found it (its capsule edge's, its
+   * hull's, or a chain's larger end's): an array read in the passes, where a
+   * double returned from a call V8 does not inline would be boxed.
+   */
+  segRadius: Float64Array = new Float64Array(16);
+
+  /** The radius of segment `s`: its capsule edge's, its hull's, or (a chain's) the larger of its ends'. */
+  private segmentRadius(s: number): number {
     const f = this.features;
     const row = f.segRow[s]!;
-    if (row < 0) return f.hullRadius[f.segHull[s]!]!;
+    if (row === HULL_EDGE) return f.hullRadius[f.segHull[s]!]!;
+    if (row === CHAIN) {
+      const ra = this.radius[f.segA[s]!]!;
+      const rb = this.radius[f.segB[s]!]!;
+      return ra > rb ? ra : rb;
+    }
     const table = this.edges;
     return table !== null && row < table.count ? table.radius[row]! : 0;
   }
@@ -127,8 +170,16 @@ export class BodyBroadPhase {
     this.asleep.fill(0);
     for (let k = 0; k < n; k++) this.order[k] = k;
     if (this.chunkBox.length < f.chunkStart.length * 6) this.chunkBox = new Float64Array(f.chunkStart.length * 6);
-    if (this.triChunkBox.length < f.triChunkStart.length * 6) this.triChunkBox = new Float64Array(f.triChunkStart.length * 6);
-    if (this.segBox.length < f.segments * 6) this.segBox = new Float64Array(f.segments * 6);
+    if (this.triChunkBox.length < f.triChunkStart.length * 6) {
+      this.triChunkBox = new Float64Array(f.triChunkStart.length * 6);
+      this.triChunkMove = new Float64Array(f.triChunkStart.length);
+      this.triBoxed = new Int32Array(f.triChunkStart.length);
+    }
+    this.triBoxed.fill(0);
+    if (this.segBox.length < f.segments * 6) {
+      this.segBox = new Float64Array(f.segments * 6);
+      this.segRadius = new Float64Array(f.segments);
+    }
   }
 
   /** Boxes participant `k`: its point chunks, segments, hull and triangle chunks, then the union of them. */
@@ -169,7 +220,7 @@ export class BodyBroadPhase {
       grow(box, o, cb, q);
     }
     const hull = f.hull[k]!;
-    // How far the segments, the hull and the triangles may move: their fastest particle's substep displacement, over the substeps to come.
+    // How far the segments and the hull may move: their fastest particle's substep displacement, over the substeps to come.
     // (Kept in `ahead[2]`: a double returned from or passed to a call V8 does not inline is boxed.)
     this.ahead[2] = 0;
     if (hull >= 0) {
@@ -182,16 +233,17 @@ export class BodyBroadPhase {
       }
       f.hullRadius[hull] = r;
     }
-    for (let s = f.segFrom[k]!; s < f.segTo[k]!; s++) {
+    for (let s = f.segFrom[k]!; s < f.chainTo[k]!; s++) {
       farther(pos, prev, f.segA[s]! * 3, this.ahead);
       farther(pos, prev, f.segB[s]! * 3, this.ahead);
     }
-    for (let t = f.triFrom[k]!; t < f.triTo[k]!; t++) farther(pos, prev, f.triA[t]! * 3, this.ahead);
     this.ahead[2] = this.ahead[2]! * ahead + fall;
-    for (let s = f.segFrom[k]!; s < f.segTo[k]!; s++) {
+    for (let s = f.segFrom[k]!; s < f.chainTo[k]!; s++) {
       const sb = this.segBox;
       const q = s * 6;
-      const r = this.segmentRadius(s) + m;
+      const radius = this.segmentRadius(s);
+      this.segRadius[s] = radius;
+      const r = radius + m;
       const a = f.segA[s]! * 3;
       const b = f.segB[s]! * 3;
       for (let ax = 0; ax < 3; ax++) {
@@ -203,19 +255,60 @@ export class BodyBroadPhase {
       widenBox(sb, q, this.ahead);
       grow(box, o, sb, q);
     }
-    for (let c = f.triChunkFrom[k]!; c < f.triChunkTo[k]!; c++) {
-      const tb = this.triChunkBox;
-      const q = c * 6;
-      tb[q] = tb[q + 1] = tb[q + 2] = Infinity;
-      tb[q + 3] = tb[q + 4] = tb[q + 5] = -Infinity;
-      for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) {
-        corner(tb, q, pos, f.triA[t]! * 3, m);
-        corner(tb, q, pos, f.triB[t]! * 3, m);
-        corner(tb, q, pos, f.triC[t]! * 3, m);
+    // Triangles whose corners are not all among the points box now; a cloth's when another body comes near.
+    if (f.triOwn[k] === 0) {
+      for (let c = f.triChunkFrom[k]!; c < f.triChunkTo[k]!; c++) {
+        this.boxTriangles(c);
+        grow(box, o, this.triChunkBox, c * 6);
       }
-      widenBox(tb, q, this.ahead);
-      grow(box, o, tb, q);
     }
+  }
+
+  /**
+   * True when triangle chunk `c` may meet the overlap of the pair being listed;
+   * boxes it for this run if so. A chunk of a cloth's own triangles is looked at
+   * only when one of the point chunks that hold its corners meets the overlap.
+   */
+  /** @internal */
+  triangleChunkNear(c: number): boolean {
+    const f = this.features;
+    const o = this.overlap;
+    if (this.triBoxed[c] !== this.runs) {
+      const from = f.triChunkPointFrom[c]!;
+      if (from >= 0) {
+        let near = false;
+        for (let pc = from; pc < f.triChunkPointTo[c]! && !near; pc++) near = this.meets(this.chunkBox, pc * 6, o, 0);
+        if (!near) return false;
+      }
+      this.boxTriangles(c);
+    }
+    return this.meets(this.triChunkBox, c * 6, o, 0);
+  }
+
+  /** Boxes triangle chunk `c` for this run, grown by how far its corners may move. */
+  private boxTriangles(c: number): void {
+    const f = this.features;
+    this.triBoxed[c] = this.runs;
+    this.boxedTriangles += f.triChunkEnd[c]! - f.triChunkStart[c]!;
+    const pos = this.positions;
+    const prev = this.previous;
+    const m = this.margin;
+    const tb = this.triChunkBox;
+    const q = c * 6;
+    tb[q] = tb[q + 1] = tb[q + 2] = Infinity;
+    tb[q + 3] = tb[q + 4] = tb[q + 5] = -Infinity;
+    this.ahead[2] = 0;
+    for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) {
+      corner(tb, q, pos, f.triA[t]! * 3, m);
+      corner(tb, q, pos, f.triB[t]! * 3, m);
+      corner(tb, q, pos, f.triC[t]! * 3, m);
+      farther(pos, prev, f.triA[t]! * 3, this.ahead);
+      farther(pos, prev, f.triB[t]! * 3, this.ahead);
+      farther(pos, prev, f.triC[t]! * 3, this.ahead);
+    }
+    this.ahead[2] = this.ahead[2]! * this.ahead[0]! + this.ahead[1]!;
+    this.triChunkMove[c] = this.ahead[2]!;
+    widenBox(tb, q, this.ahead);
   }
 
   /** Sort and sweep along x over the participants' boxes. */
@@ -253,7 +346,6 @@ export class BodyBroadPhase {
 
   /** Lists the candidates between participants `p` and `q`. */
   private pair(world: World, p: number, q: number): void {
-    const f = this.features;
     const box = this.box;
     const o = this.overlap;
     for (let a = 0; a < 3; a++) {
@@ -264,102 +356,81 @@ export class BodyBroadPhase {
       o[a] = lo > lo2 ? lo : lo2;
       o[3 + a] = hi < hi2 ? hi : hi2;
     }
-    this.pointsAgainst(world, p, q);
-    this.pointsAgainst(world, q, p);
+    const solids = this.solids;
+    if (solids !== null) {
+      solids.pointsAgainst(this, world, p, q);
+      solids.pointsAgainst(this, world, q, p);
+    }
     this.segmentsAgainst(p, q);
     this.segmentsAgainst(q, p);
-    // Capsule against capsule (a hull's edges meet other bodies through the hull).
-    if (f.hull[p]! < 0 && f.hull[q]! < 0) {
-      for (let s = f.segFrom[p]!; s < f.segTo[p]!; s++) {
-        if (!this.meets(this.segBox, s * 6, o, 0)) continue;
-        for (let r = f.segFrom[q]!; r < f.segTo[q]!; r++) if (this.meets(this.segBox, s * 6, this.segBox, r * 6)) this.add(Pair.SegmentSegment, s, r);
-      }
-    }
-    const hp = f.hull[p]!;
-    const hq = f.hull[q]!;
-    if (hp >= 0 && hq >= 0) this.add(Pair.HullHull, hp, hq);
+    if (solids !== null) solids.rest(this, p, q);
   }
 
-  /** The points of `p` inside the overlap against the capsules or the hull of `q`. */
-  private pointsAgainst(world: World, p: number, q: number): void {
+  /** True when participant `q` has triangles and `p` has what meets them (segments or a hull). */
+  /** @internal */
+  trianglesFor(p: number, q: number): boolean {
     const f = this.features;
-    const hull = f.hull[q]!;
-    if (f.chunkFrom[p] === f.chunkTo[p] || (hull < 0 && f.segFrom[q] === f.segTo[q])) return;
-    const pos = world.particles.position;
-    const radius = world.particles.radius;
-    const flags = world.particles.flags;
-    const o = this.overlap;
-    const probe = this.probe;
-    const m = this.margin;
-    for (let c = f.chunkFrom[p]!; c < f.chunkTo[p]!; c++) {
-      if (!this.meets(this.chunkBox, c * 6, o, 0)) continue;
-      for (let e = f.chunkStart[c]!; e < f.chunkEnd[c]!; e++) {
-        const i = f.points[e]!;
-        const pi = i * 3;
-        const r = radius[i]! + m;
-        for (let a = 0; a < 3; a++) {
-          probe[a] = pos[pi + a]! - r;
-          probe[3 + a] = pos[pi + a]! + r;
-        }
-        if (!this.meets(probe, 0, o, 0) || (flags[i]! & 1) === 0 /* ParticleFlag.Alive */) continue;
-        if (hull >= 0) {
-          this.add(Pair.PointHull, i, hull);
-          continue;
-        }
-        for (let s = f.segFrom[q]!; s < f.segTo[q]!; s++) if (this.meets(probe, 0, this.segBox, s * 6)) this.add(Pair.PointSegment, i, s);
-      }
-    }
+    return f.triChunkFrom[q] !== f.triChunkTo[q] && (f.segFrom[p] !== f.chainTo[p] || f.hull[p]! >= 0);
   }
 
-  /** The segments of `p` (capsules or hull edges) inside the overlap against the hull and the solid triangles of `q`. */
+  /** The segments of `p` (capsules, hull edges, chain segments) inside the overlap against the hull and the triangles of `q`. */
   private segmentsAgainst(p: number, q: number): void {
     const f = this.features;
     const hull = f.hull[q]!;
-    const triangles = f.triChunkFrom[q] !== f.triChunkTo[q];
+    const triangles = this.trianglesFor(p, q);
     if (hull < 0 && !triangles) return;
     const o = this.overlap;
-    for (let s = f.segFrom[p]!; s < f.segTo[p]!; s++) {
+    for (let s = f.segFrom[p]!; s < f.chainTo[p]!; s++) {
       const sb = s * 6;
       if (!this.meets(this.segBox, sb, o, 0)) continue;
-      // A hull's own edges meet another hull in the hull pair.
+      // A hull's own edges meet another hull in the hull pair; a chain's particles meet it as points.
       if (hull >= 0 && f.segRow[s]! >= 0) this.add(Pair.SegmentHull, s, hull);
-      // A hull edge of radius 0 has no thickness to keep out of a triangle; the triangle's particles meet the hull instead.
-      if (!triangles || (f.segRow[s]! < 0 && f.hullRadius[f.segHull[s]!] === 0)) continue;
+      if (!triangles) continue;
       for (let c = f.triChunkFrom[q]!; c < f.triChunkTo[q]!; c++) {
-        if (!this.meets(this.segBox, sb, this.triChunkBox, c * 6)) continue;
-        for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) if (this.triangleMeets(t, sb)) this.add(Pair.SegmentTriangle, s, t);
+        if (!this.triangleChunkNear(c) || !this.meets(this.segBox, sb, this.triChunkBox, c * 6)) continue;
+        for (let t = f.triChunkStart[c]!; t < f.triChunkEnd[c]!; t++) if (this.triangleMeets(t, c, this.segBox, sb)) this.add(Pair.SegmentTriangle, s, t);
       }
     }
   }
 
-  /** True when triangle `t`'s box meets the segment box at `sb`. */
-  private triangleMeets(t: number, sb: number): boolean {
+  /** True when triangle `t` of chunk `c`, grown by how far the chunk may move, meets the box at `sb` in `boxes`. */
+  /** @internal */
+  triangleMeets(t: number, c: number, boxes: Float64Array, sb: number): boolean {
     const f = this.features;
-    const s = this.segBox;
     const probe = this.probe;
     const pos = this.positions;
+    const move = this.triChunkMove[c]!;
     const a = f.triA[t]! * 3;
     const b = f.triB[t]! * 3;
-    const c = f.triC[t]! * 3;
+    const cc = f.triC[t]! * 3;
     for (let k = 0; k < 3; k++) {
       const xa = pos[a + k]!;
       const xb = pos[b + k]!;
-      const xc = pos[c + k]!;
-      probe[k] = xa < xb ? (xa < xc ? xa : xc) : xb < xc ? xb : xc;
-      probe[3 + k] = xa > xb ? (xa > xc ? xa : xc) : xb > xc ? xb : xc;
+      const xc = pos[cc + k]!;
+      probe[k] = (xa < xb ? (xa < xc ? xa : xc) : xb < xc ? xb : xc) - move;
+      probe[3 + k] = (xa > xb ? (xa > xc ? xa : xc) : xb > xc ? xb : xc) + move;
     }
-    return this.meets(probe, 0, s, sb);
+    return this.meets(probe, 0, boxes, sb);
   }
 
-  /** The positions being boxed (set by `run`). */
-  private positions: Float64Array = new Float64Array(0);
+  /** The particles' positions, previous positions and radii (set by `run`). */
+  /** @internal */
+  positions: Float64Array = new Float64Array(0);
+  /** @internal */
+  previous: Float64Array = new Float64Array(0);
+  private radius: Float64Array = new Float64Array(0);
+  /** A hull corner's box. */
+  /** @internal */
+  corners: Float64Array = new Float64Array(6);
 
   /** True when box `a` at `ao` meets box `b` at `bo`. */
-  private meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
+  /** @internal */
+  meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
     return a[ao]! <= b[bo + 3]! && a[ao + 3]! >= b[bo]! && a[ao + 1]! <= b[bo + 4]! && a[ao + 4]! >= b[bo + 1]! && a[ao + 2]! <= b[bo + 5]! && a[ao + 5]! >= b[bo + 2]!;
   }
 
-  private add(kind: Pair, x: number, y: number): void {
+  /** @internal */
+  add(kind: Pair, x: number, y: number): void {
     if (this.count === this.kind.length) {
       const size = this.count * 2;
       this.kind = widen8(this.kind, size);
@@ -371,51 +442,4 @@ export class BodyBroadPhase {
     this.y[this.count] = y;
     this.count++;
   }
-}
-
-/** Grows the box at `o` in `box` to hold the box at `q` in `from`. */
-function grow(box: Float64Array, o: number, from: Float64Array, q: number): void {
-  for (let a = 0; a < 3; a++) {
-    if (from[q + a]! < box[o + a]!) box[o + a] = from[q + a]!;
-    if (from[q + 3 + a]! > box[o + 3 + a]!) box[o + 3 + a] = from[q + 3 + a]!;
-  }
-}
-
-/** Widens the box at `q` by `by[2]` on every side. */
-function widenBox(box: Float64Array, q: number, by: Float64Array): void {
-  const d = by[2]!;
-  for (let a = 0; a < 3; a++) {
-    box[q + a] = box[q + a]! - d;
-    box[q + 3 + a] = box[q + 3 + a]! + d;
-  }
-}
-
-/** Raises `most[2]` to how far the particle at `p` moved along any axis this substep. */
-function farther(pos: Float64Array, prev: Float64Array, p: number, most: Float64Array): void {
-  for (let a = 0; a < 3; a++) {
-    const d = pos[p + a]! - prev[p + a]!;
-    if (d > most[2]!) most[2] = d;
-    else if (-d > most[2]!) most[2] = -d;
-  }
-}
-
-/** Grows the box at `q` to hold the point at `p` grown by `m`. */
-function corner(box: Float64Array, q: number, pos: Float64Array, p: number, m: number): void {
-  for (let a = 0; a < 3; a++) {
-    const x = pos[p + a]!;
-    if (x - m < box[q + a]!) box[q + a] = x - m;
-    if (x + m > box[q + 3 + a]!) box[q + 3 + a] = x + m;
-  }
-}
-
-function widen8(a: Uint8Array, n: number): Uint8Array {
-  const b = new Uint8Array(n);
-  b.set(a);
-  return b;
-}
-
-function widen32(a: Int32Array, n: number): Int32Array {
-  const b = new Int32Array(n);
-  b.set(a);
-  return b;
 }

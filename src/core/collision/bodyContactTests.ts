@@ -1,9 +1,10 @@
 import type { ParticleStore } from '../particles.js';
 import { closestSegmentSegment } from './closestPoints.js';
+import { solidPairs, type SolidPairs } from './solidPairs.js';
 
 /*
  * The narrow phase between bodies: each test looks at two features of two
- * bodies (a particle, a capsule edge, a convex hull, a solid triangle) and,
+ * bodies (a particle, a capsule edge, a convex hull, a cloth's triangle) and,
  * when they overlap, writes one contact into a {@link BodyContact} buffer:
  *   [0..2]  the unit normal, the way side A must move (side B moves against it)
  *   [3]     the depth to remove along it (m)
@@ -13,9 +14,9 @@ import { closestSegmentSegment } from './closestPoints.js';
  *           positive on side A, negative on side B
  * and the particle ids into an Int32Array beside it. The contact constraint is
  * Σ cᵢ (xᵢ · n) ≥ its value plus the depth: the paper's section 5 for a point
- * inside a stick or a face, generalised to two moving features. The capsule
- * against a solid triangle is in segmentTriangleContact.ts, the tests against a
- * convex hull in hullTests.ts.
+ * inside a stick or a face, generalised to two moving features. A segment or a
+ * point against a cloth's triangle is in segmentTriangleContact.ts, the tests
+ * against a convex hull in hullTests.ts.
  * Doubles stay in typed arrays, the inputs too (`Reach`, `Prefer`): a double crossing a
  * call V8 does not inline is boxed, an allocation per call.
  */
@@ -33,20 +34,31 @@ export const enum BodyContact {
   Size = 13,
 }
 
+/**
+ * The capsule tests as the body-contact stage calls them, once a world has a capsule edge
+ * (`edgeSystem` hands them over), so that an app of cloths and ropes alone carries none of them.
+ */
+export interface CapsuleTests {
+  pointSegment: typeof pointSegment;
+  segmentSegment: typeof segmentSegment;
+  /** The broad phase's listing of the pairs these test. */
+  pairs: SolidPairs;
+}
+
+/** The capsule tests `edgeSystem` gives the body-contact stage. */
+export const capsuleTests: CapsuleTests = { pointSegment, segmentSegment, pairs: solidPairs };
+
 /** A fresh contact buffer with its id list. */
 export function makeBodyContact(): { c: Float64Array; ids: Int32Array } {
   return { c: new Float64Array(BodyContact.Size), ids: new Int32Array(6) };
 }
 
-// closestPoints.ts's SegSeg and PointTri layouts as plain numbers (a const enum
+// closestPoints.ts's SegSeg layout as plain numbers (a const enum
 // imported from another module is a property load per use under vitest's module runner).
 const SS_PREFER = 15;
 const SS_S = 12;
 const SS_T = 13;
 const SS_DIST2 = 14;
-const PT_U = 12;
-const PT_V = 13;
-const PT_W = 14;
 
 const segSeg = new Float64Array(16);
 /**
@@ -120,17 +132,6 @@ export function segmentSegment(particles: ParticleStore, a1: number, b1: number,
   c[BodyContact.Coef + 2] = -(1 - v);
   c[BodyContact.Coef + 3] = -v;
   return true;
-}
-
-/** Squared distance from (x, y, z) to the triangle point with the weights in `q` (closestPoints.ts's PointTri layout). */
-export function distanceToWeights(q: Float64Array, x: number, y: number, z: number): number {
-  const u = q[PT_U]!;
-  const v = q[PT_V]!;
-  const w = q[PT_W]!;
-  const dx = u * q[3]! + v * q[6]! + w * q[9]! - x;
-  const dy = u * q[4]! + v * q[7]! + w * q[10]! - y;
-  const dz = u * q[5]! + v * q[8]! + w * q[11]! - z;
-  return dx * dx + dy * dy + dz * dz;
 }
 
 /** Unit normal along (ox, oy, oz) of squared length d2, or across the segment (dx, dy, dz) when that is zero. */

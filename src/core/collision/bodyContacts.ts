@@ -3,7 +3,7 @@ import type { World } from '../world.js';
 import { BodyBroadPhase } from './bodyBroadPhase.js';
 import type { HullManifold } from './hullContact.js';
 import type { FaceMemory, HullTests } from './hullTests.js';
-import { makeBodyContact, pointSegment, segmentSegment } from './bodyContactTests.js';
+import { makeBodyContact, type CapsuleTests } from './bodyContactTests.js';
 import { segmentTriangle } from './segmentTriangleContact.js';
 
 // The contact buffer's layout and the pair kinds (bodyContactTests.ts's BodyContact,
@@ -22,6 +22,9 @@ const POINT_HULL = 2;
 const SEGMENT_HULL = 3;
 const SEGMENT_TRIANGLE = 4;
 const HULL_HULL = 5;
+const POINT_TRIANGLE = 6;
+/** bodyFeatures.ts's HULL_EDGE: the `segRow` of a hull's edge. */
+const HULL_EDGE = -1;
 /** ParticleFlag.Alive and .Asleep. */
 const ALIVE = 1;
 const ASLEEP = 4;
@@ -41,10 +44,11 @@ const enum Limit {
 
 /**
  * Collisions between bodies, on in every world that has a body to collide by
- * (from its first capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
+ * (from its first rope, capsule edge or hull; see `World.bodyContactStage`): cloth and rope particles
  * against ragdoll and rigid-body capsules and hulls, capsules against capsules
- * (ragdoll against ragdoll), capsules and hull edges against solid cloth
- * triangles, and hulls against hulls (box on box). Bodies joined by a stick or a
+ * (ragdoll against ragdoll), capsules, hull edges and corners and rope segments
+ * against cloth triangles (a cloth is a surface, not a net of balls), and hulls
+ * against hulls (box on box). Bodies joined by a stick or a
  * shared particle do not collide with each other, nor do bodies whose
  * collision groups rule it out (`collisionGroups`), nor two sleeping bodies.
  *
@@ -90,6 +94,11 @@ export class BodyContacts {
    * over (see {@link BodyContacts.addHullTests}); no hull pair is listed before.
    */
   private hulls: HullTests | null = null;
+  /**
+   * The tests against capsule edges: null until the world's first capsule edge hands them over
+   * (see {@link BodyContacts.addCapsuleTests}); no capsule pair is listed before.
+   */
+  private capsules: CapsuleTests | null = null;
   private manifold: HullManifold | null = null;
   /** Which hull face each particle was last pushed out through (see `pointHull`). */
   private readonly memory: FaceMemory = { key: new Int32Array(0), face: new Int32Array(0), seen: new Int32Array(0), now: 1 };
@@ -105,6 +114,13 @@ export class BodyContacts {
     if (this.hulls !== null) return;
     this.hulls = tests;
     this.manifold = tests.manifold();
+    this.broad.solids = tests.pairs;
+  }
+
+  /** @internal Called with the world's first capsule edge: from then on the stage tests capsule pairs with `tests`. */
+  addCapsuleTests(tests: CapsuleTests): void {
+    this.capsules = tests;
+    this.broad.solids = tests.pairs;
   }
 
   /** Relaxation pass `pass` of a substep: the broad phase on a step's first, then every candidate is tested and projected. */
@@ -137,20 +153,21 @@ export class BodyContacts {
     const radius = particles.radius;
     const w = particles.inverseMass;
     const { c, ids } = this.buf;
+    const segRadius = broad.segRadius;
     for (let k = 0; k < broad.count; k++) {
       const x = broad.x[k]!;
       const y = broad.y[k]!;
       switch (broad.kind[k]) {
         case POINT_SEGMENT:
-          c[REACH] = radius[x]! + broad.segmentRadius(y);
-          if (pointSegment(particles, x, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
+          c[REACH] = radius[x]! + segRadius[y]!;
+          if (this.capsules!.pointSegment(particles, x, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
           break;
         case SEGMENT_SEGMENT: {
           const a = features.segA[x]!;
           const b = features.segB[x]!;
-          c[REACH] = broad.segmentRadius(x) + broad.segmentRadius(y);
+          c[REACH] = segRadius[x]! + segRadius[y]!;
           c[PREFER] = centre(w[a]!, w[b]!);
-          if (segmentSegment(particles, a, b, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
+          if (this.capsules!.segmentSegment(particles, a, b, features.segA[y]!, features.segB[y]!, c, ids)) this.resolve(world);
           break;
         }
         case POINT_HULL:
@@ -161,7 +178,7 @@ export class BodyContacts {
           const a = features.segA[x]!;
           const b = features.segB[x]!;
           const hull = features.hulls[y]!;
-          c[REACH] = broad.segmentRadius(x) + features.hullRadius[y]!;
+          c[REACH] = segRadius[x]! + features.hullRadius[y]!;
           c[PREFER] = centre(w[a]!, w[b]!);
           // A capsule's ends are points of its radius; a hull's corners are listed on their own.
           if (features.segRow[x]! >= 0) {
@@ -177,12 +194,29 @@ export class BodyContacts {
           this.resolveManifold(world);
           break;
         case SEGMENT_TRIANGLE: {
+          const a = features.segA[x]!;
+          const b = features.segB[x]!;
           const ta = features.triA[y]!;
           const tb = features.triB[y]!;
           const tc = features.triC[y]!;
-          const thickness = Math.max(radius[ta]!, radius[tb]!, radius[tc]!);
-          c[REACH] = broad.segmentRadius(x) + thickness;
-          if (segmentTriangle(particles, features.segA[x]!, features.segB[x]!, ta, tb, tc, c, ids)) this.resolve(world);
+          // A hull keeps the triangle's particles out by their radius already (point against hull):
+          // its edges need only keep the triangles from passing between them, not round them off.
+          // The triangle's thickness: the largest radius of its corners (written out: a double returned from a call may be boxed).
+          const ra = radius[ta]!;
+          const rb = radius[tb]!;
+          const rc = radius[tc]!;
+          const thick = ra > rb ? (ra > rc ? ra : rc) : rb > rc ? rb : rc;
+          c[REACH] = segRadius[x]! + (features.segRow[x]! === HULL_EDGE ? 0 : thick);
+          c[PREFER] = centre(w[a]!, w[b]!);
+          if (segmentTriangle(particles, a, b, ta, tb, tc, c, ids)) this.resolve(world);
+          break;
+        }
+        case POINT_TRIANGLE: {
+          const ta = features.triA[y]!;
+          const tb = features.triB[y]!;
+          const tc = features.triC[y]!;
+          c[REACH] = radius[x]!;
+          if (segmentTriangle(particles, x, x, ta, tb, tc, c, ids)) this.resolve(world);
           break;
         }
       }

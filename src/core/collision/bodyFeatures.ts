@@ -12,14 +12,19 @@ export const CHUNK = 32;
 /**
  * What each body collides with other bodies by, listed from the world's tables
  * and re-listed only when they change (a body, a capsule edge, a solid face, a
- * hull or a stick added or removed):
+ * hull or a stick added or removed, a surface torn, a body's `collideAs` changed):
  *
  * - **points**: the particles of a body with no hull that no capsule edge ends
  *   at (a cloth's, a rope's), each a ball of its own radius, in chunks of
  *   {@link CHUNK};
  * - **segments**: capsule edges (a ragdoll's limbs), and the edges of hulls;
+ * - **chain segments**: of a body that collides as a `'chain'` (a rope), the
+ *   segments between consecutive particles, which meet triangles only (its
+ *   particles meet capsules and hulls as points);
  * - **hulls**: the convex hull of a rigid body (`hull.ts`), its corners, edges and planes;
- * - **triangles**: the solid faces (`addSurfaceCollision`), in chunks of {@link CHUNK}.
+ * - **triangles**: of a body that collides as a `'surface'` (a cloth), its
+ *   surface's triangles; else its solid faces (`addSurfaceCollision`); in chunks
+ *   of {@link CHUNK}.
  *
  * A body that takes part is a "participant", numbered in this list, not by body id.
  */
@@ -34,11 +39,15 @@ export class BodyFeatures {
   chunkTo: Int32Array = new Int32Array(8);
   segFrom: Int32Array = new Int32Array(8);
   segTo: Int32Array = new Int32Array(8);
+  /** Chain segments: segments[segTo[k] .. chainTo[k]). */
+  chainTo: Int32Array = new Int32Array(8);
   hull: Int32Array = new Int32Array(8);
   triFrom: Int32Array = new Int32Array(8);
   triTo: Int32Array = new Int32Array(8);
   triChunkFrom: Int32Array = new Int32Array(8);
   triChunkTo: Int32Array = new Int32Array(8);
+  /** 1 when every corner of the participant's triangles is one of its points (a cloth's surface): its point boxes hold them. */
+  triOwn: Uint8Array = new Uint8Array(8);
 
   /** Particle ids of every participant's points. */
   points: Int32Array = new Int32Array(16);
@@ -49,7 +58,7 @@ export class BodyFeatures {
   segments = 0;
   segA: Int32Array = new Int32Array(16);
   segB: Int32Array = new Int32Array(16);
-  /** Capsule edge row for the radius, or -1 for a hull's edge. */
+  /** Capsule edge row for the radius, or {@link HULL_EDGE}, or {@link CHAIN}. */
   segRow: Int32Array = new Int32Array(16);
   /** The hull a hull edge belongs to, or -1 for a capsule edge. */
   segHull: Int32Array = new Int32Array(16);
@@ -67,11 +76,17 @@ export class BodyFeatures {
   /** Triangle chunk c: triangles triChunkStart[c] .. triChunkEnd[c]. */
   triChunkStart: Int32Array = new Int32Array(8);
   triChunkEnd: Int32Array = new Int32Array(8);
+  /** Of a participant whose points hold its triangles' corners: the point chunks triChunkPointFrom[c] .. triChunkPointTo[c] hold chunk c's; else -1. */
+  triChunkPointFrom: Int32Array = new Int32Array(8);
+  triChunkPointTo: Int32Array = new Int32Array(8);
 
   /** Body pairs that a stick joins or a particle is shared between (they do not collide, like Box2D's joined bodies). */
   readonly joined = new Set<number>();
 
   private key: Float64Array = new Float64Array(6).fill(-1);
+  /** Per body that collides as more than its particles: its serial, `collideAs` and triangle count, as last listed. */
+  private shapes: Float64Array = new Float64Array(24);
+  private shapeCount = 0;
 
   /** Re-lists the features when the world's tables changed since the last call; true when it did. */
   refresh(world: World): boolean {
@@ -86,7 +101,8 @@ export class BodyFeatures {
       key[2] === (edges ? edges.version : -1) &&
       key[3] === (faces ? faces.version : -1) &&
       key[4] === hullVersion(world) &&
-      key[5] === world.sticks.layoutVersion
+      key[5] === world.sticks.layoutVersion &&
+      this.sameShapes(world)
     ) {
       return false;
     }
@@ -97,7 +113,38 @@ export class BodyFeatures {
     key[4] = hullVersion(world);
     key[5] = world.sticks.layoutVersion;
     this.list(world);
+    this.keepShapes(world);
     return true;
+  }
+
+  /** True when every body's `collideAs` and surface triangle count are as last listed. */
+  private sameShapes(world: World): boolean {
+    const shapes = this.shapes;
+    let n = 0;
+    for (let b = 0; b < world.bodies.length; b++) {
+      const body = world.bodies[b]!;
+      if (!body.alive || body.collideAs === undefined) continue;
+      const o = n * 3;
+      if (o + 3 > shapes.length || shapes[o] !== body.serial || shapes[o + 1] !== shapeCode(body) || shapes[o + 2] !== (body.surface ? body.surface.triangleCount : 0)) return false;
+      n++;
+    }
+    return n === this.shapeCount;
+  }
+
+  /** Records what {@link sameShapes} compares. */
+  private keepShapes(world: World): void {
+    let n = 0;
+    for (const body of world.bodies) if (body.alive && body.collideAs !== undefined) n++;
+    if (this.shapes.length < n * 3) this.shapes = new Float64Array(n * 6);
+    n = 0;
+    for (const body of world.bodies) {
+      if (!body.alive || body.collideAs === undefined) continue;
+      this.shapes[n * 3] = body.serial;
+      this.shapes[n * 3 + 1] = shapeCode(body);
+      this.shapes[n * 3 + 2] = body.surface ? body.surface.triangleCount : 0;
+      n++;
+    }
+    this.shapeCount = n;
   }
 
   /** One number for the pair of body ids `a` and `b`, in either order. */
@@ -122,7 +169,8 @@ export class BodyFeatures {
     }
     for (let row = 0; faces && row < faces.count; row++) {
       const body = ownerOf(faces.a[row]!);
-      if (!body || hullOf(body)) continue;
+      // A body colliding as its surface lists the surface's triangles instead (the same ones, when solid).
+      if (!body || hullOf(body) || (body.collideAs === 'surface' && body.surface)) continue;
       let list = trianglesOf.get(body);
       if (!list) trianglesOf.set(body, (list = []));
       list.push(row);
@@ -139,6 +187,8 @@ export class BodyFeatures {
     const hullIndex: number[] = [];
     const tris: number[] = [];
     const triRange: number[] = [];
+    const chainRange: number[] = [];
+    const triOwn: number[] = [];
     for (const body of bodies) {
       if (!body.alive) continue;
       const hull = hullOf(body);
@@ -152,7 +202,7 @@ export class BodyFeatures {
         for (let e = 0; e < hull.edges.length; e += 2) {
           segA.push(hull.edges[e]!);
           segB.push(hull.edges[e + 1]!);
-          segRow.push(-1);
+          segRow.push(HULL_EDGE);
           segHull.push(hulls.length);
         }
         hulls.push(hull);
@@ -168,11 +218,32 @@ export class BodyFeatures {
           covered.add(edges!.b[row]!);
         }
         for (let i = body.first; i < body.first + body.count; i++) if ((particles.flags[i]! & ParticleFlag.Alive) !== 0 && !covered.has(i)) points.push(i);
-        for (const row of triangles) tris.push(faces!.a[row]!, faces!.b[row]!, faces!.c[row]!);
+        const surface = body.collideAs === 'surface' ? body.surface : undefined;
+        if (surface) for (let t = 0; t < surface.triangleCount * 3; t++) tris.push(surface.triangles[t]!);
+        else for (const row of triangles) tris.push(faces!.a[row]!, faces!.b[row]!, faces!.c[row]!);
+        // Its own points box its triangles when every corner is one of them.
+        const own = new Set(points.slice(pointStart));
+        let all = true;
+        for (let t = triStart * 3; t < tris.length && all; t++) all = own.has(tris[t]!);
+        triOwn.push(all ? 1 : 0);
+      }
+      if (hull) triOwn.push(0);
+      const segEnd = segA.length;
+      // A chain: consecutive live particles of a body with no capsules.
+      if (!hull && capsules.length === 0 && body.collideAs === 'chain') {
+        const alive = (i: number) => (particles.flags[i]! & ParticleFlag.Alive) !== 0;
+        for (let i = body.first; i + 1 < body.first + body.count; i++) {
+          if (!alive(i) || !alive(i + 1)) continue;
+          segA.push(i);
+          segB.push(i + 1);
+          segRow.push(CHAIN);
+          segHull.push(-1);
+        }
       }
       records.push(body);
       pointRange.push(pointStart, points.length);
-      segRange.push(segStart, segA.length);
+      segRange.push(segStart, segEnd);
+      chainRange.push(segA.length);
       triRange.push(triStart, tris.length / 3);
     }
     const n = records.length;
@@ -181,7 +252,9 @@ export class BodyFeatures {
     this.hulls = hulls;
     if (this.pointFrom.length < n) {
       const size = Math.max(n, this.pointFrom.length * 2);
-      for (const column of ['pointFrom', 'pointTo', 'chunkFrom', 'chunkTo', 'segFrom', 'segTo', 'hull', 'triFrom', 'triTo', 'triChunkFrom', 'triChunkTo'] as const) this[column] = new Int32Array(size);
+      for (const column of ['pointFrom', 'pointTo', 'chunkFrom', 'chunkTo', 'segFrom', 'segTo', 'chainTo', 'hull', 'triFrom', 'triTo', 'triChunkFrom', 'triChunkTo'] as const)
+        this[column] = new Int32Array(size);
+      this.triOwn = new Uint8Array(size);
     }
     this.points = fit(this.points, points.length);
     this.points.set(points);
@@ -216,6 +289,8 @@ export class BodyFeatures {
       this.pointTo[k] = pointRange[k * 2 + 1]!;
       this.segFrom[k] = segRange[k * 2]!;
       this.segTo[k] = segRange[k * 2 + 1]!;
+      this.chainTo[k] = chainRange[k]!;
+      this.triOwn[k] = triOwn[k]!;
       this.hull[k] = hullIndex[k]!;
       this.triFrom[k] = triRange[k * 2]!;
       this.triTo[k] = triRange[k * 2 + 1]!;
@@ -236,6 +311,26 @@ export class BodyFeatures {
     this.chunkEnd = Int32Array.from(chunkEnd);
     this.triChunkStart = Int32Array.from(triChunkStart);
     this.triChunkEnd = Int32Array.from(triChunkEnd);
+    this.triChunkPointFrom = new Int32Array(triChunkStart.length).fill(-1);
+    this.triChunkPointTo = new Int32Array(triChunkStart.length).fill(-1);
+    for (let k = 0; k < n; k++) {
+      if (this.triOwn[k] === 0) continue;
+      const index = new Map<number, number>();
+      for (let e = this.pointFrom[k]!; e < this.pointTo[k]!; e++) index.set(this.points[e]!, e);
+      for (let c = this.triChunkFrom[k]!; c < this.triChunkTo[k]!; c++) {
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let t = triChunkStart[c]!; t < triChunkEnd[c]!; t++) {
+          for (const v of [this.triA[t]!, this.triB[t]!, this.triC[t]!]) {
+            const e = index.get(v)!;
+            lo = Math.min(lo, e);
+            hi = Math.max(hi, e);
+          }
+        }
+        this.triChunkPointFrom[c] = this.chunkFrom[k]! + Math.floor((lo - this.pointFrom[k]!) / CHUNK);
+        this.triChunkPointTo[c] = this.chunkFrom[k]! + Math.floor((hi - this.pointFrom[k]!) / CHUNK) + 1;
+      }
+    }
     // Joined bodies: a stick between their ranges (shared particles come with sticks too).
     this.joined.clear();
     const sticks = world.sticks;
@@ -254,6 +349,16 @@ export class BodyFeatures {
       }
     }
   }
+}
+
+/** `segRow` of a hull's edge. */
+export const HULL_EDGE = -1;
+/** `segRow` of a chain segment. */
+export const CHAIN = -2;
+
+/** A number for a body's `collideAs`. */
+function shapeCode(body: BodyRecord): number {
+  return body.collideAs === 'surface' ? 1 : body.collideAs === 'chain' ? 2 : 0;
 }
 
 function fit(array: Int32Array, n: number): Int32Array {

@@ -14,6 +14,7 @@ import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { bodyContacts } from './bodyContacts.js';
+import { capsuleTests } from './bodyContactTests.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
 import { projectToAnchorSide } from './wallCheat.js';
@@ -560,7 +561,7 @@ export function edgeSystem(world: World): EdgeSystem {
     systems.set(world, system);
     world.addConstraint(system);
     // Capsule edges collide with other bodies: the body-contact stage starts with the first.
-    bodyContacts(world);
+    bodyContacts(world).addCapsuleTests(capsuleTests);
   }
   return system;
 }

@@ -1,8 +1,9 @@
 import type { ParticleStore } from '../particles.js';
-import { BodyContact, distanceToWeights } from './bodyContactTests.js';
+import { BodyContact } from './bodyContactTests.js';
 import { closestPointTriangle } from './closestPoints.js';
 import { writeHullPlanes, type HullShape } from './hull.js';
 import { hullHull, HullManifold } from './hullContact.js';
+import { solidPairs, type SolidPairs } from './solidPairs.js';
 
 /*
  * The body-contact tests against convex hulls (rigid bodies): a particle or a
@@ -19,10 +20,12 @@ export interface HullTests {
   hullHull: typeof hullHull;
   /** A manifold for the stage's hull pairs. */
   manifold(): HullManifold;
+  /** The broad phase's listing of the pairs these test. */
+  pairs: SolidPairs;
 }
 
 /** The hull tests `addBodyHull` gives the body-contact stage. */
-export const hullTests: HullTests = { pointHull, segmentHull, hullHull, manifold: () => new HullManifold() };
+export const hullTests: HullTests = { pointHull, segmentHull, hullHull, manifold: () => new HullManifold(), pairs: solidPairs };
 
 // closestPoints.ts's PointTri layout as plain numbers (a const enum imported from
 // another module is a property load per use under vitest's module runner).
@@ -127,7 +130,10 @@ export function pointHull(particles: ParticleStore, p: number, hull: HullShape, 
   c[BodyContact.Depth] = depth;
   ids[0] = p;
   c[BodyContact.Coef] = 1;
-  return onFace(particles, hull, best, x - planes[o]! * s, y - planes[o + 1]! * s, z - planes[o + 2]! * s, 1, c, ids);
+  tri[0] = x - planes[o]! * s;
+  tri[1] = y - planes[o + 1]! * s;
+  tri[2] = z - planes[o + 2]! * s;
+  return onFace(particles, hull, best, 1, c, ids);
 }
 
 /**
@@ -208,7 +214,10 @@ export function segmentHull(particles: ParticleStore, a: number, b: number, hull
   const px = ax + (bx - ax) * t;
   const py = ay + (by - ay) * t;
   const pz = az + (bz - az) * t;
-  return onFace(particles, hull, act, px - planes[o]! * s, py - planes[o + 1]! * s, pz - planes[o + 2]! * s, 2, c, ids);
+  tri[0] = px - planes[o]! * s;
+  tri[1] = py - planes[o + 1]! * s;
+  tri[2] = pz - planes[o + 2]! * s;
+  return onFace(particles, hull, act, 2, c, ids);
 }
 
 /** The line that crosses below line `act` first after `t` (the one falling fastest on a tie), or -1. */
@@ -237,11 +246,12 @@ function crossing(f: number, g: number): number {
 }
 
 /**
- * The hull's side of a contact: the point (x, y, z) on plane `plane` is shared
+ * The hull's side of a contact: the point `tri[0..2]` on plane `plane` is shared
  * among the corners of that plane's triangle nearest to it, with barycentric
- * weights, written after the `k` entries side A already holds.
+ * weights, written after the `k` entries side A already holds. (The point comes
+ * in the scratch array: a double passed to a call V8 does not inline is boxed.)
  */
-function onFace(particles: ParticleStore, hull: HullShape, plane: number, x: number, y: number, z: number, k: number, c: Float64Array, ids: Int32Array): boolean {
+function onFace(particles: ParticleStore, hull: HullShape, plane: number, k: number, c: Float64Array, ids: Int32Array): boolean {
   const pos = particles.position;
   const q = tri;
   const triangles = hull.triangles;
@@ -250,9 +260,9 @@ function onFace(particles: ParticleStore, hull: HullShape, plane: number, x: num
   let bu = 0;
   let bv = 0;
   let bw = 0;
-  q[0] = x;
-  q[1] = y;
-  q[2] = z;
+  const x = q[0]!;
+  const y = q[1]!;
+  const z = q[2]!;
   for (let t = 0; t < hull.trianglePlane.length; t++) {
     if (hull.trianglePlane[t] !== plane) continue;
     for (let j = 0; j < 3; j++) {
@@ -260,7 +270,10 @@ function onFace(particles: ParticleStore, hull: HullShape, plane: number, x: num
       for (let m = 0; m < 3; m++) q[3 + j * 3 + m] = pos[v + m]!;
     }
     closestPointTriangle(q);
-    const d2 = distanceToWeights(q, x, y, z);
+    const dx = q[PT_U]! * q[3]! + q[PT_V]! * q[6]! + q[PT_W]! * q[9]! - x;
+    const dy = q[PT_U]! * q[4]! + q[PT_V]! * q[7]! + q[PT_W]! * q[10]! - y;
+    const dz = q[PT_U]! * q[5]! + q[PT_V]! * q[8]! + q[PT_W]! * q[11]! - z;
+    const d2 = dx * dx + dy * dy + dz * dz;
     if (d2 < best) {
       best = d2;
       bt = t;

@@ -1,171 +1,364 @@
 import type { ParticleStore } from '../particles.js';
-import { BodyContact, distanceToWeights } from './bodyContactTests.js';
-import { closestPointTriangle, closestSegmentSegment } from './closestPoints.js';
+import { BodyContact } from './bodyContactTests.js';
+import { closestSegmentSegment } from './closestPoints.js';
 
-// A capsule edge against a solid cloth's triangle, one of the body contact tests
+// A segment (a capsule's axis, a hull edge, a rope segment) or a point (a hull
+// corner) against a particle triangle of a cloth, one of the body contact tests
 // (bodyContactTests.ts has the buffer layout and the others). closestPoints.ts's
-// SegSeg and PointTri layouts as plain numbers: a const enum imported from
-// another module is a property load per use under vitest's module runner.
+// SegSeg layout as plain numbers: a const enum imported from another module is a
+// property load per use under vitest's module runner.
 const SS_PREFER = 15;
 const SS_S = 12;
 const SS_T = 13;
 const SS_DIST2 = 14;
-const PT_A = 3;
-const PT_B = 6;
-const PT_C = 9;
-const PT_U = 12;
-const PT_V = 13;
-const PT_W = 14;
-const PT_INTERIOR = 15;
-
-const segSeg = new Float64Array(16);
-const tri = new Float64Array(16);
 
 /**
- * Segment ab of radius `c[Reach]` against the particle triangle (ta, tb, tc), for
- * a solid cloth: the closest points of the two (an end against the face, the
- * segment against an edge, or where it pierces the face) push them apart.
- * Like a static collider against a solid face, the segment is kept on the side
- * of the triangle it was on when the substep began (judged from the previous
- * positions), so a limb that crossed a thin cloth in one substep is brought
- * back, not pushed on through. Side A is the segment.
+ * The least reach (m) of a contact against a triangle. A cloth of radius-0
+ * particles is a surface of no thickness, and a point held exactly on a plane
+ * has no side: kept this far off it, a rope or a box corner at rest on a cloth
+ * always has one (2 mm, under what a scene shows).
+ */
+export const SURFACE_SKIN = 0.002;
+
+/*
+ * Scratch, in a typed array (doubles crossing a call V8 does not inline are boxed).
+ * For the triangle now (NOW) and when the substep began (PREV), eight numbers that
+ * are linear in the segment parameter t, each given at t = 0 and t = 1:
+ *   h      the signed distance (m) of the segment point from the triangle's plane,
+ *   g0..g2 with the triangle's normal n (unnormalised), n · ((B - A) × (P - A)) and
+ *          its turns: g0 / |n|² is the weight of corner C of the point's projection
+ *          onto the plane, g1 / |n|² that of A, g2 / |n|² that of B; all three are
+ *          >= 0 over the triangle (its "footprint").
+ */
+const NOW = 0;
+const PREV = 8;
+/** |n|² now and when the substep began. */
+const NN = 16;
+const NN_PREV = 17;
+/** The unit normal now. */
+const NX = 18;
+/** Each frame's normal, not normalised (NOW, PREV). */
+const N_NOW = 32;
+const N_PREV = 35;
+/** The sample under test, and the interval a clip found. */
+const T = 21;
+const LO = 22;
+const HI = 23;
+/** The deepest contact found: depth (reach included), parameter, side; then the contact's reach. */
+const DEPTH = 24;
+const AT = 25;
+const SIDE = 26;
+const REACH = 27;
+const PREFER = 31;
+/** The triangle point's weights on corners A, B and C. */
+const WA = 28;
+const lin = new Float64Array(40);
+const segSeg = new Float64Array(16);
+
+/**
+ * Segment ab (a = b: a point) of radius `c[Reach]` (the sum of both sides'
+ * radii, at least {@link SURFACE_SKIN}) against the particle triangle (ta, tb,
+ * tc). Side A is the segment. The triangle is a sheet with two sides, and which
+ * side the segment belongs on is decided so that a thin segment cannot slip
+ * through it within a substep:
+ *
+ * 1. **Crossed.** A point of the segment that was on one side of the triangle's
+ *    plane when the substep began and is on the other now, and whose path (read
+ *    in the triangle's own frame, which moves too) went through the triangle,
+ *    goes back to the side it came from, however deep it now is. Points are
+ *    sampled at the ends and the middle of the part of the segment over the
+ *    triangle, now and at the substep's start.
+ * 2. **Over the triangle.** Otherwise the part of the segment over the triangle
+ *    stays on the side it is on (the side most of it is on, if it pierces), kept
+ *    `reach` from the plane: its point nearest the plane takes the contact.
+ * 3. **Beside it.** A segment over no part of the triangle touches it only at an
+ *    edge (the cloth's rim): the closest points of the segment and the edges
+ *    push apart.
+ *
+ * Only crossings through the triangle itself count: a rope sliding over a crease
+ * of the cloth passes below the plane of the next triangle without crossing it.
+ * `c[Prefer]` picks the contact point on a segment lying level with the plane.
  */
 export function segmentTriangle(particles: ParticleStore, a: number, b: number, ta: number, tb: number, tc: number, c: Float64Array, ids: Int32Array): boolean {
-  const radius = c[BodyContact.Reach]!;
+  const reach = c[BodyContact.Reach]! > SURFACE_SKIN ? c[BodyContact.Reach]! : SURFACE_SKIN;
   const pos = particles.position;
-  const q = tri;
-  for (let k = 0; k < 3; k++) {
-    q[PT_A + k] = pos[ta * 3 + k]!;
-    q[PT_B + k] = pos[tb * 3 + k]!;
-    q[PT_C + k] = pos[tc * 3 + k]!;
+  const prev = particles.previous;
+  if (!heights(pos, a, b, ta, tb, tc, NOW)) return false;
+  const h0 = lin[NOW]!;
+  const h1 = lin[NOW + 1]!;
+  const above = h0 >= reach && h1 >= reach;
+  const below = h0 <= -reach && h1 <= -reach;
+  // A triangle that turned over in the substep swapped its sides: there is no side to keep, so no crossing.
+  const kept = heights(prev, a, b, ta, tb, tc, PREV);
+  // Both ends a reach or more to one side, now and (on that side) at the start: nothing to do (most candidates end here).
+  if (above && (!kept || (lin[PREV]! >= 0 && lin[PREV + 1]! >= 0))) return false;
+  if (below && (!kept || (lin[PREV]! <= 0 && lin[PREV + 1]! <= 0))) return false;
+  // A segment wholly on one side of the plane, now and at the start, and the same side: nothing of it crossed (most contacts at rest).
+  const p0 = lin[PREV]!;
+  const p1 = lin[PREV + 1]!;
+  const crossing = kept && !((h0 > 0 && h1 > 0 && p0 > 0 && p1 > 0) || (h0 < 0 && h1 < 0 && p0 < 0 && p1 < 0));
+  planar(pos, a, b, ta, tb, tc, NOW);
+  if (crossing) planar(prev, a, b, ta, tb, tc, PREV);
+  lin[REACH] = reach;
+  lin[PREFER] = c[BodyContact.Prefer]!;
+  lin[DEPTH] = 0;
+  lin[SIDE] = 0;
+  // 1. Crossings.
+  if (crossing) {
+    crossings(NOW);
+    crossings(PREV);
   }
-  const e1x = q[6]! - q[3]!;
-  const e1y = q[7]! - q[4]!;
-  const e1z = q[8]! - q[5]!;
-  const e2x = q[9]! - q[3]!;
-  const e2y = q[10]! - q[4]!;
-  const e2z = q[11]! - q[5]!;
-  let nx = e1y * e2z - e1z * e2y;
-  let ny = e1z * e2x - e1x * e2z;
-  let nz = e1x * e2y - e1y * e2x;
-  const nl = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  if (nl === 0) return false;
-  nx /= nl;
-  ny /= nl;
-  nz /= nl;
-  const sa = nx * (pos[a * 3]! - q[3]!) + ny * (pos[a * 3 + 1]! - q[4]!) + nz * (pos[a * 3 + 2]! - q[5]!);
-  const sb = nx * (pos[b * 3]! - q[3]!) + ny * (pos[b * 3 + 1]! - q[4]!) + nz * (pos[b * 3 + 2]! - q[5]!);
-  // Both ends a radius or more to one side of the plane: too far from the triangle (most candidates end here).
-  if ((sa >= radius && sb >= radius) || (sa <= -radius && sb <= -radius)) return false;
-  // Candidates: each end against the face, the segment against each edge, the piercing point.
-  let best = Infinity;
-  let bs = 0;
-  let bu = 0;
-  let bv = 0;
-  let bw = 0;
-  for (let end = 0; end < 2; end++) {
-    const p = (end === 0 ? a : b) * 3;
-    for (let k = 0; k < 3; k++) q[k] = pos[p + k]!;
-    closestPointTriangle(q);
-    const d2 = distanceToWeights(q, q[0]!, q[1]!, q[2]!);
-    if (d2 < best) {
-      best = d2;
-      bs = end;
-      bu = q[PT_U]!;
-      bv = q[PT_V]!;
-      bw = q[PT_W]!;
+  if (lin[SIDE] === 0 && clip(NOW)) {
+    // 2. Over the triangle, on the side most of it is on.
+    const lo = lin[LO]!;
+    const hi = lin[HI]!;
+    const hl = h0 + (h1 - h0) * lo;
+    const hh = h0 + (h1 - h0) * hi;
+    const side = hl + hh >= 0 ? 1 : -1;
+    const dl = reach - side * hl;
+    const dh = reach - side * hh;
+    if (dl > 0 || dh > 0) {
+      lin[SIDE] = side;
+      if (dl === dh) {
+        // Level with the plane: touch nearest the preferred point (a limb lying flat is lifted level).
+        const prefer = lin[PREFER]!;
+        lin[AT] = prefer < lo ? lo : prefer > hi ? hi : prefer;
+        lin[DEPTH] = dl;
+      } else {
+        lin[AT] = dl > dh ? lo : hi;
+        lin[DEPTH] = dl > dh ? dl : dh;
+      }
     }
   }
-  const s = segSeg;
-  for (let e = 0; e < 3; e++) {
-    const from = 3 + e * 3;
-    const to = 3 + ((e + 1) % 3) * 3;
-    for (let k = 0; k < 3; k++) {
-      s[k] = pos[a * 3 + k]!;
-      s[3 + k] = pos[b * 3 + k]!;
-      s[6 + k] = q[from + k]!;
-      s[9 + k] = q[to + k]!;
-    }
-    s[SS_PREFER] = 0.5;
-    closestSegmentSegment(s);
-    if (s[SS_DIST2]! < best) {
-      best = s[SS_DIST2]!;
-      bs = s[SS_S]!;
-      const w = s[SS_T]!;
-      // Weights of the edge point on corners e and e + 1.
-      bu = e === 0 ? 1 - w : e === 2 ? w : 0;
-      bv = e === 0 ? w : e === 1 ? 1 - w : 0;
-      bw = e === 1 ? w : e === 2 ? 1 - w : 0;
-    }
-  }
-  if (best > 0 && ((sa > 0 && sb < 0) || (sa < 0 && sb > 0))) {
-    const f = sa / (sa - sb);
-    for (let k = 0; k < 3; k++) q[k] = pos[a * 3 + k]! + (pos[b * 3 + k]! - pos[a * 3 + k]!) * f;
-    closestPointTriangle(q);
-    if (q[PT_INTERIOR] === 1) {
-      best = 0;
-      bs = f;
-      bu = q[PT_U]!;
-      bv = q[PT_V]!;
-      bw = q[PT_W]!;
-    }
-  }
-  if (best >= radius * radius) return false;
-  // The segment point and the triangle point, now and when the substep began.
-  const px = pos[a * 3]! + (pos[b * 3]! - pos[a * 3]!) * bs;
-  const py = pos[a * 3 + 1]! + (pos[b * 3 + 1]! - pos[a * 3 + 1]!) * bs;
-  const pz = pos[a * 3 + 2]! + (pos[b * 3 + 2]! - pos[a * 3 + 2]!) * bs;
-  const qx = bu * q[3]! + bv * q[6]! + bw * q[9]!;
-  const qy = bu * q[4]! + bv * q[7]! + bw * q[10]!;
-  const qz = bu * q[5]! + bv * q[8]! + bw * q[11]!;
-  const side = startSide(particles, a, b, bs, ta, tb, tc);
-  const now = nx * (px - qx) + ny * (py - qy) + nz * (pz - qz);
-  const interior = bu > 0 && bv > 0 && bw > 0;
-  let depth: number;
-  if (interior || now * side < 0) {
-    // Over the face, or crossed: out along the normal, to the side it started on.
-    const h = now * side;
-    c[BodyContact.Normal] = nx * side;
-    c[BodyContact.Normal + 1] = ny * side;
-    c[BodyContact.Normal + 2] = nz * side;
-    depth = radius - h;
-  } else {
-    if (best === 0) return false;
-    const d = Math.sqrt(best);
-    c[BodyContact.Normal] = (px - qx) / d;
-    c[BodyContact.Normal + 1] = (py - qy) / d;
-    c[BodyContact.Normal + 2] = (pz - qz) / d;
-    depth = radius - d;
-  }
-  c[BodyContact.Depth] = depth;
-  c[BodyContact.Count] = 5;
-  ids[0] = a;
-  ids[1] = b;
-  ids[2] = ta;
-  ids[3] = tb;
-  ids[4] = tc;
-  c[BodyContact.Coef] = 1 - bs;
-  c[BodyContact.Coef + 1] = bs;
-  c[BodyContact.Coef + 2] = -bu;
-  c[BodyContact.Coef + 3] = -bv;
-  c[BodyContact.Coef + 4] = -bw;
-  return true;
+  if (lin[SIDE] !== 0) return onFace(a, b, ta, tb, tc, c, ids);
+  // 3. Beside the triangle: its edges (a cloth's rim is round to a segment of radius `reach`).
+  if (above || below) return false;
+  return nearEdge(particles, a, b, ta, tb, tc, c, ids);
 }
 
-/** ±1: the side of triangle (ta, tb, tc) segment point `s` of ab was on at the start of the substep. */
-function startSide(particles: ParticleStore, a: number, b: number, s: number, ta: number, tb: number, tc: number): number {
-  const prev = particles.previous;
+/**
+ * Loads the heights h of frame `o` (NOW or PREV) from positions `pos`, and the
+ * triangle's normal; false when the triangle has no area, or (PREV) its normal
+ * then points against its normal now: it turned over.
+ */
+function heights(pos: Float64Array, a: number, b: number, ta: number, tb: number, tc: number, o: number): boolean {
   const A = ta * 3;
   const B = tb * 3;
   const C = tc * 3;
-  const ex = prev[B]! - prev[A]!;
-  const ey = prev[B + 1]! - prev[A + 1]!;
-  const ez = prev[B + 2]! - prev[A + 2]!;
-  const fx = prev[C]! - prev[A]!;
-  const fy = prev[C + 1]! - prev[A + 1]!;
-  const fz = prev[C + 2]! - prev[A + 2]!;
-  const px = prev[a * 3]! + (prev[b * 3]! - prev[a * 3]!) * s - prev[A]!;
-  const py = prev[a * 3 + 1]! + (prev[b * 3 + 1]! - prev[a * 3 + 1]!) * s - prev[A + 1]!;
-  const pz = prev[a * 3 + 2]! + (prev[b * 3 + 2]! - prev[a * 3 + 2]!) * s - prev[A + 2]!;
-  return (ey * fz - ez * fy) * px + (ez * fx - ex * fz) * py + (ex * fy - ey * fx) * pz >= 0 ? 1 : -1;
+  const abx = pos[B]! - pos[A]!;
+  const aby = pos[B + 1]! - pos[A + 1]!;
+  const abz = pos[B + 2]! - pos[A + 2]!;
+  const acx = pos[C]! - pos[A]!;
+  const acy = pos[C + 1]! - pos[A + 1]!;
+  const acz = pos[C + 2]! - pos[A + 2]!;
+  const nx = aby * acz - abz * acy;
+  const ny = abz * acx - abx * acz;
+  const nz = abx * acy - aby * acx;
+  const nn = nx * nx + ny * ny + nz * nz;
+  if (nn === 0) return false;
+  const n = o === NOW ? N_NOW : N_PREV;
+  if (o === PREV && nx * lin[N_NOW]! + ny * lin[N_NOW + 1]! + nz * lin[N_NOW + 2]! <= 0) return false;
+  lin[n] = nx;
+  lin[n + 1] = ny;
+  lin[n + 2] = nz;
+  lin[o === NOW ? NN : NN_PREV] = nn;
+  const il = 1 / Math.sqrt(nn);
+  if (o === NOW) {
+    lin[NX] = nx * il;
+    lin[NX + 1] = ny * il;
+    lin[NX + 2] = nz * il;
+  }
+  lin[o] = (nx * (pos[a * 3]! - pos[A]!) + ny * (pos[a * 3 + 1]! - pos[A + 1]!) + nz * (pos[a * 3 + 2]! - pos[A + 2]!)) * il;
+  lin[o + 1] = (nx * (pos[b * 3]! - pos[A]!) + ny * (pos[b * 3 + 1]! - pos[A + 1]!) + nz * (pos[b * 3 + 2]! - pos[A + 2]!)) * il;
+  return true;
+}
+
+/** Loads the in-plane functions g0..g2 of frame `o` (see the scratch's layout), after {@link heights}. */
+function planar(pos: Float64Array, a: number, b: number, ta: number, tb: number, tc: number, o: number): void {
+  const A = ta * 3;
+  const B = tb * 3;
+  const C = tc * 3;
+  const n = o === NOW ? N_NOW : N_PREV;
+  const nx = lin[n]!;
+  const ny = lin[n + 1]!;
+  const nz = lin[n + 2]!;
+  const abx = pos[B]! - pos[A]!;
+  const aby = pos[B + 1]! - pos[A + 1]!;
+  const abz = pos[B + 2]! - pos[A + 2]!;
+  const bcx = pos[C]! - pos[B]!;
+  const bcy = pos[C + 1]! - pos[B + 1]!;
+  const bcz = pos[C + 2]! - pos[B + 2]!;
+  const cax = pos[A]! - pos[C]!;
+  const cay = pos[A + 1]! - pos[C + 1]!;
+  const caz = pos[A + 2]! - pos[C + 2]!;
+  // In-plane inward normals of the edges AB, BC and CA: n × edge.
+  const m0x = ny * abz - nz * aby;
+  const m0y = nz * abx - nx * abz;
+  const m0z = nx * aby - ny * abx;
+  const m1x = ny * bcz - nz * bcy;
+  const m1y = nz * bcx - nx * bcz;
+  const m1z = nx * bcy - ny * bcx;
+  const m2x = ny * caz - nz * cay;
+  const m2y = nz * cax - nx * caz;
+  const m2z = nx * cay - ny * cax;
+  for (let e = 0; e < 2; e++) {
+    const p = (e === 0 ? a : b) * 3;
+    lin[o + 2 + e] = m0x * (pos[p]! - pos[A]!) + m0y * (pos[p + 1]! - pos[A + 1]!) + m0z * (pos[p + 2]! - pos[A + 2]!);
+    lin[o + 4 + e] = m1x * (pos[p]! - pos[B]!) + m1y * (pos[p + 1]! - pos[B + 1]!) + m1z * (pos[p + 2]! - pos[B + 2]!);
+    lin[o + 6 + e] = m2x * (pos[p]! - pos[C]!) + m2y * (pos[p + 1]! - pos[C + 1]!) + m2z * (pos[p + 2]! - pos[C + 2]!);
+  }
+}
+
+/** The parameters t in [0, 1] whose points lie over the triangle in frame `o`, into LO and HI; false if none. */
+function clip(o: number): boolean {
+  let lo = 0;
+  let hi = 1;
+  for (let k = 2; k < 8; k += 2) {
+    const g0 = lin[o + k]!;
+    const dg = lin[o + k + 1]! - g0;
+    if (dg === 0) {
+      if (g0 < 0) return false;
+    } else if (dg > 0) {
+      const t = -g0 / dg;
+      if (t > lo) lo = t;
+    } else {
+      const t = -g0 / dg;
+      if (t < hi) hi = t;
+    }
+  }
+  if (lo > hi) return false;
+  lin[LO] = lo;
+  lin[HI] = hi;
+  return true;
+}
+
+/** Tests the ends and the middle of the part over the triangle in frame `o` for a crossing, keeping the deepest. */
+function crossings(o: number): void {
+  if (!clip(o)) return;
+  const lo = lin[LO]!;
+  const hi = lin[HI]!;
+  lin[T] = lo;
+  crossed();
+  if (hi === lo) return;
+  lin[T] = hi;
+  crossed();
+  lin[T] = (lo + hi) * 0.5;
+  crossed();
+}
+
+/**
+ * Whether segment point `lin[T]` went through the triangle in the substep: it
+ * changed sides of the plane, and where it met the plane (the two frames
+ * interpolated, so that the triangle's own motion counts) lies on the triangle.
+ * If so, and it is the deepest crossing so far, it becomes the contact.
+ */
+function crossed(): void {
+  const t = lin[T]!;
+  const was = lin[PREV]! + (lin[PREV + 1]! - lin[PREV]!) * t;
+  const now = lin[NOW]! + (lin[NOW + 1]! - lin[NOW]!) * t;
+  if (!((was > 0 && now < 0) || (was < 0 && now > 0))) return;
+  const f = was / (was - now);
+  for (let k = 2; k < 8; k += 2) {
+    const before = (lin[PREV + k]! + (lin[PREV + k + 1]! - lin[PREV + k]!) * t) / lin[NN_PREV]!;
+    const after = (lin[NOW + k]! + (lin[NOW + k + 1]! - lin[NOW + k]!) * t) / lin[NN]!;
+    if (before + (after - before) * f < 0) return;
+  }
+  const side = was > 0 ? 1 : -1;
+  const depth = lin[REACH]! - side * now;
+  // Of equally deep points (a segment crossing level), the one nearest the preferred point.
+  const prefer = lin[PREFER]!;
+  if (depth > lin[DEPTH]! || (depth === lin[DEPTH]! && Math.abs(t - prefer) < Math.abs(lin[AT]! - prefer))) {
+    lin[DEPTH] = depth;
+    lin[AT] = t;
+    lin[SIDE] = side;
+  }
+}
+
+/** Writes the contact found over the triangle: along the side's normal, at segment point `lin[AT]` and the triangle point under it. */
+function onFace(a: number, b: number, ta: number, tb: number, tc: number, c: Float64Array, ids: Int32Array): boolean {
+  const t = lin[AT]!;
+  const side = lin[SIDE]!;
+  // Weights of the triangle point under the segment point, clamped onto the triangle (a crossing may have left it).
+  const wc = lin[NOW + 2]! + (lin[NOW + 3]! - lin[NOW + 2]!) * t;
+  const wa = lin[NOW + 4]! + (lin[NOW + 5]! - lin[NOW + 4]!) * t;
+  const wb = lin[NOW + 6]! + (lin[NOW + 7]! - lin[NOW + 6]!) * t;
+  lin[WA] = wa > 0 ? wa : 0;
+  lin[WA + 1] = wb > 0 ? wb : 0;
+  lin[WA + 2] = wc > 0 ? wc : 0;
+  const sum = lin[WA]! + lin[WA + 1]! + lin[WA + 2]!;
+  if (sum === 0) return false;
+  for (let k = 0; k < 3; k++) lin[WA + k] = lin[WA + k]! / sum;
+  c[BodyContact.Normal] = lin[NX]! * side;
+  c[BodyContact.Normal + 1] = lin[NX + 1]! * side;
+  c[BodyContact.Normal + 2] = lin[NX + 2]! * side;
+  c[BodyContact.Depth] = lin[DEPTH]!;
+  return write(a, b, ta, tb, tc, c, ids);
+}
+
+/** Segment ab against the triangle's three edges: the closest pair within `reach` pushes apart. */
+function nearEdge(particles: ParticleStore, a: number, b: number, ta: number, tb: number, tc: number, c: Float64Array, ids: Int32Array): boolean {
+  const pos = particles.position;
+  const s = segSeg;
+  const reach = lin[REACH]!;
+  let best = reach * reach;
+  let edge = -1;
+  let bs = 0;
+  let bt = 0;
+  for (let e = 0; e < 3; e++) {
+    // Only an edge the segment passes outside of can be its nearest (g of edge e is lin[NOW + 2 + 2e] at t = 0, 1).
+    if (lin[NOW + 2 + 2 * e]! >= 0 && lin[NOW + 3 + 2 * e]! >= 0) continue;
+    const from = (e === 0 ? ta : e === 1 ? tb : tc) * 3;
+    const to = (e === 0 ? tb : e === 1 ? tc : ta) * 3;
+    for (let k = 0; k < 3; k++) {
+      s[k] = pos[a * 3 + k]!;
+      s[3 + k] = pos[b * 3 + k]!;
+      s[6 + k] = pos[from + k]!;
+      s[9 + k] = pos[to + k]!;
+    }
+    s[SS_PREFER] = c[BodyContact.Prefer]!;
+    closestSegmentSegment(s);
+    if (s[SS_DIST2]! < best) {
+      best = s[SS_DIST2]!;
+      edge = e;
+      bs = s[SS_S]!;
+      bt = s[SS_T]!;
+    }
+  }
+  if (edge < 0 || best === 0) return false;
+  // Weights of the edge point on its corners (edge e runs from corner e to corner e + 1).
+  lin[WA] = edge === 0 ? 1 - bt : edge === 2 ? bt : 0;
+  lin[WA + 1] = edge === 0 ? bt : edge === 1 ? 1 - bt : 0;
+  lin[WA + 2] = edge === 1 ? bt : edge === 2 ? 1 - bt : 0;
+  lin[AT] = bs;
+  const d = Math.sqrt(best);
+  for (let k = 0; k < 3; k++) {
+    const p = pos[a * 3 + k]! + (pos[b * 3 + k]! - pos[a * 3 + k]!) * bs;
+    const q = lin[WA]! * pos[ta * 3 + k]! + lin[WA + 1]! * pos[tb * 3 + k]! + lin[WA + 2]! * pos[tc * 3 + k]!;
+    c[BodyContact.Normal + k] = (p - q) / d;
+  }
+  c[BodyContact.Depth] = reach - d;
+  return write(a, b, ta, tb, tc, c, ids);
+}
+
+/** The particles and coefficients of a contact at segment point `lin[AT]` (one particle when a = b) and the triangle point of weights `lin[WA..WA+2]`. */
+function write(a: number, b: number, ta: number, tb: number, tc: number, c: Float64Array, ids: Int32Array): boolean {
+  const t = lin[AT]!;
+  let k = 0;
+  if (a === b) {
+    ids[k] = a;
+    c[BodyContact.Coef + k++] = 1;
+  } else {
+    ids[k] = a;
+    c[BodyContact.Coef + k++] = 1 - t;
+    ids[k] = b;
+    c[BodyContact.Coef + k++] = t;
+  }
+  ids[k] = ta;
+  c[BodyContact.Coef + k++] = -lin[WA]!;
+  ids[k] = tb;
+  c[BodyContact.Coef + k++] = -lin[WA + 1]!;
+  ids[k] = tc;
+  c[BodyContact.Coef + k++] = -lin[WA + 2]!;
+  c[BodyContact.Count] = k;
+  return true;
 }

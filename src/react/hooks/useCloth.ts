@@ -37,8 +37,8 @@ export class ClothApi extends BodyHandle<ClothHandle> {
  * A cloth (paper section 4): a grid of particles joined by structural, shear and
  * bend sticks. `width`, `height`, `spacing`, `corner`, `orientation` and which
  * stick families exist build the cloth (changing them builds a new one); the
- * stiffnesses, `pin`, `pinCompliance`, `tearStrain`, `solid`, mass, radius, friction and
- * iterations change in place.
+ * stiffnesses, `pin`, `pinCompliance`, `tearStrain`, `solid`, `surfaceContacts`, mass, radius,
+ * friction and iterations change in place.
  *
  * @example
  * ```tsx
@@ -87,6 +87,12 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
     const faces = addSurfaceCollision(world, record);
     return () => faces.remove();
   }, [world, api, solid, key]);
+
+  const surfaceContacts = options.surfaceContacts ?? true;
+  useLayoutEffect(() => {
+    const record = api.current?.body;
+    if (record) record.collideAs = surfaceContacts ? 'surface' : undefined;
+  }, [api, surfaceContacts, key]);
 
   const structural = options.structural?.stiffness;
   const shearStiffness = shear ? shear.stiffness : undefined;

@@ -1,5 +1,6 @@
 import { useLayoutEffect } from './effects.js';
 import { createRope, type RopeHandle, type RopeOptions } from '../../core/bodies/rope.js';
+import { bodyContacts } from '../../core/collision/bodyContacts.js';
 import { checkCompliance } from '../../core/materials.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
@@ -28,8 +29,8 @@ export class RopeApi extends BodyHandle<RopeHandle> {
 /**
  * A rope or chain of `segments` sticks from `from` to `to`. The geometry
  * (`from`, `to`, `segments`, `length`, `kind`, whether it has bending sticks)
- * builds the rope; `pinStart`, `pinEnd`, `pinCompliance`, `bendStiffness`, mass, radius,
- * friction and iterations change in place.
+ * builds the rope; `pinStart`, `pinEnd`, `pinCompliance`, `bendStiffness`, `segmentContacts`, mass,
+ * radius, friction and iterations change in place.
  *
  * @example
  * ```tsx
@@ -57,6 +58,14 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
     (w) => new RopeApi(w),
   );
   useLiveParticles(api, who, options);
+
+  const segmentContacts = options.segmentContacts ?? true;
+  useLayoutEffect(() => {
+    const record = api.current?.body;
+    if (!record) return;
+    record.collideAs = segmentContacts ? 'chain' : undefined;
+    if (segmentContacts) bodyContacts(world);
+  }, [world, api, segmentContacts, key]);
 
   useLayoutEffect(() => {
     const rope = api.current;
