@@ -23,6 +23,7 @@ export interface TethersSnapshot {
   /** True when the tethers were measured for the links and anchors the snapshot has. */
   fresh: boolean;
   count: number;
+  rest: Float64Array;
   length: Float64Array;
   slotCount: number;
   paused: Uint8Array;
@@ -51,7 +52,10 @@ export interface TethersSnapshot {
  * (the pins move it there within the pass). While a pin is being moved (its
  * target changed since the last step: a drag) the tethers to it rest, and the
  * sticks alone pass the drag on, as they do without tethers; when it stops
- * they start again from where the particles are.
+ * they start again from where the particles are, each as long as its
+ * particle is far (or its rest length), and keep that length until they are
+ * measured again: the drag may have led the cloth round an obstacle that a
+ * shortening tether would pull it through.
  *
  * Links are rigid sticks of kind `'equal'` or `'max'` and the constraints that
  * report inextensible links (`Constraint.tetherLinks`, as zero-length
@@ -157,7 +161,7 @@ export class Tethers implements TetherSink {
     }
   }
 
-  /** Starts the tethers of slot `s` at their particles' distances now (never shorter than rest). */
+  /** Starts the tethers of slot `s` at their particles' distances now (never shorter than rest), and keeps them so long until they are measured again. */
   private regrab(world: World, s: number): void {
     this.locate(world, false);
     const pos = world.particles.position;
@@ -167,7 +171,9 @@ export class Tethers implements TetherSink {
       const p = this.particle[r]! * 3;
       const a = s * 3;
       const d = Math.hypot(pos[p]! - where[a]!, pos[p + 1]! - where[a + 1]!, pos[p + 2]! - where[a + 2]!);
-      this.setLength(r, d > this.rest[r]! ? d : this.rest[r]!);
+      // It keeps that length: the drag may have led the cloth round an obstacle (a ring, a rail) that the straight tether would shortcut if it shortened.
+      if (d > this.rest[r]!) this.rest[r] = d;
+      this.setLength(r, this.rest[r]!);
     }
   }
 
@@ -354,6 +360,7 @@ export class Tethers implements TetherSink {
     return {
       fresh: this.enabled && this.current(world),
       count: this.count,
+      rest: this.rest.slice(0, this.count),
       length: this.length.slice(0, this.count),
       slotCount: this.slotCount,
       paused: this.paused.slice(0, this.slotCount),
@@ -370,6 +377,7 @@ export class Tethers implements TetherSink {
       this.signature[0] = -1;
       return;
     }
+    this.rest.set(snap.rest);
     for (let r = 0; r < this.count; r++) this.setLength(r, snap.length[r]!);
     this.paused.set(snap.paused);
     this.lastTarget.set(snap.lastTarget);
