@@ -26,8 +26,7 @@ export function settleRows(world: World, tethers: Tethers, from: number, count: 
     const first = r;
     while (r < count && particle[r] === i) r++;
     const n = taut[i]!;
-    // Two anchors make a hinge, not a lock: a particle between them still turns about the line through them.
-    if (n < 3) continue;
+    if (n < 2) continue;
     const p = i * 3;
     const sx = pull[p]!;
     const sy = pull[p + 1]!;

@@ -305,7 +305,7 @@ export class Tethers implements TetherSink {
 
   /**
    * After a substep's passes: the velocity half of the tethers. A particle
-   * locked between opposing taut tethers to three or more anchors that move together (a
+   * locked between opposing taut tethers to anchors that move together (a
    * hammock's skin on still pins, a cape's shoulders on a carried box) cannot
    * move but with them; the motion the passes left it besides theirs (a
    * contact's push that the tethers then took back, as a spring would throw
