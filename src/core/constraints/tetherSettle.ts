@@ -10,23 +10,21 @@ export const LOCKED = 0.5;
 
 /** Most two anchors' moves in a substep may differ (m) for them to count as moving together: rounding of a carried frame's targets. */
 const TOGETHER = 1e-12;
-/** `Tethers.settle` over tether rows `[from, count)` of `tethers` (whole particles' groups). */
-export function settleRows(world: World, tethers: Tethers, from: number, count: number): void {
+/** `Tethers.settle` over the particles `[from, to)`: only those with two taut tethers or more are looked at. */
+export function settleRows(world: World, tethers: Tethers, from: number, to: number): void {
   const particles = world.particles;
   const pos = particles.position;
   const prev = particles.previous;
   const taut = tethers.taut;
   const pull = tethers.pull;
-  const particle = tethers.particle;
   const slot = tethers.slot;
   const anchor = tethers.slotParticle;
-  let r = from;
-  while (r < count) {
-    const i = particle[r]!;
-    const first = r;
-    while (r < count && particle[r] === i) r++;
+  const firstRow = tethers.firstRow;
+  for (let i = from; i < to; i++) {
     const n = taut[i]!;
     if (n < 2) continue;
+    const first = firstRow[i]!;
+    const r = firstRow[i + 1]!;
     const p = i * 3;
     const sx = pull[p]!;
     const sy = pull[p + 1]!;

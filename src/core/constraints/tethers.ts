@@ -89,6 +89,8 @@ export class Tethers implements TetherSink {
   /** Per tether: the squared distance beyond which it counts as taut, and 1 / its length. */
   private slack2: Float64Array = new Float64Array(64);
   private inverse: Float64Array = new Float64Array(64);
+  /** Tethers longer than their rest length (still shortening): while there are none, a pass reads no lengths but the taut ones'. */
+  private longRows = 0;
   /** Anchor slots in use. */
   slotCount = 0;
   /** Per slot: the anchor particle, its rigid pin's row (-1: none), whether its tethers rest, and its pin's target as of the last step. */
@@ -99,7 +101,7 @@ export class Tethers implements TetherSink {
   /** Per slot: where the anchor is in the current pass (its pin's target, or its position). */
   private where: Float64Array = new Float64Array(48);
   /** Per particle id i (up to the particle end): the first tether row of particle i or above. */
-  private firstRow: Int32Array = new Int32Array(1);
+  firstRow: Int32Array = new Int32Array(1);
   /** Per particle, as of its latest projection: how many of its tethers were taut, and the sum of their directions (from anchor to particle). */
   taut: Uint8Array = new Uint8Array(0);
   pull: Float64Array = new Float64Array(0);
@@ -175,6 +177,7 @@ export class Tethers implements TetherSink {
       if (d > this.rest[r]!) this.rest[r] = d;
       this.setLength(r, this.rest[r]!);
     }
+    this.countLong();
   }
 
   /** Fills `where` with each slot's anchor position for this pass; `move`: also moves the pinned anchors of tethers at work onto their targets. */
@@ -243,6 +246,7 @@ export class Tethers implements TetherSink {
     const lengths = this.length;
     const slack2 = this.slack2;
     const inverse = this.inverse;
+    let long = this.longRows;
     let r = from;
     while (r < count) {
       const i = particle[r]!;
@@ -269,17 +273,18 @@ export class Tethers implements TetherSink {
         const dy = y - where[a + 1]!;
         const dz = z - where[a + 2]!;
         const d2 = dx * dx + dy * dy + dz * dz;
-        let length = lengths[r]!;
         // Measured long (the particle began outside its rest length): shorten it to where the particle came in, never below rest.
-        if (length > rest[r]! && d2 < length * length) {
+        if (long > 0 && lengths[r]! > rest[r]! && d2 < lengths[r]! * lengths[r]!) {
           const d = Math.sqrt(d2);
-          length = d > rest[r]! ? d : rest[r]!;
-          lengths[r] = length;
-          const t = length * (1 - TAUT);
+          const shorter = d > rest[r]! ? d : rest[r]!;
+          if (shorter === rest[r]) long--;
+          lengths[r] = shorter;
+          const t = shorter * (1 - TAUT);
           slack2[r] = t * t;
-          inverse[r] = 1 / length;
+          inverse[r] = 1 / shorter;
         }
         if (d2 <= slack2[r]!) continue;
+        const length = lengths[r]!;
         // Taut: within TAUT of its length, so dx / length stands for the unit direction without a square root.
         const k = inverse[r]!;
         n++;
@@ -301,6 +306,7 @@ export class Tethers implements TetherSink {
       pull[p + 1] = sy;
       pull[p + 2] = sz;
     }
+    this.longRows = long;
   }
 
   /**
@@ -315,7 +321,7 @@ export class Tethers implements TetherSink {
   settle(world: World): void {
     if (this.count === 0 || !this.enabled) return;
     const ranges = world.sleep.ranges;
-    for (let k = 0; k < world.sleep.rangeCount; k++) settleRows(world, this, this.firstRow[ranges[k * 3]!]!, this.firstRow[ranges[k * 3 + 1]!]!);
+    for (let k = 0; k < world.sleep.rangeCount; k++) settleRows(world, this, ranges[k * 3]!, ranges[k * 3 + 1]!);
   }
 
   /** After a step: remembers the pins' targets, so the next step tells a pin moved in between (a drag) from one a substep stage moves along (see `refresh`). */
@@ -379,6 +385,7 @@ export class Tethers implements TetherSink {
     }
     this.rest.set(snap.rest);
     for (let r = 0; r < this.count; r++) this.setLength(r, snap.length[r]!);
+    this.countLong();
     this.paused.set(snap.paused);
     this.lastTarget.set(snap.lastTarget);
   }
@@ -432,6 +439,13 @@ export class Tethers implements TetherSink {
     }
   }
 
+  /** Counts the tethers longer than their rest length into `longRows`. */
+  private countLong(): void {
+    let long = 0;
+    for (let r = 0; r < this.count; r++) if (this.length[r]! > this.rest[r]!) long++;
+    this.longRows = long;
+  }
+
   private setLength(r: number, length: number): void {
     const t = length * (1 - TAUT);
     this.length[r] = length;
@@ -468,6 +482,7 @@ export class Tethers implements TetherSink {
       const d = Math.hypot(pos[p]! - where[a]!, pos[p + 1]! - where[a + 1]!, pos[p + 2]! - where[a + 2]!);
       this.setLength(r, d > this.rest[r]! ? d : this.rest[r]!);
     }
+    this.countLong();
     if (this.firstRow.length < end + 1) this.firstRow = new Int32Array(particles.capacity + 1);
     let r = 0;
     for (let i = 0; i <= end; i++) {
