@@ -1,7 +1,7 @@
 import type { World } from '../world.js';
 import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
-import { linkSignature } from './linkSignature.js';
+import { addRestSum, linkSignature } from './linkSignature.js';
 import { buildTethers, TetherBuildScratch, type TetherSink } from './tetherBuild.js';
 import { LOCKED, settleRows } from './tetherSettle.js';
 
@@ -492,12 +492,4 @@ export class Tethers implements TetherSink {
     linkSignature(world, this.signature);
     if (this.count > 0) addRestSum(world, this.signature);
   }
-}
-
-/** Adds the sum of the sticks' rest lengths (m) to `out[0]`. */
-function addRestSum(world: World, out: Float64Array): void {
-  const rest = world.sticks.rest;
-  let sum = 0;
-  for (let r = 0; r < world.sticks.count; r++) sum += rest[r]!;
-  out[0] = out[0]! + sum;
 }
