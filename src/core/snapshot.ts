@@ -1,4 +1,5 @@
 import { resumeOrder } from './constraints/coloring.js';
+import type { TethersSnapshot } from './constraints/tethers.js';
 import type { Vec3 } from './math.js';
 import type { SleepSnapshot } from './sleep.js';
 import type { World } from './world.js';
@@ -154,6 +155,8 @@ export function restoreSnapshot(world: World, snap: WorldSnapshot): SnapshotScal
 /** What a snapshot carries for the solver besides the particle and constraint arrays. */
 interface SolverSnapshot {
   solver?: { sleep: SleepSnapshot; sticksOrdered: boolean; activeSubsteps: number; activeIterations: number };
+  /** The tethers' lengths and paused pins (absent from older snapshots: the next step measures them again). */
+  tethers?: TethersSnapshot;
 }
 
 /** A copy of `world`'s whole dynamic state (the body of `World.snapshot`). */
@@ -165,6 +168,7 @@ export function snapshotWorld(world: World): WorldSnapshot {
     substeps: world.substepsValue,
     gravity: [...world.gravityValue],
   });
+  snapshot.tethers = world.tethers.save(world);
   snapshot.solver = { sleep: world.sleep.save(), sticksOrdered: world.sticks.ordered, activeSubsteps: world.activeSubsteps, activeIterations: world.activeIterations };
   return snapshot;
 }
@@ -190,4 +194,5 @@ export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
   world.sleep.load(world, solver?.sleep);
   world.activeSubsteps = solver?.activeSubsteps ?? world.substepsValue;
   world.activeIterations = solver?.activeIterations ?? world.iterations;
+  world.tethers.load(world, (snapshot as WorldSnapshot & SolverSnapshot).tethers);
 }

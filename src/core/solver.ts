@@ -58,6 +58,7 @@ export function stepWorld(world: World): void {
     for (let r = 0; r < sleep.rangeCount; r++) world.launchGuard.limit(world, world.stepStartVelocities, context, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
   for (let r = 0; r < sleep.rangeCount; r++) world.launchGuard.clear(world, ranges[r * 3]!, ranges[r * 3 + 1]!);
+  world.tethers.afterStep(world);
   // Held forces were for this step: cleared where it ran. A sleeper gets none without being
   // woken (applyForce wakes it), so a world at rest clears nothing.
   for (let r = 0; r < sleep.rangeCount; r++) particles.heldForce.fill(0, ranges[r * 3]! * 3, ranges[r * 3 + 1]! * 3);
@@ -79,9 +80,10 @@ function applyGenerators(world: World): void {
 function relax(world: World, pass: number): void {
   const particles = world.particles;
   const sticks = world.sticks;
-  // Tethers first, which take a heavy load's stretch to the anchors (once a substep: what they correct is
-  // global, and the sticks' further passes keep it), then the sticks, which share out what is left.
-  if (pass === 0) world.tethers.project(world);
+  // Tethers first, which take a heavy load's stretch to the anchors (once a substep, in each particle's last
+  // pass: what they correct is global, and a pass of sticks after them keeps it), then the sticks, which share
+  // out what is left.
+  world.tethers.project(world, pass);
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);

@@ -132,9 +132,12 @@ describe('CoupledBody: a body run elsewhere that yields to sinew inside its step
       // Kinetic energy of the ball against what it had to fall from (relative to the cloth's height).
       most = Math.max(most, 0.5 * d.mass * speed ** 2 + d.mass * -g * (d.c[1] - 1));
     }
-    // Caught 19 cm deep in the cloth (free fall would pass y = 1 and keep going).
-    expect(lowest).toBeGreaterThan(0.7);
-    expect(lowest).toBeLessThan(0.95);
+    // Caught in the cloth (free fall would pass y = 1 and keep going), its bottom at most 10.3 cm under the
+    // corners' plane (measured: centre at 1.047). The cloth is inextensible (tethers): held at its corners at
+    // full spread its middle cannot sag, and the ball only presses a dimple among the particles around it
+    // (plain relaxation let the sticks stretch, and the ball sank 19 cm).
+    expect(lowest).toBeGreaterThan(1);
+    expect(lowest).toBeLessThan(1.1);
     expect(most).toBeLessThanOrEqual(e0);
     // At rest: under 1 cm/s from 6 s on, under 1 mm/s at 10 s.
     expect(Math.max(...speeds.slice(360))).toBeLessThan(0.01);

@@ -57,9 +57,11 @@ describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bod
     }
     expect(bridge.mirrored).toBe(1);
     expect(bridge.bodies.size).toBe(1);
-    // Caught in the cloth, not through it (free fall would take it to y ≈ −175).
-    expect(lowest).toBeGreaterThan(0.7);
-    expect(lowest).toBeLessThan(0.95);
+    // Caught in the cloth, not through it (free fall would take it to y ≈ −175): the inextensible cloth
+    // (tethers), held at its corners at full spread, cannot sag at its middle, and the ball presses a dimple
+    // its bottom at most 10.2 cm under the corners' plane (measured: centre at 1.049).
+    expect(lowest).toBeGreaterThan(1);
+    expect(lowest).toBeLessThan(1.1);
     // Kinetic plus potential energy (from the cloth's height) never above the drop's.
     expect(most).toBeLessThanOrEqual(drop);
     // At rest: under 1 cm/s from 6 s on, lying on the cloth.

@@ -10,3 +10,11 @@ export function linkSignature(world: World, out: Float64Array): void {
   }
   out[0] = signature;
 }
+
+/** Adds the sum of the sticks' rest lengths (m) to `out[0]`. */
+export function addRestSum(world: World, out: Float64Array): void {
+  const rest = world.sticks.rest;
+  let sum = 0;
+  for (let r = 0; r < world.sticks.count; r++) sum += rest[r]!;
+  out[0] = out[0]! + sum;
+}

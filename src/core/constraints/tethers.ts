@@ -1,41 +1,34 @@
-import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
-import { StickKindCode } from './sticks.js';
 import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
-import { linkSignature } from './linkSignature.js';
+import { addRestSum, linkSignature } from './linkSignature.js';
+import { buildTethers, TetherBuildScratch, type TetherSink } from './tetherBuild.js';
+import { LOCKED, settleRows } from './tetherSettle.js';
 
 /** Anchors each particle is tethered to: the nearest along the links (a hammock's centre reaches all four corners). */
 const ANCHORS_PER_PARTICLE = 4;
-/**
- * A particle at least this many times heavier than a particle it is linked to
- * (a 13.5 kg box tied to a rope of 10 g particles) anchors the light particles
- * around it as an immovable one does: against it they move as if it were.
- */
-const HEAVY = 50;
 /**
  * A tether counts as taut when its particle is within this share of its length
  * from the end: a hanging cloth's particles sit a little short of their
  * tethers (the sticks curve), and are still held by them.
  */
 const TAUT = 0.002;
-/**
- * Taut tethers whose directions sum to less than this share of their number
- * pull against each other (a drum's skin, a hammock's middle): the particle
- * cannot move in any direction without stretching one of them.
- */
-const LOCKED = 0.5;
-/**
- * Most a path along the sticks may exceed the straight distance in a flat
- * body's rest layout for the straight distance to be taken as the tether's
- * length: a grid's sticks (rows, columns and diagonals) overestimate a
- * straight distance by up to 8.2% (at 22.5°); a longer path goes round a tear.
- */
-const DETOUR = 1.083;
 /** ParticleFlag.Asleep, as a plain number in the innermost loop. */
 const ASLEEP = 4;
 /** A push counts as against taut tethers when its direction is at least this cosine from their mean direction. */
 const AGAINST = 0.25;
+
+/** What a snapshot keeps of the tethers: the lengths they ratcheted to and the pins they pause for (see `Tethers.save`). */
+export interface TethersSnapshot {
+  /** True when the tethers were measured for the links and anchors the snapshot has. */
+  fresh: boolean;
+  count: number;
+  rest: Float64Array;
+  length: Float64Array;
+  slotCount: number;
+  paused: Uint8Array;
+  lastTarget: Float64Array;
+}
 
 /**
  * Long-range attachments (Kim, Chentanez and Müller 2012, "Long Range
@@ -51,7 +44,18 @@ const AGAINST = 0.25;
  *
  * A tether never pushes, never pulls a particle closer than any fold of the
  * links allows, and never moves an anchor: it adds no energy, and a slack
- * cloth or rope moves as freely as without it.
+ * cloth or rope moves as freely as without it. A particle farther from its
+ * anchor than that when the tether is measured (a net built stretched, a pin
+ * set down away from its cloth) is not pulled in: the tether starts at the
+ * distance it finds and only shortens, to its rest length, as the particle
+ * comes inside it. A rigidly pinned anchor counts where its pin's target is
+ * (the pins move it there within the pass). While a pin is being moved (its
+ * target changed since the last step: a drag) the tethers to it rest, and the
+ * sticks alone pass the drag on, as they do without tethers; when it stops
+ * they start again from where the particles are, each as long as its
+ * particle is far (or its rest length), and keep that length until they are
+ * measured again: the drag may have led the cloth round an obstacle that a
+ * shortening tether would pull it through.
  *
  * Links are rigid sticks of kind `'equal'` or `'max'` and the constraints that
  * report inextensible links (`Constraint.tetherLinks`, as zero-length
@@ -64,7 +68,7 @@ const AGAINST = 0.25;
  * ({@link Tethers.holds}): a box pressing on a hammock meets its tension, not
  * 1.5 g of cotton.
  */
-export class Tethers {
+export class Tethers implements TetherSink {
   /**
    * Tether the particles to their anchors: `WorldOptions.tethers`, default true.
    * False drops every tether before the next step (plain relaxation, as the
@@ -77,53 +81,157 @@ export class Tethers {
   }
   /** Tethers in use. */
   count = 0;
-  /** Per tether: its particle, its anchor and its length (m), grouped by particle. */
+  /** Per tether: its particle, its anchor's slot, its rest length and its length now (m, at least the rest length), grouped by particle. */
   particle: Int32Array = new Int32Array(64);
-  anchor: Int32Array = new Int32Array(64);
+  slot: Int32Array = new Int32Array(64);
+  rest: Float64Array = new Float64Array(64);
   length: Float64Array = new Float64Array(64);
   /** Per tether: the squared distance beyond which it counts as taut, and 1 / its length. */
   private slack2: Float64Array = new Float64Array(64);
   private inverse: Float64Array = new Float64Array(64);
+  /** Tethers longer than their rest length (still shortening): while there are none, a pass reads no lengths but the taut ones'. */
+  private longRows = 0;
+  /** Anchor slots in use. */
+  slotCount = 0;
+  /** Per slot: the anchor particle, its rigid pin's row (-1: none), whether its tethers rest, and its pin's target as of the last step. */
+  slotParticle: Int32Array = new Int32Array(16);
+  private slotPin: Int32Array = new Int32Array(16);
+  paused: Uint8Array = new Uint8Array(16);
+  private lastTarget: Float64Array = new Float64Array(48);
+  /** Per slot: where the anchor is in the current pass (its pin's target, or its position). */
+  private where: Float64Array = new Float64Array(48);
+  /** Per particle id i (up to the particle end): the first tether row of particle i or above. */
+  firstRow: Int32Array = new Int32Array(1);
   /** Per particle, as of its latest projection: how many of its tethers were taut, and the sum of their directions (from anchor to particle). */
   taut: Uint8Array = new Uint8Array(0);
   pull: Float64Array = new Float64Array(0);
   /** The direction of the push {@link Tethers.holds} asks about (written there, not passed: a double passed to a call may be boxed). */
   readonly push = new Float64Array(3);
-  private readonly graph = new TetherGraph(ANCHORS_PER_PARTICLE);
-  /** Adds a link a constraint reports to the graph (made once: a closure per rebuild would be garbage whenever a cloth tears). */
-  private readonly addLink = (a: number, b: number, length: number): void => this.graph.link(a, b, length);
-  private anchors: Int32Array = new Int32Array(16);
+  private readonly scratchBuild = new TetherBuildScratch(new TetherGraph(ANCHORS_PER_PARTICLE));
   /** What the tethers were measured for (see `linkSignature`), and the same worked out now, in arrays: a double in a field or a return value may be boxed, an allocation per step. */
   private readonly signature = new Float64Array([-1]);
   private readonly scratch = new Float64Array(1);
 
-  /** Measures the tethers again when the links or anchors changed since the last call (once per step, before the passes). */
+  /** Measures the tethers again when the links or anchors changed since the last call, and pauses those of moving pins (once per step, before the passes). */
   refresh(world: World): void {
     if (!this.enabled) {
       if (this.count > 0) this.clearRows();
       return;
     }
+    if (!this.current(world)) {
+      this.build(world);
+    } else this.watchPins(world);
+  }
+
+  /** True when the tethers were measured for the links and anchors `world` has now. */
+  private current(world: World): boolean {
     const scratch = this.scratch;
     linkSignature(world, scratch);
     // Rest lengths may be written directly (a winch reeling a rope in): with tethers to keep right, their sum joins the signature.
     if (this.count > 0) addRestSum(world, scratch);
-    if (scratch[0] === this.signature[0]) return;
-    this.build(world);
-    linkSignature(world, this.signature);
-    if (this.count > 0) addRestSum(world, this.signature);
+    return scratch[0] === this.signature[0];
   }
 
   /** Drops every tether (turned off). */
   private clearRows(): void {
     this.count = 0;
+    this.slotCount = 0;
     this.taut.fill(0);
     this.signature[0] = -1;
   }
 
-  /** One relaxation pass: pulls every particle beyond a tether back onto it, and records which of its tethers are taut. */
-  project(world: World): void {
-    const count = this.count;
-    if (count === 0 || !this.enabled) return;
+  /**
+   * Pauses the tethers of every pin whose target moved between the last step
+   * and this one (a drag: the whole move lands on the step's first substep);
+   * one that stopped takes its particles as they are. A target a substep stage
+   * moves along within the steps (an `Attachment` carrying a cape) is followed
+   * substep by substep, and pauses nothing.
+   */
+  private watchPins(world: World): void {
+    const target = world.pins.target;
+    const last = this.lastTarget;
+    for (let s = 0; s < this.slotCount; s++) {
+      const row = this.slotPin[s]!;
+      if (row < 0) continue;
+      const t = row * 3;
+      const k = s * 3;
+      if (target[t] !== last[k] || target[t + 1] !== last[k + 1] || target[t + 2] !== last[k + 2]) this.paused[s] = 1;
+      else if (this.paused[s] === 1) {
+        this.paused[s] = 0;
+        this.regrab(world, s);
+      }
+    }
+  }
+
+  /** Starts the tethers of slot `s` at their particles' distances now (never shorter than rest), and keeps them so long until they are measured again. */
+  private regrab(world: World, s: number): void {
+    this.locate(world, false);
+    const pos = world.particles.position;
+    const where = this.where;
+    for (let r = 0; r < this.count; r++) {
+      if (this.slot[r] !== s) continue;
+      const p = this.particle[r]! * 3;
+      const a = s * 3;
+      const d = Math.hypot(pos[p]! - where[a]!, pos[p + 1]! - where[a + 1]!, pos[p + 2]! - where[a + 2]!);
+      // It keeps that length: the drag may have led the cloth round an obstacle (a ring, a rail) that the straight tether would shortcut if it shortened.
+      if (d > this.rest[r]!) this.rest[r] = d;
+      this.setLength(r, this.rest[r]!);
+    }
+    this.countLong();
+  }
+
+  /** Fills `where` with each slot's anchor position for this pass; `move`: also moves the pinned anchors of tethers at work onto their targets. */
+  private locate(world: World, move: boolean): void {
+    const pos = world.particles.position;
+    const target = world.pins.target;
+    const where = this.where;
+    for (let s = 0; s < this.slotCount; s++) {
+      const row = this.slotPin[s]!;
+      const k = s * 3;
+      if (row >= 0) {
+        where[k] = target[row * 3]!;
+        where[k + 1] = target[row * 3 + 1]!;
+        where[k + 2] = target[row * 3 + 2]!;
+        // In a pass, the pinned anchor goes there now, not at the pass's end: the sticks then see the anchor the tethers see, and a carried cape moves in the carrier's frame as it hangs on still pins.
+        if (move && this.paused[s] === 0) {
+          const a = this.slotParticle[s]! * 3;
+          pos[a] = where[k]!;
+          pos[a + 1] = where[k + 1]!;
+          pos[a + 2] = where[k + 2]!;
+        }
+      } else {
+        const a = this.slotParticle[s]! * 3;
+        where[k] = pos[a]!;
+        where[k + 1] = pos[a + 1]!;
+        where[k + 2] = pos[a + 2]!;
+      }
+    }
+  }
+
+  /**
+   * Relaxation pass `pass`: in each awake particle's last pass (a cloth's only
+   * one at the default solver), pulls it back onto any tether it is beyond,
+   * shortens the tethers it came inside, and records which are taut. Run in
+   * the last pass rather than the first, the tethers leave the sticks one
+   * pass to share out their correction, not several to undo it.
+   */
+  project(world: World, pass: number): void {
+    if (this.count === 0 || !this.enabled) return;
+    const ranges = world.sleep.ranges;
+    let located = false;
+    for (let k = 0; k < world.sleep.rangeCount; k++) {
+      if (ranges[k * 3 + 2]! - 1 !== pass) continue;
+      const from = this.firstRow[ranges[k * 3]!]!;
+      const to = this.firstRow[ranges[k * 3 + 1]!]!;
+      if (from === to) continue;
+      if (!located) this.locate(world, true);
+      located = true;
+      this.projectRows(world, from, to);
+    }
+  }
+
+  /** Projects tether rows `[from, to)` (whole particles' groups). */
+  private projectRows(world: World, from: number, count: number): void {
     const particles = world.particles;
     const pos = particles.position;
     const w = particles.inverseMass;
@@ -131,11 +239,15 @@ export class Tethers {
     const taut = this.taut;
     const pull = this.pull;
     const particle = this.particle;
-    const anchor = this.anchor;
+    const slot = this.slot;
+    const where = this.where;
+    const paused = this.paused;
+    const rest = this.rest;
     const lengths = this.length;
     const slack2 = this.slack2;
     const inverse = this.inverse;
-    let r = 0;
+    let long = this.longRows;
+    let r = from;
     while (r < count) {
       const i = particle[r]!;
       const p = i * 3;
@@ -154,25 +266,37 @@ export class Tethers {
       let sy = 0;
       let sz = 0;
       for (; r < last; r++) {
-        const a = anchor[r]! * 3;
-        const dx = x - pos[a]!;
-        const dy = y - pos[a + 1]!;
-        const dz = z - pos[a + 2]!;
+        const s = slot[r]!;
+        if (paused[s] !== 0) continue;
+        const a = s * 3;
+        const dx = x - where[a]!;
+        const dy = y - where[a + 1]!;
+        const dz = z - where[a + 2]!;
         const d2 = dx * dx + dy * dy + dz * dz;
+        // Measured long (the particle began outside its rest length): shorten it to where the particle came in, never below rest.
+        if (long > 0 && lengths[r]! > rest[r]! && d2 < lengths[r]! * lengths[r]!) {
+          const d = Math.sqrt(d2);
+          const shorter = d > rest[r]! ? d : rest[r]!;
+          if (shorter === rest[r]) long--;
+          lengths[r] = shorter;
+          const t = shorter * (1 - TAUT);
+          slack2[r] = t * t;
+          inverse[r] = 1 / shorter;
+        }
         if (d2 <= slack2[r]!) continue;
+        const length = lengths[r]!;
         // Taut: within TAUT of its length, so dx / length stands for the unit direction without a square root.
         const k = inverse[r]!;
         n++;
         sx += dx * k;
         sy += dy * k;
         sz += dz * k;
-        const length = lengths[r]!;
         if (d2 <= length * length) continue;
         const d = Math.sqrt(d2);
-        const s = (d - length) / d;
-        x -= dx * s;
-        y -= dy * s;
-        z -= dz * s;
+        const c = (d - length) / d;
+        x -= dx * c;
+        y -= dy * c;
+        z -= dz * c;
       }
       pos[p] = x;
       pos[p + 1] = y;
@@ -182,48 +306,35 @@ export class Tethers {
       pull[p + 1] = sy;
       pull[p + 2] = sz;
     }
+    this.longRows = long;
   }
 
   /**
    * After a substep's passes: the velocity half of the tethers. A particle
-   * locked between opposing taut tethers to still anchors (a hammock's skin)
-   * cannot be moving at all; the motion the passes left it (a contact's push
-   * that the tethers then took back, as a spring would throw it back) is
-   * taken away. It only takes speed away, and leaves alone what moving
-   * anchors hand on.
+   * locked between opposing taut tethers to anchors that move together (a
+   * hammock's skin on still pins, a cape's shoulders on a carried box) cannot
+   * move but with them; the motion the passes left it besides theirs (a
+   * contact's push that the tethers then took back, as a spring would throw
+   * it back) is taken away. In the anchors' frame it only takes speed away;
+   * anchors moving apart (a drag, a turn) hand on what they hand on.
    */
   settle(world: World): void {
-    const count = this.count;
-    if (count === 0 || !this.enabled) return;
-    const particles = world.particles;
-    const pos = particles.position;
-    const prev = particles.previous;
-    const taut = this.taut;
-    const pull = this.pull;
-    const particle = this.particle;
-    const anchor = this.anchor;
-    let r = 0;
-    while (r < count) {
-      const i = particle[r]!;
-      const first = r;
-      while (r < count && particle[r] === i) r++;
-      const n = taut[i]!;
-      if (n < 2) continue;
-      const p = i * 3;
-      const sx = pull[p]!;
-      const sy = pull[p + 1]!;
-      const sz = pull[p + 2]!;
-      if (sx * sx + sy * sy + sz * sz >= LOCKED * LOCKED * n * n) continue;
-      // Against a moving anchor (a cape on a carried box) the passes' own answer stands: what it hands on is no push to take back.
-      let still = true;
-      for (let k = first; k < r && still; k++) {
-        const a = anchor[k]! * 3;
-        still = pos[a] === prev[a] && pos[a + 1] === prev[a + 1] && pos[a + 2] === prev[a + 2];
-      }
-      if (!still) continue;
-      prev[p] = pos[p]!;
-      prev[p + 1] = pos[p + 1]!;
-      prev[p + 2] = pos[p + 2]!;
+    if (this.count === 0 || !this.enabled) return;
+    const ranges = world.sleep.ranges;
+    for (let k = 0; k < world.sleep.rangeCount; k++) settleRows(world, this, ranges[k * 3]!, ranges[k * 3 + 1]!);
+  }
+
+  /** After a step: remembers the pins' targets, so the next step tells a pin moved in between (a drag) from one a substep stage moves along (see `refresh`). */
+  afterStep(world: World): void {
+    if (this.slotCount === 0) return;
+    const target = world.pins.target;
+    const last = this.lastTarget;
+    for (let s = 0; s < this.slotCount; s++) {
+      const row = this.slotPin[s]!;
+      if (row < 0) continue;
+      last[s * 3] = target[row * 3]!;
+      last[s * 3 + 1] = target[row * 3 + 1]!;
+      last[s * 3 + 2] = target[row * 3 + 2]!;
     }
   }
 
@@ -250,18 +361,103 @@ export class Tethers {
     return nx * sx + ny * sy + nz * sz > AGAINST * s;
   }
 
+  /** A copy of what the tethers learned while stepping (for `World.snapshot`). */
+  save(world: World): TethersSnapshot {
+    return {
+      fresh: this.enabled && this.current(world),
+      count: this.count,
+      rest: this.rest.slice(0, this.count),
+      length: this.length.slice(0, this.count),
+      slotCount: this.slotCount,
+      paused: this.paused.slice(0, this.slotCount),
+      lastTarget: this.lastTarget.slice(0, this.slotCount * 3),
+    };
+  }
+
+  /** Brings back what {@link Tethers.save} kept, after the rest of the world is restored; without it the next step measures them again. */
+  load(world: World, snap: TethersSnapshot | undefined): void {
+    this.signature[0] = -1;
+    if (!this.enabled || snap === undefined || !snap.fresh) return;
+    this.build(world);
+    if (this.count !== snap.count || this.slotCount !== snap.slotCount) {
+      this.signature[0] = -1;
+      return;
+    }
+    this.rest.set(snap.rest);
+    for (let r = 0; r < this.count; r++) this.setLength(r, snap.length[r]!);
+    this.countLong();
+    this.paused.set(snap.paused);
+    this.lastTarget.set(snap.lastTarget);
+  }
+
+  /** Forgets every tether and slot (the start of a build). */
+  reset(): void {
+    this.count = 0;
+    this.slotCount = 0;
+  }
+
+  /** Adds an anchor slot for particle `anchor`, held by rigid pin row `pin` (-1: none); returns the slot. */
+  addSlot(anchor: number, pin: number): number {
+    const s = this.slotCount;
+    if (s === this.slotParticle.length) {
+      this.slotParticle = widen(this.slotParticle, s * 2);
+      this.slotPin = widen(this.slotPin, s * 2);
+      this.paused = widen(this.paused, s * 2);
+      this.lastTarget = widen(this.lastTarget, s * 6);
+      this.where = widen(this.where, s * 6);
+    }
+    this.slotParticle[s] = anchor;
+    this.slotPin[s] = pin;
+    this.paused[s] = 0;
+    this.slotCount++;
+    return s;
+  }
+
+  /** Adds a tether from `particle` to slot `slot` of rest length `rest` (m); its length is set when the build ends. */
+  add(particle: number, slot: number, rest: number): void {
+    if (this.count === this.particle.length) {
+      const n = this.count * 2;
+      this.particle = widen(this.particle, n);
+      this.slot = widen(this.slot, n);
+      this.rest = widen(this.rest, n);
+      this.length = widen(this.length, n);
+      this.slack2 = widen(this.slack2, n);
+      this.inverse = widen(this.inverse, n);
+    }
+    this.particle[this.count] = particle;
+    this.slot[this.count] = slot;
+    this.rest[this.count] = rest;
+    this.count++;
+  }
+
+  /** Puts the tethers back in particle order (the heavy anchors' were appended after the fixed ones'), keeping each particle's in the order added. */
+  sortByParticle(): void {
+    const order = Array.from({ length: this.count }, (_, r) => r).sort((x, y) => this.particle[x]! - this.particle[y]! || x - y);
+    for (const column of [this.particle, this.slot, this.rest]) {
+      const sorted = order.map((r) => column[r]!);
+      column.set(sorted);
+    }
+  }
+
+  /** Counts the tethers longer than their rest length into `longRows`. */
+  private countLong(): void {
+    let long = 0;
+    for (let r = 0; r < this.count; r++) if (this.length[r]! > this.rest[r]!) long++;
+    this.longRows = long;
+  }
+
+  private setLength(r: number, length: number): void {
+    const t = length * (1 - TAUT);
+    this.length[r] = length;
+    this.slack2[r] = t * t;
+    this.inverse[r] = length > 0 ? 1 / length : 0;
+  }
+
+  /** Measures the tethers for the links and anchors `world` has now; each starts no shorter than its particle's distance from the anchor. */
   private build(world: World): void {
     const particles = world.particles;
     const end = particles.end;
-    const graph = this.graph;
-    graph.clear();
-    let anchorCount = 0;
-    for (let i = 0; i < end; i++) {
-      if ((particles.flags[i]! & ParticleFlag.Alive) === 0 || particles.inverseMass[i] !== 0) continue;
-      if (anchorCount === this.anchors.length) this.anchors = widen(this.anchors, anchorCount * 2);
-      this.anchors[anchorCount++] = i;
-    }
-    this.count = 0;
+    buildTethers(world, this, this.scratchBuild);
     if (this.taut.length < end) {
       this.taut = new Uint8Array(particles.capacity);
       this.pull = new Float64Array(particles.capacity * 3);
@@ -269,125 +465,31 @@ export class Tethers {
       this.taut.fill(0);
       this.pull.fill(0);
     }
-    const sticks = world.sticks;
-    for (let r = 0; r < sticks.count; r++) {
-      const kind = sticks.kind[r]!;
-      if (kind === StickKindCode.Min || sticks.compliance[r] !== 0 || sticks.stiffness[r] !== 1) continue;
-      graph.link(sticks.a[r]!, sticks.b[r]!, sticks.rest[r]!);
+    this.locate(world, false);
+    const target = world.pins.target;
+    for (let s = 0; s < this.slotCount; s++) {
+      const row = this.slotPin[s]!;
+      if (row < 0) continue;
+      this.lastTarget[s * 3] = target[row * 3]!;
+      this.lastTarget[s * 3 + 1] = target[row * 3 + 1]!;
+      this.lastTarget[s * 3 + 2] = target[row * 3 + 2]!;
     }
-    const constraints = world.constraints;
-    for (let c = 0; c < constraints.length; c++) constraints[c]!.tetherLinks?.(this.addLink);
-    const w = particles.inverseMass;
-    if (anchorCount > 0) {
-      graph.nearestAnchors(end, this.anchors, anchorCount);
-      for (let i = 0; i < end; i++) {
-        if (w[i] === 0) continue;
-        for (let j = 0; j < graph.labelCount[i]!; j++) {
-          const anchor = graph.labelAnchor[i * ANCHORS_PER_PARTICLE + j]!;
-          this.add(i, anchor, straightened(world, i, anchor, graph.labelDistance[i * ANCHORS_PER_PARTICLE + j]!));
-        }
-      }
+    const pos = particles.position;
+    const where = this.where;
+    for (let r = 0; r < this.count; r++) {
+      const p = this.particle[r]! * 3;
+      const a = this.slot[r]! * 3;
+      const d = Math.hypot(pos[p]! - where[a]!, pos[p + 1]! - where[a + 1]!, pos[p + 2]! - where[a + 2]!);
+      this.setLength(r, d > this.rest[r]! ? d : this.rest[r]!);
     }
-    // Heavy particles anchor the light ones around them: a heavy load's tension keeps a light rope straight between it and the pin.
-    // Only where an anchor carries the load: without one, a light particle pulled to a falling weight holds nothing up.
-    const heavy = anchorCount > 0 ? this.heavySources(w) : 0;
-    if (heavy > 0) {
-      const fixed = this.count;
-      graph.nearestAnchors(end, this.anchors, heavy);
-      for (let i = 0; i < end; i++) {
-        if (w[i] === 0 || !this.hasRowIn(i, fixed)) continue;
-        for (let j = 0; j < graph.labelCount[i]!; j++) {
-          const anchor = graph.labelAnchor[i * ANCHORS_PER_PARTICLE + j]!;
-          if (w[i]! >= HEAVY * w[anchor]!) this.add(i, anchor, graph.labelDistance[i * ANCHORS_PER_PARTICLE + j]!);
-        }
-      }
-      this.sortByParticle();
+    this.countLong();
+    if (this.firstRow.length < end + 1) this.firstRow = new Int32Array(particles.capacity + 1);
+    let r = 0;
+    for (let i = 0; i <= end; i++) {
+      while (r < this.count && this.particle[r]! < i) r++;
+      this.firstRow[i] = r;
     }
+    linkSignature(world, this.signature);
+    if (this.count > 0) addRestSum(world, this.signature);
   }
-
-  /** True when particle `i` has a tether among the first `rows` (they are in particle order). */
-  private hasRowIn(i: number, rows: number): boolean {
-    let lo = 0;
-    let hi = rows;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.particle[mid]! < i) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < rows && this.particle[lo] === i;
-  }
-
-  /** Lists in `anchors` the movable particles linked to one at least {@link HEAVY} times lighter; returns how many. */
-  private heavySources(w: Float64Array): number {
-    const graph = this.graph;
-    let count = 0;
-    for (let l = 0; l < graph.linkCount; l++) {
-      const a = graph.linkA[l]!;
-      const b = graph.linkB[l]!;
-      count = this.addHeavy(w, a, b, count);
-      count = this.addHeavy(w, b, a, count);
-    }
-    return count;
-  }
-
-  /** Lists `heavy` as a source (at `count`) when it is at least {@link HEAVY} times `light` and not listed yet; returns the new count. */
-  private addHeavy(w: Float64Array, heavy: number, light: number, count: number): number {
-    if (w[heavy] === 0 || w[light]! < HEAVY * w[heavy]!) return count;
-    for (let k = 0; k < count; k++) if (this.anchors[k] === heavy) return count;
-    if (count === this.anchors.length) this.anchors = widen(this.anchors, count * 2);
-    this.anchors[count] = heavy;
-    return count + 1;
-  }
-
-  /** Puts the tethers back in particle order (the heavy anchors' were appended after the fixed ones'), keeping each particle's in the order added. */
-  private sortByParticle(): void {
-    const order = Array.from({ length: this.count }, (_, r) => r).sort((x, y) => this.particle[x]! - this.particle[y]! || x - y);
-    for (const column of [this.particle, this.anchor, this.length, this.slack2, this.inverse]) {
-      const sorted = order.map((r) => column[r]!);
-      column.set(sorted);
-    }
-  }
-
-  private add(particle: number, anchor: number, length: number): void {
-    if (this.count === this.particle.length) {
-      const n = this.count * 2;
-      this.particle = widen(this.particle, n);
-      this.anchor = widen(this.anchor, n);
-      this.length = widen(this.length, n);
-      this.slack2 = widen(this.slack2, n);
-      this.inverse = widen(this.inverse, n);
-    }
-    this.particle[this.count] = particle;
-    this.anchor[this.count] = anchor;
-    this.length[this.count] = length;
-    this.slack2[this.count] = (length * (1 - TAUT)) ** 2;
-    this.inverse[this.count] = length > 0 ? 1 / length : 0;
-    this.count++;
-  }
-}
-
-/** Adds the sum of the sticks' rest lengths (m) to `out[0]`. */
-function addRestSum(world: World, out: Float64Array): void {
-  const rest = world.sticks.rest;
-  let sum = 0;
-  for (let r = 0; r < world.sticks.count; r++) sum += rest[r]!;
-  out[0] = out[0]! + sum;
-}
-
-/**
- * The length of a tether from `particle` to `anchor` whose path along the
- * links is `path` long: the straight distance between them in their body's
- * flat rest layout when both are of one such body and the path is no detour,
- * else the path.
- */
-function straightened(world: World, particle: number, anchor: number, path: number): number {
-  const b = world.particles.body[particle]!;
-  if (b < 0 || world.particles.body[anchor] !== b) return path;
-  const body = world.bodies[b]!;
-  const layout = body.restLayout;
-  if (layout === undefined) return path;
-  const i = (particle - body.first) * 3;
-  const a = (anchor - body.first) * 3;
-  const straight = Math.hypot(layout[i]! - layout[a]!, layout[i + 1]! - layout[a + 1]!, layout[i + 2]! - layout[a + 2]!);
-  return path <= straight * DETOUR ? Math.min(straight, path) : path;
 }
