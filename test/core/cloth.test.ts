@@ -103,8 +103,10 @@ describe('createCloth', () => {
       worst = Math.max(worst, maxStrain(world, cloth, 0), maxStrain(world, cloth, 1));
       corners.forEach((id, k) => expect(world.getPosition(id)).toEqual(start[k]));
     }
-    // Measured 1.9% at the worst moment (the bottom of the first swing).
-    expect(worst).toBeLessThan(0.03);
+    // Measured 3.7% at the worst moment (the bottom of the first swing; 1.9% without long-range
+    // attachments, which take each particle back within its reach of the corners in its last pass,
+    // leaving one pass of sticks after them where they ran first before).
+    expect(worst).toBeLessThan(0.045);
     // It did hang: the far edge is now well below the corners.
     expect(world.getPosition(cloth.particle(n / 2, n - 1))[1]).toBeLessThan(2 - 0.35);
   });

@@ -3,6 +3,7 @@ import type { World } from '../world.js';
 import { StickKindCode } from './sticks.js';
 import { widen } from './table.js';
 import type { TetherGraph } from './tetherGraph.js';
+import { markBodiesHeldAsLaidOut } from './tetherLayout.js';
 
 /**
  * A particle at least this many times heavier than a particle it is linked to
@@ -39,6 +40,9 @@ export class TetherBuildScratch {
   sources: Int32Array = new Int32Array(16);
   slotOf: Int32Array = new Int32Array(0);
   pinOf: Int32Array = new Int32Array(0);
+  /** Per body slot: 1 when straight distances bound its tethers (see `markBodiesHeldAsLaidOut`), and scratch for that. */
+  flat: Uint8Array = new Uint8Array(0);
+  firstAnchor: Int32Array = new Int32Array(0);
   /** Adds a link a constraint reports to the graph (made once: a closure per rebuild would be garbage whenever a cloth tears). */
   readonly addLink: (a: number, b: number, length: number) => void;
   constructor(readonly graph: TetherGraph) {
@@ -85,12 +89,17 @@ export function buildTethers(world: World, sink: TetherSink, scratch: TetherBuil
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.tetherLinks?.(scratch.addLink);
   if (anchorCount === 0) return;
+  if (scratch.flat.length < world.bodies.length) {
+    scratch.flat = new Uint8Array(world.bodies.length * 2);
+    scratch.firstAnchor = new Int32Array(world.bodies.length * 2);
+  }
+  markBodiesHeldAsLaidOut(world, scratch.sources, anchorCount, pinOf, scratch.flat, scratch.firstAnchor);
   graph.nearestAnchors(end, scratch.sources, anchorCount);
   for (let i = 0; i < end; i++) {
     if (w[i] === 0) continue;
     for (let j = 0; j < graph.labelCount[i]!; j++) {
       const anchor = graph.labelAnchor[i * perParticle + j]!;
-      sink.add(i, slotFor(sink, slotOf, pinOf, anchor), straightened(world, i, anchor, graph.labelDistance[i * perParticle + j]!));
+      sink.add(i, slotFor(sink, slotOf, pinOf, anchor), straightened(world, scratch.flat, i, anchor, graph.labelDistance[i * perParticle + j]!));
     }
   }
   // Heavy particles anchor the light ones around them: a heavy load's tension keeps a light rope straight between it and the pin.
@@ -158,12 +167,12 @@ function addHeavy(scratch: TetherBuildScratch, w: Float64Array, heavy: number, l
 /**
  * The length of a tether from `particle` to `anchor` whose path along the
  * links is `path` long: the straight distance between them in their body's
- * flat rest layout when both are of one such body and the path is no detour,
- * else the path.
+ * flat rest layout when both are of one such body, held as laid out (`flat`),
+ * and the path is no detour; else the path.
  */
-function straightened(world: World, particle: number, anchor: number, path: number): number {
+function straightened(world: World, flat: Uint8Array, particle: number, anchor: number, path: number): number {
   const b = world.particles.body[particle]!;
-  if (b < 0 || world.particles.body[anchor] !== b) return path;
+  if (b < 0 || world.particles.body[anchor] !== b || flat[b] !== 1) return path;
   const body = world.bodies[b]!;
   const layout = body.restLayout;
   if (layout === undefined) return path;
