@@ -92,7 +92,8 @@ describe('body components', () => {
     const start = new Vector3(...m.world.getPosition(tip));
     plant.current!.hit(tip - plant.current!.first, [1, 0, 0], 0.05);
     await m.frames(10);
-    expect(new Vector3(...m.world.getPosition(tip)).distanceTo(start)).toBeGreaterThan(0.02);
+    // Measured: 1.7 cm (3 cm without long-range attachments, with its rigid strip stretching under one pass).
+    expect(new Vector3(...m.world.getPosition(tip)).distanceTo(start)).toBeGreaterThan(0.01);
     // The foot is rooted.
     expect(m.world.getPosition(plant.current!.first)[1]).toBe(0);
     const array = meshes(m)[0]!.geometry.getAttribute('position').array as Float32Array;

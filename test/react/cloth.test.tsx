@@ -183,7 +183,9 @@ describe('<Cloth>', () => {
         <Cloth ref={cloth} width={4} height={4} spacing={0.25} corner={[-0.375, 1.3, -0.375]} orientation="horizontal" pin="corners" structural={{ stiffness: 0.5 }} solid={solid} />
       </>
     );
-    const m = await mountWorld(scene(true), { damping: 1 });
+    // Without long-range attachments: the sheet's rigid shear sticks would tether it taut between its corners,
+    // and what this checks is the ball slipping through a cell of a soft sheet.
+    const m = await mountWorld(scene(true), { damping: 1, tethers: false });
     const core = cloth.current!.current;
     const cellCorner = () => m.world.getPosition(cloth.current!.particleAt(1, 1))[1];
     await m.frames(120);

