@@ -122,8 +122,8 @@ function centreOf(world: { getPosition(id: number): [number, number, number] }, 
 
 /**
  * Collisions between bodies, on by default (issue 10): a 70 kg ragdoll dropped
- * 1 m onto a cloth hammock pinned at its corners is caught, the hammock sagging
- * under it (its particles against the ragdoll's capsules); beside it four boxes
+ * 1 m onto a cloth hammock pinned at its corners is caught, the hammock giving
+ * under it (its triangles against the ragdoll's capsules); beside it four boxes
  * stand stacked, each resting on the one below (hull against hull: the separating
  * axis test and the incident face clipped to the reference face, as box stacks in
  * rigid-body engines are kept up). Nothing here is told to collide with anything:
@@ -146,9 +146,10 @@ export const HammockAndStack: StoryObj = {
       await expect(p[1]).toBeGreaterThan(world.getPosition(hammock.first + row * HAMMOCK.size + col)[1] - 0.01);
       await expect(p[1]).toBeGreaterThan(0.2);
     }
-    // And the hammock sags under it (still swaying a little): its middle below the posts' tops, the chest above it.
+    // And the hammock gives under it: pinned at its rest size and held so by the long-range attachments, its
+    // middle 3 cm below the posts' tops (measured 1.068 m), the chest above it.
     const middle = world.getPosition(hammock.first + 15 * HAMMOCK.size + 15)[1];
-    await expect(middle).toBeLessThan(HAMMOCK.height - 0.05);
+    await expect(middle).toBeLessThan(HAMMOCK.height - 0.015);
     await expect(world.getPosition(doll.first + 2)[1]).toBeGreaterThan(middle);
     // The stack stands: each box's centre where it rests on the one below (within 2 cm), over the one below.
     const boxes = bodiesOf(probe, 'box');

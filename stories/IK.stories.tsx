@@ -1,7 +1,7 @@
 import { useFrame } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react';
-import { expect } from 'storybook/test';
+import { expect, waitFor } from 'storybook/test';
 import type { InstancedMesh } from 'three';
 import { IKHandle, Particle, Ragdoll, SinewContext, Stick, World, writeCapsuleInstances, type ParticleHandle, type RagdollApi } from 'sinew-physics';
 import { bodiesOf, distance, Floor, pointOnScreen, ragdollPart, waitForSteps } from './support/bodiesScene.js';
@@ -214,7 +214,8 @@ export const ArmWithHandle: StoryObj<ArmArgs> = {
     const handOnScreen = pointOnScreen(probe, before);
     const by: [number, number] = [-70, -90];
     await dragGizmo(probe, before, args.gizmoScale, by);
-    await waitForSteps(world, 3);
+    // The hand follows the gizmo on its drag spring (5 Hz, see dragSpring): half a second brings it there.
+    await waitForSteps(world, 30);
     const after = world.getPosition(hand);
     // The hand moved with the gizmo: in the gizmo's XY plane, as far on screen as the pointer went.
     await expect(distance(after, before)).toBeGreaterThan(0.1);
@@ -263,5 +264,8 @@ export const PosedRagdoll: StoryObj<PosedArgs> = {
     // The arm came along, and the feet stayed on their pins.
     await expect(world.getPosition(elbow)[1] - elbowBefore[1]).toBeGreaterThan(0.05);
     for (let k = 0; k < feet.length; k++) await expect(distance(world.getPosition(feet[k]!), feetBefore[k]!)).toBeLessThan(1e-6);
+    // Let go, the hand's spring brings it to rest and the handle pins it there rigidly.
+    const handPin = () => [...Array(world.pins.count).keys()].find((row) => world.pins.particle[row] === hand)!;
+    await waitFor(() => expect(world.pins.isRigid(handPin())).toBe(true), { timeout: 10_000 });
   },
 };

@@ -40,7 +40,7 @@ function Readout({ store, message }: { store: WorldStore; message: string | null
 /**
  * A cloth too big for real time (200 × 200 particles, ten substeps): each frame
  * runs `maxStepsPerAdvance` steps and drops the rest of the time, so the cloth
- * falls in slow motion. After a second of that the world says so, once, to
+ * swings down in slow motion. After a second of that the world says so, once, to
  * `<World onError>` (shown here) with the step cost and what to change, and the
  * store's `stats.slowerThanRealTime` turns true; it turns false again if the
  * world keeps up (make the cloth smaller in the controls).
@@ -53,7 +53,8 @@ function SlowCloth({ size, substeps, maxStepsPerAdvance }: SlowArgs) {
     <Scene camera={[0, 1.6, 3.6]} target={[0, 1.1, 0]} overlay={store && <Readout store={store} message={message} />}>
       <World ref={setStore} substeps={substeps} maxStepsPerAdvance={maxStepsPerAdvance} onError={(error) => setMessage(error.message)}>
         <Ground />
-        <Cloth name="sheet" width={size} height={size} spacing={spacing} corner={[-1, 2.2, 0]} pin="top" color="#6f8fc9" />
+        {/* Laid flat and held along one edge, it swings down (hung in its rest shape, it would have nothing to do). */}
+        <Cloth name="sheet" width={size} height={size} spacing={spacing} corner={[-1, 2.2, -1]} orientation="horizontal" pin="top" color="#6f8fc9" />
         <WorldProbe />
       </World>
     </Scene>

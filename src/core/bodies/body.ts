@@ -37,6 +37,12 @@ export interface BodyRecord {
    * lengths on it rather than along the sticks' zigzag (see `Tethers`).
    */
   restLayout?: Float64Array;
+  /**
+   * The strain beyond which the body's sticks break (a cloth's `tearStrain`);
+   * undefined: they never do. A drag holds such a body rigidly, so that it can
+   * be torn (see `dragSpring`).
+   */
+  tearStrain?: number;
   /** Triangles of the body's surface, for wind and rendering (cloth, plants, soft bodies). */
   surface?: Surface;
   /**

@@ -202,6 +202,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   let checking: CallbackId | undefined;
   const setTearing = (strain: number | undefined) => {
     tearing.strain = strain ?? Infinity;
+    body.tearStrain = strain;
     if (strain !== undefined && checking === undefined && body.alive) checking = world.onAfterStep(() => tearing.check());
     if (strain === undefined && checking !== undefined) {
       world.remove(checking);

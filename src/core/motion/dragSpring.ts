@@ -47,12 +47,14 @@ export interface DragSpringSettings {
  *   away (the curtain's sticks stay within 6.5% pulled every way at 1.5 and
  *   20 m/s, where 1.5% let them reach 8% and 4% 13%; see docs/solver.md).
  *
- * Returns undefined for a particle of no body or an immovable one: there is
- * no body to size a spring by, and the caller holds it rigidly.
+ * Returns undefined for a particle of no body or an immovable one (there is
+ * no body to size a spring by), and for one of a body that tears (a cloth with
+ * a `tearStrain`: pulling it apart is what it is for): the caller holds it
+ * rigidly.
  */
 export function dragSpring(world: World, particle: number, out: DragSpringSettings = { compliance: 0, damping: 0, maxForce: 0 }): DragSpringSettings | undefined {
   const body = world.bodyOf(particle);
-  if (body === undefined) return undefined;
+  if (body === undefined || body.tearStrain !== undefined) return undefined;
   const particles = world.particles;
   const own = ownInverseMass(world, particle);
   if (own === 0) return undefined;

@@ -4,6 +4,7 @@ import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useEffect } from '../hooks/effects.js';
 import { Matrix4, Vector3, type Group } from 'three';
 import type { Vec3 } from '../../core/math.js';
+import type { CallbackId } from '../../core/ids.js';
 import { BodyDrag } from '../../core/motion/bodyDrag.js';
 import { useSinew } from '../context.js';
 import { usePinAs } from '../hooks/usePin.js';
@@ -38,11 +39,13 @@ export interface IKHandleProps<N extends string = string> {
  * side of static colliders: a hand posed into a wall stays on its surface.
  * Orbit controls pause while it is dragged.
  *
- * A particle of a body is held as a drag holds it (a `BodyDrag`): by a spring
- * whose force limit comes from the body's mass and sticks, its target within
- * the body's reach of its pins, and the body given at least four passes, so a
- * ragdoll's hand pulled 3 m past its reach keeps every bone within 2% (the
- * body follows, or the hand lags). A particle of no body is pinned rigidly.
+ * While its gizmo is dragged, a particle of a body is held as a drag holds it
+ * (a `BodyDrag`): by a spring whose force limit comes from the body's mass and
+ * sticks, its target within the body's reach of its pins, and the body given
+ * at least four passes, so a ragdoll's hand pulled 3 m past its reach keeps
+ * every bone within 2% (the body follows, or the hand lags). Let go, it pins
+ * the particle rigidly where it came to rest, so the other handles of a posed
+ * body stay exactly where they are. A particle of no body is pinned rigidly.
  *
  * @example
  * ```tsx
@@ -56,11 +59,16 @@ export const IKHandle = guarded('<IKHandle>', function IKHandle<N extends string
 });
 
 // Guarded too: its own render checks the props, and `guarded` tries a component's own render only.
+/** How slow (m/s) a released handle's particle must be, its target still, before the handle pins it rigidly where it is. */
+const SETTLED_SPEED = 0.01;
+
 const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
   const { world } = useSinew('<IKHandle>');
   // One hold per pin: the pin is re-made when its particle is.
   const hold = useRef<BodyDrag | null>(null);
+  // The per-step check that pins a released handle's particle rigidly once its spring has brought it in.
+  const settling = useRef<CallbackId | undefined>(undefined);
   useEffect(
     () => () => {
       hold.current?.end();
@@ -78,11 +86,6 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
   useFrame(() => {
     if (pin.id === placedFor.current || pin.id < 0) return;
     placedFor.current = pin.id;
-    // The pin is held by its body's spring from the start: posing and holding still ask the same of the bones.
-    if (world.pinRow(pin.id) >= 0) {
-      hold.current?.end();
-      hold.current = new BodyDrag(world, pin.id);
-    }
     pin.target(scratch.target);
     const parent = gizmo.current?.parent;
     scratch.vector.set(scratch.target[0], scratch.target[1], scratch.target[2]);
@@ -102,6 +105,8 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
       scratch.target[2] = scratch.vector.z;
       // No pin (its particle went away): nothing to drag.
       if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
+      if (settling.current !== undefined) world.remove(settling.current);
+      settling.current = undefined;
       if (hold.current?.pin !== pin.id || hold.current.world !== world) {
         hold.current?.end();
         hold.current = new BodyDrag(world, pin.id);
@@ -112,8 +117,52 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
     [pin, world, scratch, latestOnDrag],
   );
 
+  // Let go, the spring brings the particle onto the gizmo (within the body's reach), and then the handle pins
+  // it there rigidly (the paper's IK by pinning): held still, a pose asks nothing of a spring, and a posed
+  // body's other handles stay exactly where they are.
+  const handleDragEnd = useCallback(() => {
+    if (settling.current !== undefined) world.remove(settling.current);
+    const id = pin.id;
+    const last: Vec3 = [NaN, NaN, NaN];
+    const settle = world.onAfterStep((w) => {
+      const row = w.pinRow(id);
+      if (row >= 0) {
+        const p = w.particles.position;
+        const t = w.pins.target;
+        const i = w.pins.particle[row]! * 3;
+        const k = row * 3;
+        // The glide still walks the target over the frame's steps, or the spring has not brought the particle in.
+        const still = t[k] === last[0] && t[k + 1] === last[1] && t[k + 2] === last[2];
+        last[0] = t[k]!;
+        last[1] = t[k + 1]!;
+        last[2] = t[k + 2]!;
+        const q = w.particles.previous;
+        const moving = Math.hypot(p[i]! - q[i]!, p[i + 1]! - q[i + 1]!, p[i + 2]! - q[i + 2]!) / w.substep;
+        if (!still || moving > SETTLED_SPEED) return;
+        if (!w.pins.isRigid(row)) {
+          // Pinned where the spring brought it to rest: a hand short of an unreachable gizmo stays short, and the gizmo comes to it.
+          w.setPin(id, { compliance: 0, damping: 0, maxForce: Infinity });
+          w.setPinTarget(id, [p[i]!, p[i + 1]!, p[i + 2]!]);
+          placedFor.current = -1;
+        }
+      }
+      hold.current?.end();
+      hold.current = null;
+      w.remove(settle);
+      settling.current = undefined;
+    });
+    settling.current = settle;
+  }, [pin, world]);
+  useEffect(
+    () => () => {
+      if (settling.current !== undefined) world.remove(settling.current);
+      settling.current = undefined;
+    },
+    [world],
+  );
+
   return (
-    <PivotControls ref={gizmo} matrix={matrix} scale={scale} fixed={fixed} depthTest={!alwaysOnTop} disableRotations disableScaling onDrag={handleDrag}>
+    <PivotControls ref={gizmo} matrix={matrix} scale={scale} fixed={fixed} depthTest={!alwaysOnTop} disableRotations disableScaling onDrag={handleDrag} onDragEnd={handleDragEnd}>
       {children ?? (
         <mesh renderOrder={500}>
           <sphereGeometry args={[scale * 0.12, 16, 12]} />
