@@ -274,7 +274,8 @@ export const HingedDoor: StoryObj<DoorArgs> = {
     const from = pointOnScreen(probe, before);
     const to = pointOnScreen(probe, target);
     await dragTo(canvas, from, to, 16, 500);
-    await waitForSteps(world, 40);
+    // The door comes round behind the hand on its drag spring (5 Hz, at most twice its weight): a second and a half.
+    await waitForSteps(world, 90);
     const after = world.getPosition(corner);
     const turned = Math.abs(angleOf(after) - startAngle);
     // The door turned about its hinge toward the pointer ...

@@ -284,17 +284,20 @@ export const RopeBridge: StoryObj<BridgeArgs> = {
     await expect(crate[1]).toBeGreaterThan(under + 0.1);
     await expect(crate[1]).toBeLessThan(deckY + 0.3);
     await expect(lowest).toBeLessThan(deckY - 0.15);
-    // Press the deck's front edge down a little, a quarter of the way along, and let it spring back.
+    // Press the deck's front edge down, a quarter of the way along, and let it spring back.
     const layout = bridgeLayout(args.segments);
     const edge = deck.first + (layout.rows - 1) * layout.columns + (layout.columns >> 2);
     const before = world.getPosition(edge)[1];
     const from = particleOnScreen(probe, edge);
     const to: [number, number] = [from[0], from[1] + canvas.getBoundingClientRect().height * 0.05];
     await pacedDrag(probe, from, to, 10, 1);
-    await waitForSteps(probe, 6);
+    // The deck follows the hand on its drag spring (5 Hz, see dragSpring): half a second brings it down.
+    await waitForSteps(probe, 30);
     const pressed = world.getPosition(edge)[1];
     pointer(canvas, 'pointerup', to[0], to[1]);
-    await expect(pressed).toBeLessThan(before - 0.08);
+    // A hand presses with at most what the deck's sticks carry within 1% (dragSpring): the loaded deck gives
+    // 2 cm, where a rigid pin forced it 8 cm down by stretching it.
+    await expect(pressed).toBeLessThan(before - 0.01);
   },
 };
 

