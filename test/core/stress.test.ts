@@ -123,11 +123,10 @@ describe('a hanging net at the default solver (10 substeps × 1 pass), 10 s', ()
     cases.push({ n, build: 'row-major', support: 'pins', start: 'pleated', kernel: 'wasm' });
     cases.push({ n, build: 'createCloth', support: 'anchors', start: 'jittered', kernel: 'js' });
   }
-  // 128×128 costs 4–8 s a run: the net with each kernel, and the other starts.
+  // 128×128 costs 4–8 s a run: the net, and a pleated start (the kernels agree bit for bit,
+  // test/core/stickKernel.test.ts; the jittered start runs at 32 and 64).
   cases.push(
     { n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'wasm' },
-    { n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'js' },
-    { n: 128, build: 'reversed', support: 'pins', start: 'jittered', kernel: 'wasm' },
     { n: 128, build: 'createCloth', support: 'pins', start: 'pleated', kernel: 'wasm' },
   );
 
