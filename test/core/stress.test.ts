@@ -125,10 +125,7 @@ describe('a hanging net at the default solver (10 substeps × 1 pass), 10 s', ()
   }
   // 128×128 costs 4–8 s a run: the net, and a pleated start (the kernels agree bit for bit,
   // test/core/stickKernel.test.ts; the jittered start runs at 32 and 64).
-  cases.push(
-    { n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'wasm' },
-    { n: 128, build: 'createCloth', support: 'pins', start: 'pleated', kernel: 'wasm' },
-  );
+  cases.push({ n: 128, build: 'row-major', support: 'anchors', start: 'planar', kernel: 'wasm' }, { n: 128, build: 'createCloth', support: 'pins', start: 'pleated', kernel: 'wasm' });
 
   it.each(named(cases))(
     '%s: below its supports at ≤ 1.5% stretch',
