@@ -1,4 +1,4 @@
-import type { Vec3 } from '../../src/core/index.js';
+import type { ColliderShape, Vec3 } from '../../src/core/index.js';
 
 /** Collects triangles; each quad is wound so that its front faces `facing`. */
 export class MeshBuilder {
@@ -38,3 +38,12 @@ export function staircase(steps: number, D: number, H: number, width: number) {
   m.quad([-2, 0, z0], [-2, steps * H + 3, z0], [-2, steps * H + 3, z1], [-2, 0, z1], [1, 0, 0]);
   return m;
 }
+
+/** Solid colliders whose surface is the plane y = 0 near the origin, solid below it. */
+export const solids: Record<string, ColliderShape> = {
+  plane: { type: 'plane', normal: [0, 1, 0], offset: 0 },
+  sphere: { type: 'sphere', position: [0, -5, 0], radius: 5 },
+  box: { type: 'box', min: [-5, -10, -5], max: [5, 0, 5] },
+  capsule: { type: 'capsule', a: [-5, -5, 0], b: [5, -5, 0], radius: 5 },
+  obb: { type: 'obb', position: [0, -5, 0], halfExtents: [5, 5, 5], rotation: [0, 0.3826834, 0, 0.9238795] },
+};

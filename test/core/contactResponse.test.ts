@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBox, createRagdoll, World, type ColliderShape, type Vec3, type WorldOptions } from '../../src/core/index.js';
-import { MeshBuilder } from './collisionScenes.js';
+import { MeshBuilder, solids } from './collisionScenes.js';
 
 const speedOf = (world: World, id: number) => Math.hypot(...world.getVelocity(id));
-
-/** Solid colliders whose surface is the plane y = 0 near the origin, solid below it. */
-const solids: Record<string, ColliderShape> = {
-  plane: { type: 'plane', normal: [0, 1, 0], offset: 0 },
-  sphere: { type: 'sphere', position: [0, -5, 0], radius: 5 },
-  box: { type: 'box', min: [-5, -10, -5], max: [5, 0, 5] },
-  capsule: { type: 'capsule', a: [-5, -5, 0], b: [5, -5, 0], radius: 5 },
-  obb: { type: 'obb', position: [0, -5, 0], halfExtents: [5, 5, 5], rotation: [0, 0.3826834, 0, 0.9238795] },
-};
 
 /** How far point `p` lies inside the solid of `solids[kind]` (negative: outside). */
 function depthInside(kind: string, p: Vec3): number {

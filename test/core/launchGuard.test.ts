@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createBox, createRagdoll, createRope, World, type ColliderShape, type StickKernel } from '../../src/core/index.js';
+import { createBox, createRagdoll, createRope, World, type StickKernel } from '../../src/core/index.js';
+import { solids } from './collisionScenes.js';
 
 // No launch from constraints and contacts together: whatever holds a body inside a collider or
 // inside another body, let go it leaves at under 5 m/s (the push-out limit, 3 m/s by default, plus
 // what gravity gives it in the step it leaves in).
 const LAUNCH = 5;
 const kernels: StickKernel[] = ['wasm', 'js'];
-
-/** Solids whose surface is the plane y = 0 near the origin, solid below it. */
-const solids: Record<string, ColliderShape> = {
-  plane: { type: 'plane', normal: [0, 1, 0], offset: 0 },
-  sphere: { type: 'sphere', position: [0, -5, 0], radius: 5 },
-  box: { type: 'box', min: [-5, -10, -5], max: [5, 0, 5] },
-  capsule: { type: 'capsule', a: [-5, -5, 0], b: [5, -5, 0], radius: 5 },
-  obb: { type: 'obb', position: [0, -5, 0], halfExtents: [5, 5, 5], rotation: [0, 0.3826834, 0, 0.9238795] },
-};
 
 /** Fastest particle among `ids` over `steps` steps. */
 function fastestOver(world: World, ids: readonly number[], steps: number): number {
