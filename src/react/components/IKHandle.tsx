@@ -58,10 +58,10 @@ export const IKHandle = guarded('<IKHandle>', function IKHandle<N extends string
   return enabled ? <ActiveIKHandle {...props} /> : null;
 });
 
-// Guarded too: its own render checks the props, and `guarded` tries a component's own render only.
 /** How slow (m/s) a released handle's particle must be, its target still, before the handle pins it rigidly where it is. */
 const SETTLED_SPEED = 0.01;
 
+// Guarded too: its own render checks the props, and `guarded` tries a component's own render only.
 const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
   const { world } = useSinew('<IKHandle>');
