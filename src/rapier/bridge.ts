@@ -58,6 +58,8 @@ interface Mirror {
   readonly bodyHandle: number;
   /** Pose before Rapier's step: position xyz, quaternion xyzw. */
   readonly before: Float64Array;
+  /** Pose Rapier's last step left it at (NaN before the first). */
+  readonly after: Float64Array;
   seen: number;
 }
 
@@ -82,6 +84,9 @@ interface Coupling {
  * hulls and trimeshes; on fixed, kinematic and dynamic bodies; sensors and
  * disabled ones left out) followed by a sinew kinematic collider along the
  * path Rapier's step moved it, so that particles meet it swept and at its speed.
+ * The path starts at the pose its body gives it (a collider's own pose is stale
+ * until Rapier steps), so a body placed or moved with `setTranslation` between
+ * steps jumps there without sweeping across.
  *
  * A dynamic body is coupled two-way through a {@link CoupledBody}: inside
  * sinew's step it yields to what its colliders touch and what is attached to
@@ -171,8 +176,8 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
     if (dynamic) (shape as { body?: CoupledBody }).body = couple(body).coupled;
     const id = world.addCollider(shape);
     const kinematic = world.getCollider(id) as KinematicCollider;
-    const entry: Mirror = { id, kinematic, rapier: collider, bodyHandle: dynamic ? body.handle : -1, before: new Float64Array(7), seen: generation };
-    readPose(collider, entry.before);
+    const entry: Mirror = { id, kinematic, rapier: collider, bodyHandle: dynamic ? body.handle : -1, before: new Float64Array(7), after: new Float64Array(7).fill(NaN), seen: generation };
+    readPoseBefore(collider, entry.before, entry.after);
     const b = entry.before;
     kinematic.setPose([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], { teleport: true });
     mirrors.set(collider.handle, entry);
@@ -186,7 +191,7 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
     const entry = mirrors.get(collider.handle) ?? mirror(collider);
     if (!entry) return;
     entry.seen = generation;
-    readPose(collider, entry.before);
+    readPoseBefore(collider, entry.before, entry.after);
   };
 
   const before = world.onBeforeStep(() => {
@@ -242,14 +247,15 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
     }
     const reach = particleReach(world, box);
     for (const entry of mirrors.values()) {
-      const t = entry.rapier.translation();
-      const r = entry.rapier.rotation();
+      // Rapier's step has brought the collider's own pose up to date with its body.
+      const a = entry.after;
+      readColliderPose(entry.rapier, a);
       const b = entry.before;
       const fall = entry.bodyHandle >= 0 ? couplings.get(entry.bodyHandle)!.fall : NO_FALL;
-      const x = t.x - fall[0]!;
-      const y = t.y - fall[1]!;
-      const z = t.z - fall[2]!;
-      entry.kinematic.followPath([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], [x, y, z], [r.x, r.y, r.z, r.w]);
+      const x = a[0]! - fall[0]!;
+      const y = a[1]! - fall[1]!;
+      const z = a[2]! - fall[2]!;
+      entry.kinematic.followPath([b[0]!, b[1]!, b[2]!], [b[3]!, b[4]!, b[5]!, b[6]!], [x, y, z], [a[3]!, a[4]!, a[5]!, a[6]!]);
       // Skipped this step when its sweep is out of every particle's reach.
       const k = entry.kinematic.boundRadius + reach;
       entry.kinematic.near =
@@ -386,7 +392,8 @@ function readMass(entry: Coupling): void {
   i[8] = m.m33;
 }
 
-function readPose(collider: RapierColliderLike, out: Float64Array): void {
+/** A collider's own world pose (position xyz, quaternion xyzw) into `out`: current only after Rapier's step. */
+function readColliderPose(collider: RapierColliderLike, out: Float64Array): void {
   const t = collider.translation();
   const r = collider.rotation();
   out[0] = t.x;
@@ -396,6 +403,46 @@ function readPose(collider: RapierColliderLike, out: Float64Array): void {
   out[4] = r.y;
   out[5] = r.z;
   out[6] = r.w;
+}
+
+/**
+ * A collider's world pose before Rapier's step into `out`, read from its body
+ * when it has one: the body's pose composed with the collider's pose relative to
+ * it. Rapier brings a collider's own `translation()` and `rotation()` up to date
+ * only in its step, so they are stale after a body's `setTranslation` until the
+ * next one: @react-three/rapier places its bodies so after making their
+ * colliders (which then read (0, 0, 0) until the first step), and the bridge
+ * writes sinew's yield back so every step. The body's pose is current. Within
+ * float32 rounding of `last` (the pose Rapier's last step left), `last` itself:
+ * Rapier composes in float32, and a collider standing still keeps still.
+ */
+function readPoseBefore(collider: RapierColliderLike, out: Float64Array, last: Float64Array): void {
+  const body = collider.parent();
+  const local = body ? collider.translationWrtParent() : null;
+  const turn = body ? collider.rotationWrtParent() : null;
+  if (!body || !local || !turn) {
+    readColliderPose(collider, out);
+    return;
+  }
+  const t = body.translation();
+  const q = body.rotation();
+  // The body's rotation applied to the collider's offset (v + 2w(u×v) + 2u×(u×v), u the quaternion's vector part).
+  const cx = 2 * (q.y * local.z - q.z * local.y);
+  const cy = 2 * (q.z * local.x - q.x * local.z);
+  const cz = 2 * (q.x * local.y - q.y * local.x);
+  out[0] = t.x + local.x + q.w * cx + (q.y * cz - q.z * cy);
+  out[1] = t.y + local.y + q.w * cy + (q.z * cx - q.x * cz);
+  out[2] = t.z + local.z + q.w * cz + (q.x * cy - q.y * cx);
+  // The body's rotation, then the collider's within it: q ⊗ turn.
+  out[3] = q.w * turn.x + q.x * turn.w + q.y * turn.z - q.z * turn.y;
+  out[4] = q.w * turn.y - q.x * turn.z + q.y * turn.w + q.z * turn.x;
+  out[5] = q.w * turn.z + q.x * turn.y - q.y * turn.x + q.z * turn.w;
+  out[6] = q.w * turn.w - q.x * turn.x - q.y * turn.y - q.z * turn.z;
+  for (let k = 0; k < 7; k++) {
+    // A few float32 ulps of the coordinate (2⁻²³ relative), at least 1e-6.
+    if (!(Math.abs(out[k]! - last[k]!) <= 1e-6 * Math.max(1, Math.abs(last[k]!)))) return;
+  }
+  out.set(last);
 }
 
 function readCentre(body: RapierBodyLike, out: Float64Array): void {

@@ -50,6 +50,10 @@ export interface RapierColliderLike {
   shapeType(): number;
   translation(): RapierVector;
   rotation(): RapierRotation;
+  /** Its position in its parent body's frame (null without a parent). */
+  translationWrtParent(): RapierVector | null;
+  /** Its rotation in its parent body's frame (null without a parent). */
+  rotationWrtParent(): RapierRotation | null;
   isSensor(): boolean;
   isEnabled(): boolean;
   friction(): number;

@@ -1,7 +1,7 @@
 import { checkNumber } from '../core/math.js';
 import type { ParticleRef } from '../react/particleRef.js';
 import { format } from './format.js';
-import { describeParticle, particleIn, type TestScene } from './names.js';
+import { nameParticle, particleIn, type TestScene } from './names.js';
 
 /**
  * Throws unless the particle moves slower than `speed` (m/s, default 0.01) over
@@ -21,6 +21,6 @@ export function expectAtRest(scene: TestScene, particle: ParticleRef, options: {
   const id = particleIn(scene, particle, 'expectAtRest');
   const [x, y, z] = state.world.getVelocity(id);
   const speed = Math.hypot(x, y, z);
-  if (!(speed < limit)) throw new Error(`expectAtRest: ${describeParticle(state, id)} moves at ${format(speed)} m/s, not below ${limit} m/s (velocity [${[x, y, z].map(format).join(', ')}])`);
+  if (!(speed < limit)) throw new Error(`expectAtRest: ${nameParticle(state, particle, id)} moves at ${format(speed)} m/s, not below ${limit} m/s (velocity [${[x, y, z].map(format).join(', ')}])`);
   return speed;
 }

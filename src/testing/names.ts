@@ -1,4 +1,6 @@
 import type { BodyRecord } from '../core/bodies/body.js';
+import { ragdollParts } from '../core/bodies/ragdollSkeleton.js';
+import { clothCorners } from '../react/hooks/useCloth.js';
 import { resolveParticle, type ParticleRef } from '../react/particleRef.js';
 import type { WorldState, WorldStore } from '../react/store.js';
 
@@ -70,9 +72,15 @@ export function bodyIn(scene: TestScene, name: ParticleRef, who: string): BodyRe
   return record;
 }
 
+/** Part names a body's particle may go by besides its index: a ragdoll's parts and a cloth's corners. */
+const PART_NAMES: readonly string[] = [...ragdollParts, ...clothCorners];
+
 /**
  * How the helpers' messages name particle `id`: by the name it was given
- * (`"hand"`), as a part of a named body (`"rope.3"`), or by id.
+ * (`"hand"`), or as a part of a named body, as {@link ParticleRef} names it: a
+ * ragdoll's part or a cloth's corner (`"doll.leftHand"`, `"flag.topRight"`),
+ * `"end"` for a body's last particle (`"rope.end"`), its index otherwise
+ * (`"rope.3"`); or by id.
  *
  * @example
  * ```ts
@@ -82,9 +90,25 @@ export function bodyIn(scene: TestScene, name: ParticleRef, who: string): BodyRe
 export function describeParticle(state: WorldState, id: number): string {
   for (const [name, particle] of Object.entries(state.particles)) if (particle.id === id) return `"${name}"`;
   for (const [name, body] of Object.entries(state.bodies)) {
-    if (body.first >= 0 && id >= body.first && id < body.first + body.count) return `"${name}.${id - body.first}"`;
+    if (body.first < 0 || id < body.first || id >= body.first + body.count) continue;
+    if (body.resolve) for (const part of PART_NAMES) if (body.resolve(part) === id) return `"${name}.${part}"`;
+    return id === body.first + body.count - 1 ? `"${name}.end"` : `"${name}.${id - body.first}"`;
   }
   return `particle ${id}`;
+}
+
+/**
+ * How the helpers' messages name the particle a test referred to as `ref`
+ * (resolved to `id`): by the test's own name for it when it gave one
+ * (`"rope.end"`, `"doll.leftHand"`, `"rope.3"`), by {@link describeParticle} for a handle or an id.
+ *
+ * @example
+ * ```ts
+ * nameParticle(scene.store.getState(), 'rope.end', id); // '"rope.end"'
+ * ```
+ */
+export function nameParticle(state: WorldState, ref: ParticleRef, id: number): string {
+  return typeof ref === 'string' ? `"${ref}"` : describeParticle(state, id);
 }
 
 /** The message's list of the names a scene has. */

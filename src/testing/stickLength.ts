@@ -2,7 +2,7 @@ import { checkNumber } from '../core/math.js';
 import type { World } from '../core/world.js';
 import type { ParticleRef } from '../react/particleRef.js';
 import { format } from './format.js';
-import { describeParticle, particleIn, type TestScene } from './names.js';
+import { nameParticle, particleIn, type TestScene } from './names.js';
 
 /**
  * Options of {@link expectStickLength}.
@@ -37,7 +37,7 @@ export function expectStickLength(scene: TestScene, a: ParticleRef, b: ParticleR
   const world = state.world;
   const ia = particleIn(scene, a, 'expectStickLength: a');
   const ib = particleIn(scene, b, 'expectStickLength: b');
-  const names = `${describeParticle(state, ia)}–${describeParticle(state, ib)}`;
+  const names = `${nameParticle(state, a, ia)}–${nameParticle(state, b, ib)}`;
   const length = options.length === undefined ? restLength(world, ia, ib, names) : checkNumber(options.length, 'expectStickLength: length', 0);
   const p = world.positions;
   const distance = Math.hypot(p[ib * 3]! - p[ia * 3]!, p[ib * 3 + 1]! - p[ia * 3 + 1]!, p[ib * 3 + 2]! - p[ia * 3 + 2]!);

@@ -1,7 +1,7 @@
 import RAPIER from '@dimforge/rapier3d-compat';
 import type * as RapierTypes from '@dimforge/rapier3d-compat';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createCloth, createRope, World, type Vec3 } from '../../src/core/index.js';
+import { createCloth, createRope, World, type KinematicCollider, type Vec3 } from '../../src/core/index.js';
 import { bridgeRapier, type RapierWorldLike } from '../../src/rapier/index.js';
 
 // Issue 14, part 3: the bridge against the real Rapier that @react-three/rapier 2.2.0
@@ -33,6 +33,21 @@ function ballBody(rapier: RapierTypes.World, position: Vec3, radius: number, mas
 }
 
 const speed = (v: { x: number; y: number; z: number }) => Math.hypot(v.x, v.y, v.z);
+
+/** A body's kinetic plus gravitational potential energy under g = 9.81 (see `energy` in sinew-physics/testing: v over the substep, height at its middle). */
+function clothEnergy(world: World, body: { first: number; count: number }): number {
+  const p = world.particles.position;
+  const q = world.particles.previous;
+  const h = world.substep;
+  let e = 0;
+  for (let i = body.first; i < body.first + body.count; i++) {
+    const w = world.particles.inverseMass[i]!;
+    if (w === 0) continue;
+    for (let k = 0; k < 3; k++) e += (0.5 / w) * ((p[i * 3 + k]! - q[i * 3 + k]!) / h) ** 2;
+    e += (9.81 / w) * ((p[i * 3 + 1]! + q[i * 3 + 1]!) / 2);
+  }
+  return e;
+}
 
 describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bodies coupled two-way', () => {
   it('a sinew hammock catches a 1 kg Rapier ball dropped 0.6 m into it, and it comes to rest', () => {
@@ -82,6 +97,67 @@ describe('sinew-physics/rapier: Rapier colliders as sinew colliders, dynamic bod
     bridge.remove();
     expect(sinew.colliders).toHaveLength(0);
     expect(sinew.substepStages).toHaveLength(0);
+    rapier.free();
+  });
+
+  // Issue 29, item 3: @react-three/rapier makes a body's collider first and places the body after
+  // (setTranslation), so until Rapier's first step the collider's own translation() reads (0, 0, 0).
+  for (const kernel of ['wasm', 'js'] as const) {
+    it(`a ball placed above a hammock after its collider was made adds nothing in the first step (${kernel} kernel)`, () => {
+      const rapier = new R.World({ x: 0, y: -9.81, z: 0 });
+      const sinew = new World({ gravity: [0, -9.81, 0], kernel });
+      const bridge = bridgeRapier(rapier as unknown as RapierWorldLike, sinew);
+      const hammock = createCloth(sinew, { width: 16, height: 16, spacing: 0.08, orientation: 'horizontal', corner: [-0.6, 1, -0.6], pin: 'corners', radius: 0.02, mass: 0.5 });
+      const ball = rapier.createRigidBody(R.RigidBodyDesc.dynamic());
+      const collider = rapier.createCollider(R.ColliderDesc.ball(0.15).setMass(1), ball);
+      ball.setTranslation({ x: 0, y: 1.6, z: 0 }, true);
+      expect(collider.translation().y).toBe(0);
+      const start = clothEnergy(sinew, hammock);
+      sinew.step();
+      // Gravity alone: the cloth's energy does not rise (it loses 1.2 mJ to its own relaxation; read from the
+      // collider's stale pose, the ball swept up from the origin through it: +42 mJ, the cloth thrown 12 cm
+      // above its pins and the ball flung down at 3.1 m/s).
+      expect(clothEnergy(sinew, hammock)).toBeLessThanOrEqual(start);
+      let top = -Infinity;
+      for (let i = hammock.first; i < hammock.first + hammock.count; i++) top = Math.max(top, sinew.getPosition(i)[1]);
+      expect(top).toBeLessThanOrEqual(1);
+      // The ball fell freely for one step (g·dt = 0.1635 m/s), 45 cm above the cloth.
+      expect(ball.linvel().y).toBeCloseTo(-9.81 / 60, 4);
+      expect(ball.translation().y).toBeCloseTo(1.6 - (9.81 / 3600) * (5 / 8), 5);
+      bridge.remove();
+      rapier.free();
+    });
+  }
+
+  it('follows a collider set off and turned on a turned body, from before the first step', () => {
+    const { rapier, sinew, bridge } = worlds(0);
+    const body = rapier.createRigidBody(R.RigidBodyDesc.kinematicPositionBased());
+    // 90° about z for the body, 90° about x for the collider within it, the collider 0.5 m along the body's x.
+    const h = Math.SQRT1_2;
+    const collider = rapier.createCollider(R.ColliderDesc.capsule(0.2, 0.05).setTranslation(0.5, 0, 0).setRotation({ x: h, y: 0, z: 0, w: h }), body);
+    body.setTranslation({ x: 1, y: 2, z: 3 }, true);
+    body.setRotation({ x: 0, y: 0, z: h, w: h }, true);
+    sinew.step();
+    const kinematic = sinew.getCollider(bridge.colliders.get(collider.handle)!) as KinematicCollider;
+    // Where Rapier's step put it: the offset turned to +y, the capsule's axis (its y) turned to z then kept by
+    // the body's turn about z. The first sweep started there too (it stood still).
+    const t = collider.translation();
+    const r = collider.rotation();
+    expect([t.x, t.y, t.z]).toEqual([expect.closeTo(1, 6), expect.closeTo(2.5, 6), expect.closeTo(3, 6)]);
+    for (const pose of [kinematic.startPose, kinematic.endPose]) {
+      expect(Array.from(pose.subarray(0, 3))).toEqual([expect.closeTo(t.x, 6), expect.closeTo(t.y, 6), expect.closeTo(t.z, 6)]);
+      expect(Array.from(pose.subarray(3, 7))).toEqual([expect.closeTo(r.x, 6), expect.closeTo(r.y, 6), expect.closeTo(r.z, 6), expect.closeTo(r.w, 6)]);
+    }
+    // Standing still it keeps still: no float32 rounding of Rapier's own composition moves it.
+    sinew.step();
+    expect(Array.from(kinematic.startPose)).toEqual(Array.from(kinematic.endPose));
+    expect(Array.from(kinematic.velocity)).toEqual([0, 0, 0]);
+    // Moved between steps (setTranslation: a jump), its next step starts where the body is, not where it was.
+    body.setTranslation({ x: -1, y: 2, z: 3 }, true);
+    sinew.step();
+    expect(kinematic.startPose[0]).toBeCloseTo(-1, 6);
+    expect(kinematic.endPose[0]).toBeCloseTo(-1, 6);
+    bridge.remove();
     rapier.free();
   });
 

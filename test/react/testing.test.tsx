@@ -250,6 +250,29 @@ describe('physical facts', () => {
     await scene.unmount();
   });
 
+  it('expectAtRest names a body\'s particle as the test named it, or by its part name ("rope.end", "doll.leftHand")', async () => {
+    const scene = await mountWorld(
+      <>
+        <Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={4} pinStart />
+        <Ragdoll name="doll" feet={[3, 3, 0]} />
+      </>,
+    );
+    await scene.seconds(0.3);
+    // Swinging down from the horizontal and falling: the exact message, its speed printed to three digits.
+    const message = (name: string, ref: string) => {
+      const v = scene.velocity(ref);
+      const three = (n: number) => String(Number(n.toPrecision(3)));
+      return `expectAtRest: "${name}" moves at ${three(Math.hypot(...v))} m/s, not below 0.01 m/s (velocity [${v.map(three).join(', ')}])`;
+    };
+    expect(() => expectAtRest(scene, 'rope.end')).toThrow(new Error(message('rope.end', 'rope.end')));
+    expect(() => expectAtRest(scene, 'rope.4')).toThrow(new Error(message('rope.4', 'rope.end')));
+    // An id or a handle: named as ParticleRef names it, a part name before an index.
+    expect(() => expectAtRest(scene, scene.particle('rope.end'))).toThrow(new Error(message('rope.end', 'rope.end')));
+    expect(() => expectAtRest(scene, { id: scene.particle('rope.2') })).toThrow(new Error(message('rope.2', 'rope.2')));
+    expect(() => expectAtRest(scene, scene.particle('doll.leftHand'))).toThrow(new Error(message('doll.leftHand', 'doll.leftHand')));
+    await scene.unmount();
+  });
+
   it("expectStickLength compares with the stick's rest length or a given length", async () => {
     const scene = await mountWorld(<Rope name="rope" from={[0, 2, 0]} to={[1, 2, 0]} segments={4} pinStart />);
     await scene.seconds(1);
@@ -296,7 +319,7 @@ describe('physical facts', () => {
     expectFinite(scene);
     scene.world.particles.position[scene.particle('rope.end') * 3 + 1] = Number.NaN;
     expect(nonFiniteParticles(scene)).toEqual([scene.particle('rope.end')]);
-    expect(() => expectFinite(scene)).toThrow(/^expectFinite: 1 of 4 particles hold NaN or Infinity: "rope\.3" at \[0\.9\d+, NaN, 0\]$/);
+    expect(() => expectFinite(scene)).toThrow(/^expectFinite: 1 of 4 particles hold NaN or Infinity: "rope\.end" at \[0\.9\d+, NaN, 0\]$/);
     await scene.seconds(0.1); // the sticks spread it up the rope
     expect(nonFiniteParticles(scene).length).toBeGreaterThan(1);
     await scene.unmount();

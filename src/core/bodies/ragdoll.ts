@@ -151,7 +151,12 @@ export interface RagdollLimb {
   readonly stick: number;
 }
 
-/** An anatomical angle limit of the ragdoll, in radians. */
+/**
+ * An anatomical angle limit of the ragdoll, in radians. The knees' and the hips'
+ * flexion rows are also one-way hinges about the hip line: a knee bends back
+ * (hyperextends) at most 4°, a thigh swings back past the chest's line at most
+ * 25° (`angleLimits`; docs/ragdolls.md).
+ */
 export interface RagdollAngle {
   /** The joint's name, e.g. `'leftKnee'`. */
   readonly name: RagdollJoint;
