@@ -126,11 +126,15 @@ export class AnimatedRagdoll {
     const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
     this.posed = swung.map((s) => s.bone);
-    this.blend = new GetUpBlend(ragdollParts.length, this.posed);
     this.current = new Float64Array(ragdollParts.length * 3);
     this.previous = new Float64Array(ragdollParts.length * 3);
     this.sample(this.current);
     this.previous.set(this.current);
+    this.blend = new GetUpBlend(
+      ragdollParts.length,
+      swung.map((s) => ({ bone: s.bone, aim: s.to - first })),
+      this.current,
+    );
     this.pins = ragdollParts.map((_, i) => world.addPin(this.ragdoll.first + i));
     this.stepping = world.onBeforeStep(this.beforeStep);
   }

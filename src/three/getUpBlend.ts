@@ -33,7 +33,7 @@ export class GetUpBlend {
   /** Elapsed seconds, duration (0: not running) and the animated pose's weight: in a typed array, as doubles in fields can box in V8 each step. */
   private readonly state = new Float64Array(3);
 
-  /** The bones it turns (parents before children), and each one's axis in its own space (xyz; 0 where it has no child bone). */
+  /** The bones it turns (parents before children), and each one's axis in its own space (xyz; 0 where it has none). */
   private readonly bones: readonly Object3D[];
   private readonly axes: Float64Array;
   private readonly isPosed: Set<Object3D>;
@@ -44,20 +44,34 @@ export class GetUpBlend {
   private readonly inverse = new Matrix4();
 
   /**
-   * A blend of `count` particles, not running, that also turns `bones` (the
-   * bones the ragdoll poses, parents first) about their own axes toward the
-   * animation's twist (see {@link GetUpBlend.twistBones}).
+   * A blend of `count` particles, not running, that also turns the bones the
+   * ragdoll poses (parents first) about their own axes toward the animation's
+   * twist (see {@link GetUpBlend.twistBones}). Each bone's axis is the way to
+   * its child bone that points closest to the particle it aims at, `aim` (an
+   * index into the particles, placed by `pose`, xyz per particle, against the
+   * bones' current world matrices), or to that particle when it has no child
+   * bone: an axis the animation keeps in the bone, unlike the way to a particle
+   * a further bone carries (the pelvis aims at the chest particle, which the
+   * spine's bend moves), so the twist about it is all the two turns differ by.
    */
-  constructor(count: number, bones: readonly Object3D[] = []) {
+  constructor(count: number, bones: readonly { bone: Object3D; aim: number }[] = [], pose: Float64Array = new Float64Array(count * 3)) {
     this.from = new Float64Array(count * 3);
-    this.bones = bones;
-    this.isPosed = new Set(bones);
+    this.bones = bones.map((b) => b.bone);
+    this.isPosed = new Set(this.bones);
     this.axes = new Float64Array(bones.length * 3);
-    bones.forEach((bone, i) => {
-      const child = bone.children.find((c) => (c as Object3D & { isBone?: boolean }).isBone);
-      if (!child || child.position.lengthSq() === 0) return;
-      const axis = child.position.clone().normalize();
-      this.axes.set([axis.x, axis.y, axis.z], i * 3);
+    const toward = new Vector3();
+    bones.forEach(({ bone, aim }, i) => {
+      bone.worldToLocal(toward.fromArray(pose, aim * 3));
+      if (toward.lengthSq() < 1e-12) return;
+      toward.normalize();
+      let axis = toward;
+      let best = -Infinity;
+      for (const child of bone.children) {
+        if (!(child as Object3D & { isBone?: boolean }).isBone || child.position.lengthSq() < 1e-12) continue;
+        const along = child.position.dot(toward) / child.position.length();
+        if (along > best) [best, axis] = [along, child.position.clone().normalize()];
+      }
+      axis.toArray(this.axes, i * 3);
     });
   }
 
