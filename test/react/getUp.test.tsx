@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createBox } from '../../src/core/bodies/rigid.js';
 import { GetUpBlend, smoothstep } from '../../src/three/getUpBlend.js';
 import { leastAllocation } from '../support/heap.js';
 import { measureGetUp, type GetUpCase, type GetUpMeasure } from '../support/getUp.js';
@@ -101,6 +102,27 @@ describe('getUp', () => {
       for (let i = 0; i < 90; i++) w.frame();
       expect(head(), stop).toBeLessThan(0.5);
     }
+  });
+
+  it('ends when a body strikes it: a crate thrown at it halfway up meets a ragdoll, not a kinematic wall', () => {
+    const w = walker({}, 0);
+    for (let i = 0; i < 20; i++) w.frame();
+    w.character.hit('chest', [0, 0, -1], 0.01);
+    for (let i = 0; i < 90; i++) w.frame();
+    w.character.getUp(1);
+    for (let i = 0; i < 30; i++) w.frame();
+    // 12 kg, 30 cm, 1.2 m in front of the chest, flying at it at 9 m/s (as animatedRagdoll.test.tsx throws it).
+    const chest = w.world.getPosition(w.character.ragdoll.part('chest'));
+    createBox(w.world, { size: 0.3, mass: 12, position: [chest[0], chest[1], chest[2] + 1.2], velocity: [0, 0, -9] });
+    let struckAt = -1;
+    for (let i = 0; i < 20 && struckAt < 0; i++) {
+      w.frame();
+      if (!w.character.gettingUp) struckAt = i;
+    }
+    // The crate needs about 8 frames to arrive; the ragdoll is physical again, not handed back to the animation.
+    expect(struckAt).toBeGreaterThanOrEqual(0);
+    expect(struckAt).toBeLessThan(10);
+    expect(w.character.active).toBe(true);
   });
 
   it('allocates nothing per frame while getting up', () => {
