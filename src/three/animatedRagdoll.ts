@@ -8,6 +8,7 @@ import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
 import { SwingDriver, type SwungBone } from './swingDriver.js';
 import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
+import { GetUpBlend } from './getUpBlend.js';
 
 /** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
 export type RagdollStrength = number | Readonly<Partial<Record<RagdollPart, number>>>;
@@ -82,16 +83,16 @@ export class AnimatedRagdoll {
   private readonly masses: Float64Array;
   /** Strength per particle when active, as set. */
   private readonly strength = new Float64Array(ragdollParts.length);
-  /** Strength per particle when a get-up began. */
-  private readonly rampFrom = new Float64Array(ragdollParts.length);
+  /** Strength 1 for every particle: rigid pins, as while getting up and animated. */
+  private readonly rigid = new Float64Array(ragdollParts.length).fill(1);
+  /** The pose blend of a get-up (see {@link GetUpBlend}). */
+  private readonly blend: GetUpBlend;
   /** Animated pose sampled at the latest and the one before (xyz per particle). */
   private readonly current: Float64Array;
   private readonly previous: Float64Array;
   private sampleDt = 0;
   private samples = 0;
   private isActive = false;
-  private rampTime = 0;
-  private rampDuration = 0;
   private readonly stepping: CallbackId;
   private removed = false;
   private readonly point = new Vector3();
@@ -129,6 +130,11 @@ export class AnimatedRagdoll {
     this.previous = new Float64Array(ragdollParts.length * 3);
     this.sample(this.current);
     this.previous.set(this.current);
+    this.blend = new GetUpBlend(
+      ragdollParts.length,
+      swung.map((s) => ({ bone: s.bone, aim: s.to - first })),
+      this.current,
+    );
     this.pins = ragdollParts.map((_, i) => world.addPin(this.ragdoll.first + i));
     this.stepping = world.onBeforeStep(this.beforeStep);
   }
@@ -140,7 +146,7 @@ export class AnimatedRagdoll {
 
   /** True while {@link AnimatedRagdoll.getUp} blends back to the animation. */
   get gettingUp(): boolean {
-    return this.rampDuration > 0;
+    return this.blend.running;
   }
 
   /**
@@ -169,6 +175,7 @@ export class AnimatedRagdoll {
   pose(): void {
     if (!this.isActive || this.removed) return;
     this.swings.update(this.world);
+    if (this.blend.running) this.blend.twistBones();
     // The bones it does not drive (toes, fingers, the middle of the spine) follow their driven parents.
     this.root.updateMatrixWorld(true);
   }
@@ -176,9 +183,12 @@ export class AnimatedRagdoll {
   /**
    * Turns physical from the current animated pose: every particle keeps the
    * velocity the animation gave it between the last two {@link AnimatedRagdoll.follow}
-   * calls, and its pin softens to its strength. Does nothing when already active.
+   * calls, and its pin softens to its strength. While getting up, it ends the
+   * get-up where the body is, each particle keeping the blend's velocity. Does
+   * nothing when already active otherwise.
    */
   activate(): void {
+    if (this.blend.running) this.stopGettingUp();
     if (this.isActive || this.removed) return;
     this.isActive = true;
     for (const bone of this.posed) {
@@ -198,7 +208,8 @@ export class AnimatedRagdoll {
    * A blow (paper section 7) at `part`: activates the ragdoll (keeping the
    * animation's velocities) and moves the part `strength` metres along
    * `direction`, which Verlet turns into strength / substep m/s. A part held at
-   * strength 1 does not move.
+   * strength 1 does not move. A hit while getting up ends the get-up (see
+   * {@link AnimatedRagdoll.activate}).
    */
   hit(part: RagdollPart, direction: Vec3Like, strength: number): void {
     this.ragdoll.part(part);
@@ -224,22 +235,32 @@ export class AnimatedRagdoll {
       ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? 0));
     } else throw new TypeError(`${what} must be a number in [0, 1] or an object of them by part, got ${String(strength)}`);
     if (this.ragdoll && this.isActive) {
-      this.rampDuration = 0;
+      this.blend.stop();
       this.applyStrength(this.strength);
     }
   }
 
   /**
-   * Blends back to the animation ('get up') over `seconds` of simulated time:
-   * every part's strength rises to 1, then the ragdoll is inactive again and
-   * the animation drives the bones. Does nothing while inactive.
+   * Blends back to the animation ('get up') over `seconds` of simulated time,
+   * then the ragdoll is inactive again and the animation drives the bones.
+   * The pose blends: every particle is held (rigidly) on a target that eases
+   * from where it lies to where the animation puts it, along a smoothstep of
+   * the elapsed share (see {@link GetUpBlend}), so no part moves faster than
+   * its animated place does plus 1.5 × its distance from it / `seconds`, and the
+   * hand-over has no jump. That is within the animation's fastest part plus
+   * g × `seconds` (what gravity gives a part in the blend: 4.9 m/s for 0.5 s,
+   * 9.8 m/s for 1 s) while the body lies within g × seconds² / 1.5 of its
+   * animated pose (1.6 m for 0.5 s, 6.5 m for 1 s). Begun while the body still
+   * moves, the blend starts where it is, from rest. A hit, a strike,
+   * {@link AnimatedRagdoll.activate} or {@link AnimatedRagdoll.setStrength}
+   * ends the get-up. Does nothing while inactive; called again while getting
+   * up, it starts over from the current pose.
    */
   getUp(seconds: number): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
     if (!this.isActive || this.removed) return;
-    for (let i = 0; i < ragdollParts.length; i++) this.rampFrom[i] = this.effectiveStrength(i);
-    this.rampTime = 0;
-    this.rampDuration = seconds;
+    this.blend.start(this.world.particles.position, this.ragdoll.first, seconds);
+    this.applyStrength(this.rigid);
   }
 
   /** Removes the ragdoll, its pins and its step hook, and hands the bones back to the animation. Safe to call twice. */
@@ -252,30 +273,9 @@ export class AnimatedRagdoll {
     for (const bone of this.posed) bone.matrixAutoUpdate = true;
   }
 
-  /** Strength part `i` holds with now (1 for a rigid pin, 0 with none). */
-  private effectiveStrength(i: number): number {
-    const pin = this.pins[i]!;
-    if (pin < 0) return 0;
-    const row = this.world.pinRow(pin);
-    const alpha = this.world.pins.compliance[row]!;
-    if (alpha === 0) return 1;
-    // Inverse of the compliance law in `complianceFor`.
-    const ratio = 1 / (HALF_STRENGTH_OMEGA * Math.sqrt(alpha * this.masses[i]!));
-    return ratio / (1 + ratio);
-  }
-
   private complianceFor(i: number, strength: number): number {
     const omega = (HALF_STRENGTH_OMEGA * strength) / (1 - strength);
     return 1 / (this.masses[i]! * omega * omega);
-  }
-
-  /**
-   * Critical damping (N·s/m) of part `i`'s pin at strength `s`, 2·m·ω: while
-   * getting up, the springs stiffen a hundredfold and, undamped, would keep and
-   * sharpen every swing (a particle whipped to 17 m/s in the get-up test).
-   */
-  private dampingFor(i: number, strength: number): number {
-    return (2 * this.masses[i]! * HALF_STRENGTH_OMEGA * strength) / (1 - strength);
   }
 
   /**
@@ -306,32 +306,22 @@ export class AnimatedRagdoll {
 
   private deactivate(): void {
     this.isActive = false;
-    this.rampDuration = 0;
-    const full = this.rampFrom.fill(1);
-    this.applyStrength(full);
+    this.blend.stop();
+    this.applyStrength(this.rigid);
     for (const bone of this.posed) bone.matrixAutoUpdate = true;
   }
 
-  /** Before every step: the pins' share of the way from the last pose to this one, and the get-up's ramp. */
+  /** Ends a get-up where the body is: the pins soften to the strength, each particle keeping its velocity. */
+  private stopGettingUp(): void {
+    this.blend.stop();
+    this.applyStrength(this.strength);
+  }
+
+  /** Before every step: the pins' share of the way from the last pose to this one, blended with where the body lay while getting up. */
   private readonly beforeStep = (world: World): void => {
-    if (!this.isActive && this.strikeSpeed > 0 && this.struck(world)) this.activate();
-    if (this.rampDuration > 0) {
-      this.rampTime += world.timeStep;
-      if (this.rampTime >= this.rampDuration) this.deactivate();
-      else {
-        const share = this.rampTime / this.rampDuration;
-        for (let i = 0; i < ragdollParts.length; i++) {
-          const s = this.rampFrom[i]! + (1 - this.rampFrom[i]!) * share;
-          const pin = this.pins[i]!;
-          if (pin < 0) {
-            if (s > 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance: this.complianceFor(i, s), damping: this.dampingFor(i, s) });
-          } else {
-            const row = world.pinRow(pin);
-            if (world.pins.compliance[row] !== 0) world.pins.setCompliance(row, this.complianceFor(i, s), this.dampingFor(i, s));
-          }
-        }
-      }
-    }
+    if ((!this.isActive || this.blend.running) && this.strikeSpeed > 0 && this.struck(world)) this.activate();
+    if (this.blend.running && this.blend.advance(world.timeStep)) this.deactivate();
+    const blending = this.blend.running;
     const share = (world.frameStep + 1) / world.frameSteps;
     const target = world.pins.target;
     for (let i = 0; i < ragdollParts.length; i++) {
@@ -342,6 +332,7 @@ export class AnimatedRagdoll {
         const from = this.previous[i * 3 + k]!;
         target[row + k] = from + (this.current[i * 3 + k]! - from) * share;
       }
+      if (blending) this.blend.blendTarget(target, row, i);
       if (this.isActive) world.wake(this.ragdoll.first + i);
     }
   };

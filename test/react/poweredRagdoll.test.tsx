@@ -102,11 +102,15 @@ describe('powered ragdoll', () => {
     for (let i = 0; i < 180; i++) w.frame();
     expect(w.world.getPosition(w.character.ragdoll.part('chest'))[1]).toBeLessThan(0.35);
     w.character.getUp(1);
+    // Speeds from each frame's moves: a rigidly pinned particle's Verlet velocity reads 0 after a step.
+    const at = () => ragdollParts.map((p) => new Vector3(...w.world.getPosition(w.character.ragdoll.part(p))));
     let fastest = 0;
-
+    let last = at();
     for (let i = 0; i < 59; i++) {
       w.frame();
-      for (const p of ragdollParts) fastest = Math.max(fastest, Math.hypot(...w.world.getVelocity(w.character.ragdoll.part(p))));
+      const now = at();
+      now.forEach((x, k) => (fastest = Math.max(fastest, x.distanceTo(last[k]!) * 60)));
+      last = now;
     }
     expect(w.character.gettingUp).toBe(true);
     const before = worstParticle(w, w.time, w.humanoid.root.position.z).distance;
@@ -114,11 +118,13 @@ describe('powered ragdoll', () => {
     w.frame();
     expect(w.character.active).toBe(false);
     const after = worstParticle(w, w.time, w.humanoid.root.position.z).distance;
-    // Measured: 0.06 mm off the animation just before the pins turn rigid, so the hand-over is no jump;
-    // no part faster than 5.9 m/s on the way (17 m/s with undamped pins).
+    // The pose eases from where it lay (1.8 m from the animation at most) to the animation along a
+    // smoothstep: a frame before the end it is (1 − smoothstep(59/60)) × 1.8 m = 1.5 mm off (measured 1.4 mm),
+    // then on it. Measured: no part faster than 2.6 m/s on the way (the ease's bound: the walk's fastest
+    // part, 3.7 m/s, + 1.5 × 1.8 m / 1 s; test/react/getUp.test.tsx checks it over rigs, hits and durations).
     expect(before).toBeLessThan(0.005);
     expect(after).toBeLessThan(1e-6);
-    expect(fastest).toBeLessThan(8);
+    expect(fastest).toBeLessThan(3.7 + 1.5 * 1.8);
   });
 
   it('names a strength outside [0, 1]', () => {

@@ -20,7 +20,12 @@ export interface CharacterRagdollProps {
   strength?: RagdollStrength;
   /** Turn physical when another body strikes it at this speed (m/s) or faster; 0: never. Default 2. Read when the character mounts. */
   strikeSpeed?: number;
-  /** Seconds the blend back to the animation takes when `active` turns false. Default 1. */
+  /**
+   * Seconds the blend back to the animation takes when `active` turns false:
+   * the pose eases from where the body lies to the animation, no part faster
+   * than its animated place plus 1.5 × its distance from it / `getUp` (see
+   * `AnimatedRagdoll.getUp`). Default 1.
+   */
   getUp?: number;
   /** Receives the character's ragdoll handle (null until mounted): `hit`, `activate`, `getUp`, `ragdoll`. */
   ref?: Ref<AnimatedRagdoll | null>;
