@@ -32,9 +32,9 @@ function joints(spine: 1 | 2 | 3, x: 1 | -1, s: 'l' | 'r'): Joint[] {
   ];
 }
 
-function skeletonJoints(spine: 1 | 2 | 3, withRoot: boolean): Joint[] {
+function skeletonJoints(spine: 1 | 2 | 3, withRoot: boolean, pelvisHeight: number): Joint[] {
   const trunk: Joint[] = [
-    { key: 'pelvis', parent: withRoot ? 'root' : null, at: [0, 0.95, 0], radius: 0.14 },
+    { key: 'pelvis', parent: withRoot ? 'root' : null, at: [0, pelvisHeight, 0], radius: 0.14 },
     { key: 'spine1', parent: 'pelvis', at: [0, 1.05, -0.01], radius: 0.13 },
   ];
   if (spine >= 2) trunk.push({ key: 'spine2', parent: 'spine1', at: [0, 1.17, -0.01], radius: 0.14 });
@@ -173,9 +173,12 @@ export interface BuiltRig {
   skeleton: Skeleton;
 }
 
-/** Builds the A-posed figure with `convention`'s names and bone axes. */
-export function buildRig(convention: RigConvention): BuiltRig {
-  const list = skeletonJoints(convention.spine, convention.root);
+/**
+ * Builds the A-posed figure with `convention`'s names and bone axes; its pelvis joint 5 cm above the hip
+ * joints (at 0.95 m), or at `pelvisHeight`.
+ */
+export function buildRig(convention: RigConvention, pelvisHeight = 0.95): BuiltRig {
+  const list = skeletonJoints(convention.spine, convention.root, pelvisHeight);
   // Each bone's world turn in the bind pose: its axis along the way to its first child.
   const axis = convention.axis === 'x' ? new Vector3(1, 0, 0) : new Vector3(0, 1, 0);
   const turns = new Map<string, Quaternion>();
