@@ -6,7 +6,8 @@ import type { Vec3Like } from '../core/math.js';
 import { inheritAnimation } from '../core/motion/inheritAnimation.js';
 import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
-import { SwingDriver, type SwungBone } from './swingDriver.js';
+import { SwingDriver } from './swingDriver.js';
+import { swungBones } from './ragdollBones.js';
 import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
 import { GetUpBlend } from './getUpBlend.js';
 
@@ -423,63 +424,6 @@ export class AnimatedRagdoll {
       into[i * 3 + 2] = p.z;
     }
   }
-}
-
-/**
- * The bones the ragdoll poses and what each points at: the pelvis bone carried
- * by the pelvis particle, aimed at the chest and turned with the hips (the
- * ragdoll's pelvis triangle can tilt some 80° against its spine, which a
- * pelvis bone following it would fold the belly's skin over), the chest bone aimed
- * from the chest particle at the neck and turned with the shoulders, the spine bones between them turned by even shares
- * of the way from the pelvis's turn to the chest's, the neck bone at the head, a clavicle bone
- * (between chest and shoulder, if the rig has one) at its shoulder, and each limb's
- * start bone at the limb's far joint. Hands, feet and the head ride on their
- * parents with their animated pose.
- */
-function swungBones(fit: RagdollFit, first: number): SwungBone[] {
-  const id = (part: RagdollPart) => first + ragdollParts.indexOf(part);
-  const bone = (part: RagdollPart) => fit.anchors[part].bone;
-  const list: { bone: Object3D; to: RagdollPart; root?: boolean; from?: RagdollPart; side?: readonly [RagdollPart, RagdollPart]; share?: number; blend?: number }[] = [
-    { bone: bone('pelvis'), to: 'chest', root: true, side: ['leftHip', 'rightHip'] },
-    { bone: bone('chest'), to: 'neck', from: 'chest', side: ['leftShoulder', 'rightShoulder'] },
-    // The neck bone takes half the head's nod against the chest and the head bone the rest: the whole nod
-    // (up to 80°) at the neck's joint pulled the skin at the top of the chest 12% off its bind distances.
-    { bone: bone('neck'), to: 'head', from: 'neck', share: 0.5 },
-  ];
-  if (bone('head') !== bone('neck')) list.push({ bone: bone('head'), to: 'head', from: 'neck' });
-  // The spine bones between the pelvis bone and the chest bone share the turn from the pelvis's frame to the
-  // chest's evenly, each joint taking an equal part of the trunk's bend and twist (Mixamo's Spine, Spine1).
-  const between: Object3D[] = [];
-  for (let b = bone('chest').parent; b && b !== bone('pelvis'); b = b.parent) between.unshift(b);
-  if (between.length > 0 && between[0]!.parent === bone('pelvis')) between.forEach((b, k) => list.push({ bone: b, to: 'chest', blend: (k + 1) / (between.length + 1) }));
-  for (const side of ['left', 'right'] as const) {
-    const clavicle = bone(`${side}Shoulder`).parent;
-    if (clavicle && (clavicle as Object3D & { isBone?: boolean }).isBone && clavicle !== bone('chest') && clavicle !== bone('neck')) list.push({ bone: clavicle, to: `${side}Shoulder` });
-    list.push({ bone: bone(`${side}Shoulder`), to: `${side}Elbow` }, { bone: bone(`${side}Elbow`), to: `${side}Hand` });
-    list.push({ bone: bone(`${side}Hip`), to: `${side}Knee` }, { bone: bone(`${side}Knee`), to: `${side}Foot` });
-  }
-  const bones = new Set(list.map((b) => b.bone));
-  const depth = (o: Object3D) => {
-    let d = 0;
-    for (let p = o.parent; p; p = p.parent) d++;
-    return d;
-  };
-  return list
-    .sort((a, b) => depth(a.bone) - depth(b.bone))
-    .map((b) => {
-      let parent = b.bone.parent;
-      while (parent && !bones.has(parent)) parent = parent.parent;
-      return {
-        bone: b.bone,
-        parent: b.root ? null : parent,
-        to: id(b.to),
-        root: b.root ? { at: id('pelvis'), from: id('pelvis') } : undefined,
-        side: b.side && ([id(b.side[0]), id(b.side[1])] as const),
-        from: b.from && id(b.from),
-        blend: b.blend === undefined ? undefined : { from: bone('pelvis'), to: bone('chest'), share: b.blend },
-        share: b.share,
-      };
-    });
 }
 
 function checkStrength(value: unknown, what: string): void {

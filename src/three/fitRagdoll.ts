@@ -141,7 +141,7 @@ export function fitRagdoll(root: Object3D | Skeleton, options: FitRagdollOptions
   const limbLengths = Object.fromEntries(limbSpecs.map((s) => [s.name, points[s.from].distanceTo(points[s.to])])) as Record<RagdollLimbName, number>;
   const limbBones = bonesOfLimbs(byPart);
   const mesh = options.mesh ?? findSkinnedMesh(root, bones);
-  const skinRadii = mesh ? radiiFromSkin(mesh, limbBones, points) : undefined;
+  const skinRadii = mesh ? radiiFromSkin(mesh, limbBones, points, front) : undefined;
   const limbRadii = Object.fromEntries(limbSpecs.map((s) => [s.name, skinRadii?.get(s.name) ?? s.radius * height])) as Record<RagdollLimbName, number>;
   return { joints, height, limbLengths, limbRadii, radiiFromSkin: skinRadii !== undefined, anchors, limbBones };
 }
@@ -163,7 +163,8 @@ function findMixamo(bones: readonly Bone[], name: string): Bone | undefined {
 /**
  * Which limb each bone belongs to: each limb its start joint's bone (the thigh the
  * hip bone, the forearm the elbow bone), the first claim winning (the spine
- * before the clavicles and pelvis sides that share its start); the limbs that
+ * before the clavicles and pelvis sides that share its start); the lower spine
+ * the spine bones between the pelvis bone and the chest bone too; the limbs that
  * end at a hand, foot or head carry that bone too (it has no limb of its own);
  * a clavicle limb poses the bone between the chest and the shoulder, if the rig has one.
  */
@@ -176,6 +177,8 @@ function bonesOfLimbs(byPart: Record<RagdollPart, Bone>): { bone: Bone; limb: nu
     if (s.name.endsWith('Clavicle') || s.name.endsWith('Pelvis')) return;
     claim(byPart[s.from], i);
   });
+  const lowerSpine = limbSpecs.findIndex((s) => s.name === 'lowerSpine');
+  for (let b = byPart.chest.parent as Bone | null; b?.isBone && b !== byPart.pelvis; b = b.parent as Bone | null) claim(b, lowerSpine);
   limbSpecs.forEach((s, i) => {
     if (s.to === 'head' || s.to.endsWith('Hand') || s.to.endsWith('Foot')) claim(byPart[s.to], i);
     if (s.name.endsWith('Clavicle')) {
@@ -200,14 +203,24 @@ function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[]): Ski
  * Median distance from its limb's segment of the vertices whose heaviest bone
  * belongs to a limb, the skin taken in its current pose. Limbs that own no bone
  * (the pelvis sides) or carry too few vertices keep the proportional radius.
+ * The spine's two limbs take at least the depth of their skin: how far it reaches
+ * in front of or behind their segment (along `front`), over the segment's whole
+ * length. The spine bones lie behind the segments, which run to the chest particle
+ * in front of them, so the median left the back's skin outside the capsules that
+ * the ragdoll lies on (the back 5–8 cm under the floor, lying on it). A round trunk
+ * then floats a little lying on its front or side (its skin's depth behind the
+ * spine is its depth in front plus twice the chest particle's lead).
  */
-function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb: number }[], points: Record<RagdollPart, Vector3>): Map<RagdollLimbName, number> {
+function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb: number }[], points: Record<RagdollPart, Vector3>, front: Vector3): Map<RagdollLimbName, number> {
   const limbOfBone = new Map<number, number>();
   mesh.skeleton.bones.forEach((bone, index) => {
     const owned = limbBones.find((x) => x.bone === bone);
     if (owned) limbOfBone.set(index, owned.limb);
   });
   const distances = limbSpecs.map(() => [] as number[]);
+  /** The trunk's vertices' distances in front of or behind their limb's segment. */
+  const depths = limbSpecs.map(() => [] as number[]);
+  const trunk = (limb: number) => limbSpecs[limb]!.name === 'upperSpine' || limbSpecs[limb]!.name === 'lowerSpine';
   const skinIndex = mesh.geometry.getAttribute('skinIndex');
   const skinWeight = mesh.geometry.getAttribute('skinWeight');
   const count = mesh.geometry.getAttribute('position').count;
@@ -230,6 +243,8 @@ function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb
     const a = points[spec.from];
     segment.subVectors(points[spec.to], a);
     const t = offset.subVectors(vertex, a).dot(segment) / segment.lengthSq();
+    // The trunk's depth along all its length: its capsules end in its particles' spheres, not in a joint's rounding.
+    if (trunk(limb) && t >= 0 && t <= 1) depths[limb]!.push(Math.abs((offset.x - segment.x * t) * front.x + (offset.y - segment.y * t) * front.y + (offset.z - segment.z * t) * front.z));
     // Only vertices alongside the bone: past its ends they belong to the joint's rounding.
     if (t < 0.2 || t > 0.8) continue;
     distances[limb]!.push(offset.addScaledVector(segment, -t).length());
@@ -238,7 +253,10 @@ function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb
   distances.forEach((list, limb) => {
     if (list.length < 8) return;
     list.sort((x, y) => x - y);
-    radii.set(limbSpecs[limb]!.name, list[list.length >> 1]!);
+    radii.set(
+      limbSpecs[limb]!.name,
+      depths[limb]!.reduce((deepest, d) => Math.max(deepest, d), list[list.length >> 1]!),
+    );
   });
   return radii;
 }

@@ -1,10 +1,11 @@
 import { Matrix4, Quaternion, Vector3, type Object3D } from 'three';
 import type { World } from '../core/world.js';
+import { frame, normalizeInPlace, setVector, turnBetween } from './swingMath.js';
 
 /**
- * A bone posed from a stick figure's particles by {@link SwingDriver}. It keeps
- * its place in the hierarchy (its joint stays where its parent puts it) unless it
- * is a `root`, and turns so that it points from its joint at particle `to`.
+ * A bone posed from a stick figure's particles by {@link SwingDriver}. It turns so
+ * that it points from its joint at particle `to`; its joint stays where its parent
+ * puts it unless a particle carries it (`at`, or a `root`).
  */
 export interface SwungBone {
   /** The bone to pose (its `matrixAutoUpdate` should be false while driven). */
@@ -15,6 +16,13 @@ export interface SwungBone {
   to: number;
   /** For the root: the particle its joint is carried by (kept at its bind offset). */
   root?: { at: number; from: number };
+  /**
+   * The particle that carries the bone's joint, kept at its bind offset in the bone's
+   * turned frame, instead of the place its parent puts it: the bone then lies on its
+   * particle however the bones above it bent (the gap goes into the joint with its
+   * parent, a stretch of the skin there, or is spread over a `blend` chain ending at it).
+   */
+  at?: number;
   /**
    * Particles `[left, right]` giving the bone's side, so it turns fully with
    * them (the pelvis with the hips, the chest with the shoulders); without it
@@ -56,8 +64,17 @@ interface Bound {
   readonly aim: Vector3;
   /** The side at bind (world). */
   readonly side: Vector3;
-  /** Root only: joint minus the carrying particle at bind, in the bone's space. */
+  /** With a carrying particle (`at` or a root): joint minus that particle at bind, in the bone's space. */
   readonly offset: Vector3;
+  /** The carrying particle, -1 without one. */
+  readonly at: number;
+  /**
+   * A bone of a `blend` chain whose far bone is carried by a particle: the share of
+   * the chain's gap (its far joint's place by the particle minus by the chain) it takes.
+   */
+  spread: number;
+  /** The first bone of such a chain: indices of the chain's bones in order, the carried far bone last. */
+  chain: Int32Array | null;
   /** World turn from bind, for bones whose turn comes from particles alone (a `side` with a `root` or `from`). */
   readonly delta: Quaternion;
   /** True when `delta` is found before any bone is placed. */
@@ -74,11 +91,12 @@ interface Bound {
 }
 
 /**
- * Poses bones from a stick figure so that skinning stays right. Every joint
- * stays where its parent bone puts it, so the bones on either side of a joint
- * agree on its place (with dual quaternion skinning every vertex between them
- * keeps its distance from it). Each bone turns to point at its particle: by the
- * shortest turn against its parent (a swing: a stick figure does not know a
+ * Poses bones from a stick figure so that skinning stays right. A joint stays
+ * where its parent bone puts it, so the bones on either side of it agree on its
+ * place (with dual quaternion skinning every vertex between them keeps its
+ * distance from it), unless a particle carries it (`at`): then the bone lies on
+ * its particle and the joint with its parent stretches by what the two disagree.
+ * Each bone turns to point at its particle: by the shortest turn against its parent (a swing: a stick figure does not know a
  * limb's twist, and a twist read from the bend of an elbow without a hinge can
  * turn an upper arm half round against the shoulder and collapse the skin there),
  * or, given a `side`, fully with the particles (the pelvis and chest, whose
@@ -104,6 +122,10 @@ export class SwingDriver {
   private readonly parentInverse = new Matrix4();
   private readonly basis = new Matrix4();
   private readonly bindBasis = new Matrix4();
+  /** The gap of the `blend` chain being posed, and the turn that swings the chain onto its far joint (see `chainGap`). */
+  private readonly gap = new Vector3();
+  private readonly chainTurn = new Quaternion();
+  private readonly chainStart = new Vector3();
 
   /** Throws a `RangeError` for a blend whose share is outside [0, 1] or whose bones are not early-turned bones of this driver. */
   constructor(bones: readonly SwungBone[]) {
@@ -128,6 +150,9 @@ export class SwingDriver {
         aim: new Vector3(),
         side: new Vector3(),
         offset: new Vector3(),
+        at: spec.root ? spec.root.at : (spec.at ?? -1),
+        spread: 0,
+        chain: null,
         delta: new Quaternion(),
         early: early(spec),
         index,
@@ -137,6 +162,32 @@ export class SwingDriver {
         blendTo: blend ? indexOf(blend.to, spec.bone) : -1,
       };
     });
+    this.spreadChains();
+  }
+
+  /**
+   * Finds each `blend` chain that runs unbroken, parent to child, into a `to` bone
+   * carried by a particle, and shares that chain's gap evenly among its joints (see
+   * `chainGap`): each bone of the chain shifts by its share more than its parent, so
+   * every joint from the chain's first to the `to` bone's stretches alike.
+   */
+  private spreadChains(): void {
+    for (const far of this.bound) {
+      if (far.at < 0 || far.spec.root) continue;
+      const members = this.bound.filter((b) => b.blendTo === far.index);
+      if (members.length === 0) continue;
+      const chain: Bound[] = [];
+      let link = far.spec.bone.parent;
+      while (link) {
+        const member = members.find((m) => m.spec.bone === link);
+        if (!member) break;
+        chain.unshift(member);
+        link = link.parent;
+      }
+      if (chain.length !== members.length) continue;
+      for (const b of chain) b.spread = 1 / (chain.length + 1);
+      chain[0]!.chain = Int32Array.from([...chain.map((b) => b.index), far.index]);
+    }
   }
 
   /** Records each bone against its parent and its particles; the bones and the particles must be in the same pose now. */
@@ -157,8 +208,8 @@ export class SwingDriver {
       b.aim.set(pos[to * 3]! - ox, pos[to * 3 + 1]! - oy, pos[to * 3 + 2]! - oz).normalize();
       if (side) b.side.set(pos[side[0] * 3]! - pos[side[1] * 3]!, pos[side[0] * 3 + 1]! - pos[side[1] * 3 + 1]!, pos[side[0] * 3 + 2]! - pos[side[1] * 3 + 2]!);
       else b.aim.applyQuaternion(this.inverse.copy(b.parentRotation).invert());
-      if (root) {
-        const p = root.at * 3;
+      if (b.at >= 0) {
+        const p = b.at * 3;
         b.offset.set(this.origin.x - pos[p]!, this.origin.y - pos[p + 1]!, this.origin.z - pos[p + 2]!).applyQuaternion(this.inverse.copy(b.rotation).invert());
       }
     }
@@ -177,15 +228,22 @@ export class SwingDriver {
     }
     for (let i = 0; i < this.bound.length; i++) {
       const b = this.bound[i]!;
-      const { bone, root } = b.spec;
+      const bone = b.spec.bone;
       const holder = bone.parent;
+      if (b.chain) this.chainGap(b.chain, pos);
       if (!this.turn(b, pos)) continue;
-      if (root) {
-        const p = root.at * 3;
+      if (b.at >= 0) {
+        const p = b.at * 3;
         this.origin.copy(b.offset).applyQuaternion(this.rotation);
         this.origin.x += pos[p]!;
         this.origin.y += pos[p + 1]!;
         this.origin.z += pos[p + 2]!;
+      } else if (b.spread > 0) {
+        // Written out: a share passed to addScaledVector would be boxed (see `slerpTurn`).
+        const share = b.spread;
+        this.origin.x += this.gap.x * share;
+        this.origin.y += this.gap.y * share;
+        this.origin.z += this.gap.z * share;
       }
       bone.matrixWorld.compose(this.origin, this.rotation, this.unit);
       if (holder) bone.matrix.multiplyMatrices(this.parentInverse.copy(holder.matrixWorld).invert(), bone.matrixWorld);
@@ -212,7 +270,8 @@ export class SwingDriver {
     }
     if (b.blendFrom >= 0) {
       this.slerpTurn(b, this.bound[b.blendFrom]!.delta, this.bound[b.blendTo]!.delta);
-      this.rotation.copy(this.swing).multiply(b.rotation);
+      if (b.spread > 0) this.rotation.copy(this.chainTurn).multiply(this.swing).multiply(b.rotation);
+      else this.rotation.copy(this.swing).multiply(b.rotation);
       return true;
     }
     if (side) {
@@ -239,6 +298,54 @@ export class SwingDriver {
     if (b.partial) this.slerpTurn(b, this.identity, this.inverse.copy(this.swing));
     this.rotation.copy(this.parentRotation).multiply(this.swing).multiply(b.relative);
     return true;
+  }
+
+  /**
+   * Before the first bone of a `blend` chain whose far bone a particle carries: into
+   * `chainTurn`, the turn about the first bone's joint that swings the chain's far joint
+   * (the bones turned by their blends, each holding its child's joint at the child's
+   * local `position`) onto the line to where the particle puts it; into `gap`, what
+   * the chain then still lacks in length, along that line. The first bone's parent
+   * must be posed already. Uses the scratch `position`, `parentRotation`, `aim`,
+   * `side`, `swing` and `inverse`.
+   */
+  private chainGap(chain: Int32Array, pos: Float64Array): void {
+    const first = this.bound[chain[0]!]!;
+    const holder = first.spec.bone.parent!;
+    holder.matrixWorld.decompose(this.position, this.parentRotation, this.scale);
+    const last = chain.length - 1;
+    for (let k = 0; k <= last; k++) {
+      const b = this.bound[chain[k]!]!;
+      this.aim.copy(b.spec.bone.position).applyQuaternion(this.parentRotation);
+      this.position.add(this.aim);
+      if (k === 0) this.chainStart.copy(this.position);
+      if (k === last) break;
+      this.slerpTurn(b, this.bound[b.blendFrom]!.delta, this.bound[b.blendTo]!.delta);
+      this.parentRotation.copy(this.swing).multiply(b.rotation);
+    }
+    // The far joint where its particle puts it, into `gap` for now.
+    const far = this.bound[chain[last]!]!;
+    const p = far.at * 3;
+    this.inverse.copy(far.delta).multiply(far.rotation);
+    this.gap.copy(far.offset).applyQuaternion(this.inverse);
+    this.gap.x += pos[p]!;
+    this.gap.y += pos[p + 1]!;
+    this.gap.z += pos[p + 2]!;
+    // From the chain's start: `aim` to where the chain ends, `side` to where its particle puts it.
+    this.aim.subVectors(this.position, this.chainStart);
+    this.side.subVectors(this.gap, this.chainStart);
+    const reach = Math.sqrt(this.aim.x * this.aim.x + this.aim.y * this.aim.y + this.aim.z * this.aim.z);
+    const wanted = Math.sqrt(this.side.x * this.side.x + this.side.y * this.side.y + this.side.z * this.side.z);
+    if (!normalizeInPlace(this.aim) || !normalizeInPlace(this.side)) {
+      this.chainTurn.identity();
+      this.gap.sub(this.position);
+      return;
+    }
+    turnBetween(this.aim, this.side, this.chainTurn, this.slerped);
+    const short = wanted - reach;
+    this.gap.x = this.side.x * short;
+    this.gap.y = this.side.y * short;
+    this.gap.z = this.side.z * short;
   }
 
   /**
@@ -293,112 +400,4 @@ export class SwingDriver {
     this.swing.setFromRotationMatrix(this.basis.multiply(this.bindBasis.transpose()));
     return true;
   }
-}
-
-/**
- * `out` = particle at `a` minus particle at `b` (b < 0: the particle at `a` alone), read from the positions.
- * Written field by field: the pelvis's `Vector3.set(x, y, z)` from the particles allocated 32 bytes a frame
- * (measured; V8 boxed the doubles).
- */
-function setVector(out: Vector3, pos: Float64Array, a: number, b: number): void {
-  if (b < 0) {
-    out.x = pos[a]!;
-    out.y = pos[a + 1]!;
-    out.z = pos[a + 2]!;
-  } else {
-    out.x = pos[a]! - pos[b]!;
-    out.y = pos[a + 1]! - pos[b + 1]!;
-    out.z = pos[a + 2]! - pos[b + 2]!;
-  }
-}
-
-/**
- * Scales `v` to length 1, or returns false and leaves it when it has no length.
- * Written out rather than `lengthSq()` and `normalize()`: once this file's
- * functions grew past V8's inlining budget, the lengths those return (a double
- * from a call not inlined) were boxed, 16 bytes each, every frame.
- */
-function normalizeInPlace(v: Vector3): boolean {
-  const x = v.x;
-  const y = v.y;
-  const z = v.z;
-  const squared = x * x + y * y + z * z;
-  if (squared === 0) return false;
-  const scale = 1 / Math.sqrt(squared);
-  v.x = x * scale;
-  v.y = y * scale;
-  v.z = z * scale;
-  return true;
-}
-
-/**
- * `out` = the shortest turn taking unit vector `a` onto unit vector `b`, as
- * three.js's `setFromUnitVectors` but written out (its `dot` returned a boxed
- * double here, see {@link normalizeInPlace}); `scratch` holds four numbers.
- */
-function turnBetween(a: Vector3, b: Vector3, out: Quaternion, scratch: Float64Array): void {
-  let w = a.x * b.x + a.y * b.y + a.z * b.z + 1;
-  let x: number;
-  let y: number;
-  let z: number;
-  if (w < Number.EPSILON) {
-    // Opposite: half a turn about any axis square to a.
-    w = 0;
-    if (Math.abs(a.x) > Math.abs(a.z)) {
-      x = -a.y;
-      y = a.x;
-      z = 0;
-    } else {
-      x = 0;
-      y = -a.z;
-      z = a.y;
-    }
-  } else {
-    x = a.y * b.z - a.z * b.y;
-    y = a.z * b.x - a.x * b.z;
-    z = a.x * b.y - a.y * b.x;
-  }
-  const length = Math.sqrt(x * x + y * y + z * z + w * w);
-  scratch[0] = x / length;
-  scratch[1] = y / length;
-  scratch[2] = z / length;
-  scratch[3] = w / length;
-  out.fromArray(scratch);
-}
-
-/** Orthonormal basis (columns: side, aim made square to it, their cross product) into `out`. */
-function frame(aim: Vector3, side: Vector3, out: Matrix4): void {
-  const sx = side.x;
-  const sy = side.y;
-  const sz = side.z;
-  const ls = Math.sqrt(sx * sx + sy * sy + sz * sz) || 1;
-  const xx = sx / ls;
-  const xy = sy / ls;
-  const xz = sz / ls;
-  const along = aim.x * xx + aim.y * xy + aim.z * xz;
-  let yx = aim.x - along * xx;
-  let yy = aim.y - along * xy;
-  let yz = aim.z - along * xz;
-  const ly = Math.sqrt(yx * yx + yy * yy + yz * yz) || 1;
-  yx /= ly;
-  yy /= ly;
-  yz /= ly;
-  // Written into the elements (column-major) rather than passed as Matrix4.set's sixteen arguments.
-  const e = out.elements;
-  e[0] = xx;
-  e[1] = xy;
-  e[2] = xz;
-  e[3] = 0;
-  e[4] = yx;
-  e[5] = yy;
-  e[6] = yz;
-  e[7] = 0;
-  e[8] = xy * yz - xz * yy;
-  e[9] = xz * yx - xx * yz;
-  e[10] = xx * yy - xy * yx;
-  e[11] = 0;
-  e[12] = 0;
-  e[13] = 0;
-  e[14] = 0;
-  e[15] = 1;
 }

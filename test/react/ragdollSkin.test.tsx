@@ -70,15 +70,20 @@ describe('dualQuaternionVertex', () => {
 });
 
 describe('skin under a ragdoll', () => {
-  it('keeps every vertex, trunk and limbs alike, within its bind-pose distance range ± 10% through falls from six hits (dual quaternion skinning)', () => {
+  it("keeps every limb vertex within its bind-pose distance range ± 10%, the trunk's within 22%, through falls from six hits (dual quaternion skinning)", () => {
     const worst = worstPerBone('dualQuaternion');
     const [limb, limbOut] = largest(worst, (b) => !torso.has(b));
     const [trunk, trunkOut] = largest(worst, (b) => torso.has(b));
-    // Measured: limbs 9.95% at worst (a right upper arm at the elbow), the trunk 7.9% (Spine1). Before the spine
-    // bones shared the trunk's bend (one joint bent up to 125°, now at most 49°) and the neck and head shared the
-    // nod (80° at the neck's joint, now 41°), the trunk reached 13% (Spine1) and 12% (the top of Spine2, at the neck).
+    // Measured: limbs 9.6% at worst (a right thigh at the hip), the trunk 20.4% (Spine1; Spine 16.8%, Hips 15.3%).
+    // The trunk is where the skin pays for lying on the ragdoll (issue 29): the ragdoll's chest turns about its
+    // particle, 3% of the height in front of the spine, and its pelvis triangle against the lumbar stick, which a
+    // skeleton of rigid spine bones cannot follow, so the spine bones between the pelvis bone and the chest bone swing
+    // and stretch to end on the chest's particle (see ragdollBones.ts). While the spine bones ended where their chain
+    // put them (the neck up to 17 cm off its particle in a fall) the trunk kept within 7.9% and the limbs 9.95%.
+    // Before the spine bones shared the trunk's bend (one joint bent up to 125°) and the neck and head shared the nod
+    // (80° at the neck's joint), the trunk reached 13% (Spine1) and 12% (the top of Spine2, at the neck).
     expect(limbOut, limb).toBeLessThan(0.1);
-    expect(trunkOut, trunk).toBeLessThan(0.1);
+    expect(trunkOut, trunk).toBeLessThan(0.22);
     expect(trunkOut, trunk).toBeGreaterThan(0.02);
   });
 
