@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createCloth, enableSelfCollision, SeededRandom, wasmKernelAvailable, World, type ClothHandle, type StickKernel } from '../../src/core/index.js';
+import { CrossingDetector } from './selfCrossing.js';
 
 // Issue 10, part 3: cloth self-collision that holds at any thickness the docs allow.
 // With particle pairs only, thickness 0.02 on spacing 0.05 (enableSelfCollision's own
 // example) let a fold fall through itself; particle–triangle contact holds it.
 //
-// The judge is a pass-through detector that knows nothing of the solver: after every
-// step, for every particle and every triangle it is not a corner of, the particle's
-// signed distance to the triangle's plane and whether its foot lies inside the
-// triangle. A particle that is over the same triangle, within 3 spacings of it, on one
-// side after a step and on the other after the next has passed through the sheet.
+// The judge is a pass-through detector that knows nothing of the solver
+// (./selfCrossing.ts): a particle over the same triangle, within 3 spacings of it,
+// on one side after a step and on the other after the next has passed through the sheet.
 // Each scene is also run without self-collision, where the detector must see
 // crossings: a detector that could not fail would prove nothing.
 
@@ -18,71 +17,6 @@ const THICKNESS = 0.02;
 
 /** The stick kernels the fold and the crumple run on: both, where WebAssembly SIMD is there. */
 const kernels: StickKernel[] = wasmKernelAvailable() ? ['wasm', 'js'] : ['js'];
-
-/** Counts crossings of particles through the triangles of `cloth` between consecutive calls of `check`. */
-class CrossingDetector {
-  crossings = 0;
-  private last: Float64Array;
-  private readonly triangles: Int32Array;
-  private readonly count: number;
-
-  constructor(private readonly cloth: ClothHandle) {
-    this.count = cloth.surface.triangleCount;
-    this.triangles = Int32Array.from(cloth.surface.triangles.slice(0, this.count * 3));
-    this.last = new Float64Array(cloth.count * this.count).fill(NaN);
-  }
-
-  check(world: World): void {
-    const pos = world.positions;
-    const first = this.cloth.first;
-    const count = this.cloth.count;
-    for (let t = 0; t < this.count; t++) {
-      const a = this.triangles[t * 3]!;
-      const b = this.triangles[t * 3 + 1]!;
-      const c = this.triangles[t * 3 + 2]!;
-      const ax = pos[a * 3]!;
-      const ay = pos[a * 3 + 1]!;
-      const az = pos[a * 3 + 2]!;
-      const e1x = pos[b * 3]! - ax;
-      const e1y = pos[b * 3 + 1]! - ay;
-      const e1z = pos[b * 3 + 2]! - az;
-      const e2x = pos[c * 3]! - ax;
-      const e2y = pos[c * 3 + 1]! - ay;
-      const e2z = pos[c * 3 + 2]! - az;
-      const nx = e1y * e2z - e1z * e2y;
-      const ny = e1z * e2x - e1x * e2z;
-      const nz = e1x * e2y - e1y * e2x;
-      const len = Math.hypot(nx, ny, nz);
-      const d00 = e1x * e1x + e1y * e1y + e1z * e1z;
-      const d01 = e1x * e2x + e1y * e2y + e1z * e2z;
-      const d11 = e2x * e2x + e2y * e2y + e2z * e2z;
-      const det = d00 * d11 - d01 * d01;
-      for (let k = 0; k < count; k++) {
-        const i = first + k;
-        const slot = k * this.count + t;
-        if (i === a || i === b || i === c || len === 0) {
-          this.last[slot] = NaN;
-          continue;
-        }
-        const px = pos[i * 3]! - ax;
-        const py = pos[i * 3 + 1]! - ay;
-        const pz = pos[i * 3 + 2]! - az;
-        const d = (px * nx + py * ny + pz * nz) / len;
-        let over = Math.abs(d) < 3 * SPACING;
-        if (over) {
-          const p1 = px * e1x + py * e1y + pz * e1z;
-          const p2 = px * e2x + py * e2y + pz * e2z;
-          const v = (d11 * p1 - d01 * p2) / det;
-          const u = (d00 * p2 - d01 * p1) / det;
-          over = v >= 0 && u >= 0 && u + v <= 1;
-        }
-        const before = this.last[slot]!;
-        if (over && !Number.isNaN(before) && Math.sign(before) !== Math.sign(d) && d !== 0) this.crossings++;
-        this.last[slot] = over ? d : NaN;
-      }
-    }
-  }
-}
 
 /**
  * A 16 × 24 cloth lying folded in two on the ground: rows 0–11 flat at y = 0, rows
