@@ -8,8 +8,9 @@ import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
 import { SwingDriver } from './swingDriver.js';
 import { swungBones } from './ragdollBones.js';
-import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
+import { findSkinnedMesh, fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
 import { GetUpBlend } from './getUpBlend.js';
+import { ExtremityRest, extremityPoints } from './restingExtremities.js';
 
 /** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
 export type RagdollStrength = number | Readonly<Partial<Record<RagdollPart, number>>>;
@@ -77,7 +78,11 @@ export class AnimatedRagdoll {
   private readonly root: Object3D;
   /** Poses the bones from the particles (see {@link SwingDriver}). */
   private readonly swings: SwingDriver;
-  /** The bones it poses. */
+  /** Rests the hands and feet on the colliders (see {@link ExtremityRest}). */
+  private readonly rest: ExtremityRest;
+  /** The share of their rest the hands and feet take (1, less while getting up): in a typed array, see {@link GetUpBlend.ragdollWeight}. */
+  private readonly restShare = new Float64Array(1);
+  /** The bones it poses: the driven ones and the hands and feet. */
   private readonly posed: readonly Object3D[];
   /** Pin id per particle (in `ragdollParts` order), -1 where strength 0 left none. */
   private readonly pins: number[];
@@ -126,7 +131,11 @@ export class AnimatedRagdoll {
     const first = this.ragdoll.first;
     const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
-    this.posed = swung.map((s) => s.bone);
+    const driven = new Set<Object3D>(swung.map((s) => s.bone));
+    const ends = [...new Set((['leftHand', 'rightHand', 'leftFoot', 'rightFoot'] as const).map((p) => this.fit.anchors[p].bone))].filter((b) => !driven.has(b));
+    const skin = mesh ?? findSkinnedMesh(root, ends);
+    this.rest = new ExtremityRest(ends.map((bone) => ({ bone, points: extremityPoints(bone, skin) })));
+    this.posed = [...swung.map((s) => s.bone), ...ends];
     this.current = new Float64Array(ragdollParts.length * 3);
     this.previous = new Float64Array(ragdollParts.length * 3);
     this.sample(this.current);
@@ -177,8 +186,12 @@ export class AnimatedRagdoll {
     if (!this.isActive || this.removed) return;
     this.swings.update(this.world);
     if (this.blend.running) this.blend.twistBones();
+    // Hands and feet from the animation's turn, then rested on the colliders (by the blend's share while getting up).
+    this.rest.restore();
     // The bones it does not drive (toes, fingers, the middle of the spine) follow their driven parents.
     this.root.updateMatrixWorld(true);
+    this.blend.ragdollWeight(this.restShare);
+    this.rest.update(this.world.colliders, this.restShare);
   }
 
   /**
