@@ -95,7 +95,8 @@ const CLEARANCE = 0.002;
  * point (`castLineAll`: planes, spheres, boxes, capsules and triangle meshes;
  * custom colliders are not seen), so the joint itself must lie outside them,
  * as the particle on it does. The turn is written into the bone's matrices
- * only (its `quaternion` stays the animation's). Allocates nothing per update.
+ * only (its `quaternion` stays the animation's), so the bones' `matrixAutoUpdate`
+ * must be false while it poses them. Allocates nothing per update.
  *
  * @internal
  */
