@@ -14,10 +14,11 @@ export interface Extremity {
 const DIRECTION_COUNT = 96;
 
 /**
- * Directions spread evenly over the sphere (a Fibonacci lattice), about 20° apart: the
- * farthest vertex along the nearest of them lies within r·(1 − cos 10°), 0.05 cm for a
- * 3.5 cm round fingertip, of the skin's lowest against any plane; 26 (the cube's faces,
- * edges and corners, up to 35° apart) left the tip of a hand 0.8 cm under the floor.
+ * Directions spread evenly over the sphere (a Fibonacci lattice), about 21° apart, any
+ * direction within about 12° of one of them: the farthest vertex along that one lies
+ * within about r·(1 − cos 12°), under 0.1 cm for a 3.5 cm round fingertip, of the
+ * skin's lowest against a plane; 26 (the cube's faces, edges and corners, up to 35°
+ * apart) left the tip of a hand 0.8 cm under the floor.
  */
 const DIRECTIONS: readonly (readonly [number, number, number])[] = Array.from({ length: DIRECTION_COUNT }, (_, k) => {
   const y = 1 - (2 * k + 1) / DIRECTION_COUNT;
