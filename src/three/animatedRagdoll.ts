@@ -8,8 +8,9 @@ import { ParticleFlag } from '../core/particles.js';
 import type { World } from '../core/world.js';
 import { SwingDriver } from './swingDriver.js';
 import { swungBones } from './ragdollBones.js';
-import { fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
+import { findSkinnedMesh, fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
 import { GetUpBlend } from './getUpBlend.js';
+import { ExtremityRest, extremityPoints } from './restingExtremities.js';
 
 /** How hard each part holds to the animation once active: one number for all, or per part (parts left out: 0). */
 export type RagdollStrength = number | Readonly<Partial<Record<RagdollPart, number>>>;
@@ -48,8 +49,9 @@ const HALF_STRENGTH_OMEGA = 4 * Math.PI;
  * `useAnimations` works). On {@link AnimatedRagdoll.hit} or
  * {@link AnimatedRagdoll.activate} it turns physical from that pose, each
  * particle keeping the velocity the animation gave it over the last frame, and
- * from then on the ragdoll poses the bones. Per-part {@link AnimatedRagdoll.setStrength}
- * keeps soft pins toward the animation (a powered ragdoll), and
+ * from then on the ragdoll poses the bones; hands and feet keep the
+ * animation's turn but rest on the colliders it lies on (see
+ * `docs/characters.md`). Per-part {@link AnimatedRagdoll.setStrength} keeps soft pins toward the animation (a powered ragdoll), and
  * {@link AnimatedRagdoll.getUp} blends back to the animation.
  *
  * Per frame: `mixer.update(dt)`, then {@link AnimatedRagdoll.follow}(dt), then
@@ -77,7 +79,17 @@ export class AnimatedRagdoll {
   private readonly root: Object3D;
   /** Poses the bones from the particles (see {@link SwingDriver}). */
   private readonly swings: SwingDriver;
-  /** The bones it poses. */
+  /** Rests the hands and feet on the colliders (see {@link ExtremityRest}). */
+  private readonly rest: ExtremityRest;
+  /** Per hand and foot the rest turns, its part's index in `ragdollParts`. */
+  private readonly restParts: Int32Array;
+  /**
+   * The share of its rest each hand and foot takes: 1 − its part's strength (at 1 the
+   * animation wins), times the ragdoll's weight while getting up; the last slot holds
+   * that weight. In a typed array: see {@link GetUpBlend.ragdollWeight}.
+   */
+  private readonly restShares: Float64Array;
+  /** The bones it poses: the driven ones and the hands and feet. */
   private readonly posed: readonly Object3D[];
   /** Pin id per particle (in `ragdollParts` order), -1 where strength 0 left none. */
   private readonly pins: number[];
@@ -126,7 +138,17 @@ export class AnimatedRagdoll {
     const first = this.ragdoll.first;
     const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
-    this.posed = swung.map((s) => s.bone);
+    const driven = new Set<Object3D>(swung.map((s) => s.bone));
+    // Each hand and foot bone once (a rig may map two parts to one), unless the driver poses it.
+    const ends = (['leftHand', 'rightHand', 'leftFoot', 'rightFoot'] as const)
+      .map((part) => ({ part, bone: this.fit.anchors[part].bone }))
+      .filter((e, i, all) => !driven.has(e.bone) && all.findIndex((f) => f.bone === e.bone) === i);
+    const endBones = ends.map((e) => e.bone);
+    const skin = mesh ?? findSkinnedMesh(root, endBones);
+    this.rest = new ExtremityRest(endBones.map((bone) => ({ bone, points: extremityPoints(bone, skin) })));
+    this.restParts = Int32Array.from(ends, (e) => ragdollParts.indexOf(e.part));
+    this.restShares = new Float64Array(ends.length + 1);
+    this.posed = [...swung.map((s) => s.bone), ...endBones];
     this.current = new Float64Array(ragdollParts.length * 3);
     this.previous = new Float64Array(ragdollParts.length * 3);
     this.sample(this.current);
@@ -177,8 +199,15 @@ export class AnimatedRagdoll {
     if (!this.isActive || this.removed) return;
     this.swings.update(this.world);
     if (this.blend.running) this.blend.twistBones();
+    // Hands and feet from the animation's turn, then rested on the colliders (by the blend's share while getting up).
+    this.rest.restore();
     // The bones it does not drive (toes, fingers, the middle of the spine) follow their driven parents.
     this.root.updateMatrixWorld(true);
+    const shares = this.restShares;
+    const weight = shares.length - 1;
+    this.blend.ragdollWeight(shares, weight);
+    for (let i = 0; i < weight; i++) shares[i] = (1 - this.strength[this.restParts[i]!]!) * shares[weight]!;
+    this.rest.update(this.world.colliders, shares);
   }
 
   /**

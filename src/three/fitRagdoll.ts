@@ -189,7 +189,12 @@ function bonesOfLimbs(byPart: Record<RagdollPart, Bone>): { bone: Bone; limb: nu
   return owned;
 }
 
-function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[]): SkinnedMesh | undefined {
+/**
+ * The first `SkinnedMesh` under `root` whose skeleton uses one of `bones`.
+ *
+ * @internal
+ */
+export function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[]): SkinnedMesh | undefined {
   if ('bones' in root && Array.isArray(root.bones)) return undefined;
   let found: SkinnedMesh | undefined;
   (root as Object3D).traverse((o) => {

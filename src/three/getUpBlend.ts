@@ -101,6 +101,17 @@ export class GetUpBlend {
     return state[2] === 1;
   }
 
+  /**
+   * Writes into `out[at]` the weight of the ragdoll's own pose: 1 − the animated
+   * pose's weight while the blend runs, 1 otherwise (a typed array, not a
+   * returned double, which V8 can box). `ExtremityRest` turns hands and feet by
+   * this share of their rest on the floor, so that they reach the animation's
+   * turn exactly as the get-up ends.
+   */
+  ragdollWeight(out: Float64Array, at: number): void {
+    out[at] = this.state[1]! > 0 ? 1 - this.state[2]! : 1;
+  }
+
   /** Ends the blend where it is (a hit, or the strengths set anew). */
   stop(): void {
     this.state[1] = 0;

@@ -15,7 +15,8 @@ import type { SwungBone } from './swingDriver.js';
  *   rest; a clavicle bone (between chest and shoulder, if the rig has one) aims at
  *   its shoulder, each limb's start bone from its particle at the limb's far one.
  *   Hands, feet and the bones below them ride on their parents with their animated
- *   turn.
+ *   turn, which `ExtremityRest` then turns at the wrist or ankle where it would put
+ *   their skin through a collider.
  * - Places. The pelvis, chest, neck, shoulder, elbow, hip and knee bones have their
  *   joints carried by their particles, at their bind offsets. Placed by the chain
  *   of their parents instead, they land off their particles wherever the ragdoll
