@@ -2,7 +2,7 @@ import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { AnimationMixer, Vector3, type InstancedMesh } from 'three';
-import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
+import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, MeshCollider, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { ragdollParts, type RagdollPart } from 'sinew-physics/core';
 import { Floor } from './support/bodiesScene.js';
@@ -31,6 +31,8 @@ interface WalkerProps {
   walkWhenActive?: boolean;
   /** Receives the character. */
   onCharacter?: (character: AnimatedRagdoll | null) => void;
+  /** Walk on the spot here, facing `facing` radians about +y from +z, instead of walking the circle. */
+  place?: { position: [number, number, number]; facing: number };
 }
 
 /**
@@ -38,7 +40,7 @@ interface WalkerProps {
  * circle, skinned by dual quaternions, wrapped in `<CharacterRagdoll>`: a click
  * on it shoots it where the pointer hits, along the view ray.
  */
-function Walker({ strength = 0, walkWhenActive = false, onCharacter }: WalkerProps) {
+function Walker({ strength = 0, walkWhenActive = false, onCharacter, place }: WalkerProps) {
   const humanoid = useMemo(() => {
     const h = createTestHumanoid();
     dualQuaternionSkinning(h.mesh);
@@ -58,6 +60,11 @@ function Walker({ strength = 0, walkWhenActive = false, onCharacter }: WalkerPro
     const dt = Math.min(delta, 1 / 20);
     mixer.update(dt);
     if (character.current?.active && !walkWhenActive) return;
+    if (place) {
+      humanoid.root.position.set(...place.position);
+      humanoid.root.rotation.y = place.facing;
+      return;
+    }
     angle.current += ((clip.userData.speed as number) * dt) / CIRCLE;
     humanoid.root.position.set(CIRCLE * Math.sin(angle.current), 0, CIRCLE * Math.cos(angle.current));
     humanoid.root.rotation.y = angle.current + Math.PI / 2;
@@ -146,6 +153,62 @@ function ShootScene({ autoShoot, from }: ShootArgs) {
         <Floor />
         <WorldProbe />
         <Walker onCharacter={setCharacter} />
+      </World>
+    </Scene>
+  );
+}
+
+// ---- Shot on the stairs ----
+
+const STEPS = 6;
+const RISE = 0.18;
+const RUN = 0.3;
+const STAIR_WIDTH = 2.4;
+const LANDING = 1.4;
+
+/** A landing `STEPS` rises up with a flight of steps down toward +x from x = 0, one static triangle collider. */
+function Staircase() {
+  const top = STEPS * RISE;
+  return (
+    <MeshCollider friction={0.9}>
+      <mesh position={[-LANDING / 2, top / 2, 0]} castShadow receiveShadow>
+        <boxGeometry args={[LANDING, top, STAIR_WIDTH]} />
+        <meshStandardMaterial color="#5a6580" roughness={0.8} />
+      </mesh>
+      {Array.from({ length: STEPS - 1 }, (_, i) => {
+        const height = (STEPS - 1 - i) * RISE;
+        return (
+          <mesh key={i} position={[(i + 0.5) * RUN, height / 2, 0]} castShadow receiveShadow>
+            <boxGeometry args={[RUN, height, STAIR_WIDTH]} />
+            <meshStandardMaterial color={i % 2 ? '#5a6580' : '#64708c'} roughness={0.8} />
+          </mesh>
+        );
+      })}
+    </MeshCollider>
+  );
+}
+
+function StairsScene({ autoShoot, from }: ShootArgs) {
+  const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
+  useAutoShoot(character, autoShoot, 'chest', from === 'front' ? -1 : 1);
+  return (
+    <Scene
+      camera={[2.4, 2.9, 4.4]}
+      target={[0.2, 1.1, 0]}
+      overlay={
+        <>
+          <span>Click the walker on the landing to shoot it; shot in the back it falls down the stairs.</span>
+          <button type="button" onClick={() => character?.getUp(1.2)} style={buttonStyle}>
+            Get up
+          </button>
+        </>
+      }
+    >
+      <World>
+        <Floor />
+        <Staircase />
+        <WorldProbe />
+        <Walker onCharacter={setCharacter} place={{ position: [-0.35, STEPS * RISE, 0], facing: Math.PI / 2 }} />
       </World>
     </Scene>
   );
@@ -307,6 +370,18 @@ export const PoweredRagdoll: StoryObj<PoweredArgs> = {
     body: { control: { type: 'range', min: 0, max: 1, step: 0.05 } },
   },
   render: (args) => <PoweredScene {...args} />,
+};
+
+/**
+ * The walker on a landing at the top of a flight of stairs: shot in the back it
+ * falls down them, its skin on the steps (hands and feet turn to rest on them);
+ * **Get up** blends it back to the walk on the landing.
+ */
+export const ShotOnTheStairs: StoryObj<ShootArgs> = {
+  name: 'Shot on the stairs',
+  args: { autoShoot: 0, from: 'back' },
+  argTypes: { autoShoot: { control: { type: 'range', min: 0, max: 5, step: 0.5 } }, from: { control: 'inline-radio', options: ['front', 'back'] } },
+  render: (args) => <StairsScene {...args} />,
 };
 
 /** `fitRagdoll` reads limb lengths, capsule radii and joints from a skinned character's skeleton in whatever pose it stands in. */
