@@ -15,6 +15,7 @@ import type { Force } from './forces/force.js';
 import { checkInteger, type Vec3, type Vec3Like } from './math.js';
 import { ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
+import { Features } from './features.js';
 import { Registry } from './registry.js';
 import { StepContext, type SubstepStage } from './stepContext.js';
 import { StepLists } from './stepLists.js';
@@ -82,6 +83,8 @@ export class World extends WorldSettings {
   readonly stats: WorldStats = createStats();
   /** Hands out every id of something removable, from one counter (see {@link Registry}). */
   readonly registry = new Registry();
+  /** Every part of the engine that keeps state for this world, by name: snapshots save them, removals tell them (see {@link Features}, docs/architecture.md). */
+  readonly features: Features = new Features(this);
   /** @internal What the stages of the running step read, built once per step. */
   readonly stepContext = new StepContext();
   /** @internal Stages run after integration in every substep (registered by tables on first use). */
