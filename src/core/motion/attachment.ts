@@ -1,3 +1,4 @@
+import type { WorldFeature } from '../features.js';
 import type { CallbackId, ParticleId } from '../ids.js';
 import { checkCompliance, checkDamping } from '../materials.js';
 import { checkOptions, toVec3, type Vec3, type Vec3Like } from '../math.js';
@@ -82,7 +83,7 @@ export interface AttachmentOptions {
  * shoulders.remove(); // lets go
  * ```
  */
-export class Attachment implements SubstepStage {
+export class Attachment implements SubstepStage, WorldFeature {
   /** The attached particles, in the order given. */
   readonly particles: readonly ParticleId[];
   /** The pin holding each particle, -1 once it let go (broke, or its particle was removed). */
@@ -100,6 +101,8 @@ export class Attachment implements SubstepStage {
   /** Substeps run so far in the current step. */
   private substep = 0;
   private removed = false;
+  /** Its name among the world's features. */
+  private readonly feature: string;
 
   constructor(
     readonly world: World,
@@ -129,6 +132,17 @@ export class Attachment implements SubstepStage {
     }
     this.callbacks = [world.onBeforeStep(this.beforeStep), world.onAfterStep(this.afterStep)];
     world.substepStages.push(this);
+    this.feature = world.features.addInstance('attachment', this);
+  }
+
+  /** The object's pose track (where the frame started, where it ends), for snapshots: the pins' targets follow it. */
+  saveState(): Float64Array {
+    return this.pose.save();
+  }
+
+  /** Returns the pose track to the snapshot's; without one (attached after it), it stays. */
+  loadState(_world: World, data: unknown): void {
+    if (data instanceof Float64Array) this.pose.load(data);
   }
 
   /**
@@ -171,6 +185,7 @@ export class Attachment implements SubstepStage {
     for (const id of this.callbacks) this.world.remove(id);
     const stages = this.world.substepStages;
     removeSubstepStage(stages, this);
+    this.world.features.delete(this.feature);
   }
 
   /** True once {@link Attachment.remove} ran. */
