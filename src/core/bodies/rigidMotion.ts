@@ -4,6 +4,7 @@ import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import { fitRotation, quatFromRotationVector, rotateSymmetric, rotationVector, solveSymmetric } from './rotationFit.js';
+import { addSubstepStage } from '../stages.js';
 
 /** One rigid body the stage moves. */
 interface Entry {
@@ -347,7 +348,7 @@ export const RIGID_MOTION: FeatureKind<RigidMotion> = {
   name: 'rigidMotion',
   create: (world) => {
     const table = new RigidMotion();
-    world.substepStages.push(table);
+    addSubstepStage(world, 'rigidMotion', table);
     return table;
   },
 };

@@ -100,6 +100,8 @@ export class LaunchGuard {
     for (let i = 0; i < end; i++) parent[i] = i;
     const sticks = world.sticks;
     for (let r = 0; r < sticks.count; r++) join(parent, sticks.a[r]!, sticks.b[r]!);
+    const builtin = world.stages.constraints.items;
+    for (let c = 0; c < builtin.length; c++) builtin[c]!.tetherLinks?.(this.joinLink);
     const constraints = world.constraints;
     for (let c = 0; c < constraints.length; c++) constraints[c]!.tetherLinks?.(this.joinLink);
   }

@@ -176,7 +176,9 @@ export class BodyBroadPhase {
   }
 
   /** @internal Returns to {@link saveState}'s copy (copied again); without one, every box is stale and the order starts over. */
-  loadState(state: BroadPhaseState | undefined): void {
+  loadState(world: World, state: BroadPhaseState | undefined): void {
+    // Listed first (a fresh world lists its features at its first run, which would make every box stale after the load).
+    if (this.features.refresh(world)) this.fit();
     if (state === undefined || state.order.length !== this.order.length) {
       this.boxed.fill(0);
       this.asleep.fill(0);

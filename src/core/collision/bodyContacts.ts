@@ -117,21 +117,21 @@ export class BodyContacts implements WorldFeature {
   }
 
   /** Returns to {@link saveState}'s copy; without one, the contacts start with no memory. */
-  loadState(_world: World, data: unknown): void {
+  loadState(world: World, data: unknown): void {
     const m = this.memory;
     const state = data as BodyContactsState | undefined;
     this.step = -1;
     this.left = 0;
     if (state === undefined) {
       m.seen.fill(0);
-      this.broad.loadState(undefined);
+      this.broad.loadState(world, undefined);
       return;
     }
     m.key = state.key.slice();
     m.face = state.face.slice();
     m.seen = state.seen.slice();
     m.now = state.now;
-    this.broad.loadState(state.broad);
+    this.broad.loadState(world, state.broad);
   }
 
   /** @internal Called with the world's first hull: from then on the stage tests hull pairs with `tests`. */

@@ -19,6 +19,7 @@ import { capsuleTests } from './bodyContactTests.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
 import { projectToAnchorSide } from './wallCheat.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link addCapsuleEdge} takes besides the particles and the radius. */
 export interface CapsuleEdgeOptions {
@@ -564,7 +565,7 @@ export const EDGES: FeatureKind<EdgeSystem> = {
   name: 'capsuleEdges',
   create: (world) => {
     const system = new EdgeSystem(world.registry);
-    world.addConstraint(system);
+    addBuiltinConstraint(world, 'capsuleEdges', system);
     // Capsule edges collide with other bodies: the body-contact stage starts with the first.
     bodyContacts(world).addCapsuleTests(capsuleTests);
     return system;

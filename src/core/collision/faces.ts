@@ -15,6 +15,7 @@ import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri, SegSeg } from './closestPoints.js';
 import { BOUNDS, boxCorner, FEATURE, nearBox, nearCapsule, nearestAxisPoint, NORMAL, SIDE } from './faceFeatures.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** Particle triangles that obstacles must not poke through, one row each. */
 export class FaceTable extends ConstraintTable {
@@ -342,7 +343,7 @@ export const FACES: FeatureKind<FaceSystem> = {
   name: 'collisionTriangles',
   create: (world) => {
     const system = new FaceSystem(world.registry);
-    world.addConstraint(system);
+    addBuiltinConstraint(world, 'collisionTriangles', system);
     return system;
   },
 };

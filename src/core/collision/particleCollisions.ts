@@ -5,6 +5,7 @@ import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
 import { separatePair } from './pairContact.js';
 import { SpatialHash } from './spatialHash.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link enableParticleCollisions} takes. */
 export interface ParticleCollisionOptions {
@@ -129,7 +130,7 @@ export function enableParticleCollisions(world: World, options: ParticleCollisio
   if (world.features.has(FEATURE)) throw new Error('enableParticleCollisions: already enabled for this world; remove the first one before enabling again');
   const cellSize = options.cellSize === undefined ? 0 : checkNumber(options.cellSize, 'enableParticleCollisions: cellSize', Number.MIN_VALUE);
   const pass = new ParticleCollisionPass(cellSize);
-  pass.id = world.addConstraint(pass);
+  pass.id = addBuiltinConstraint(world, 'particleCollisions', pass);
   world.features.add(FEATURE, pass);
   return {
     remove() {

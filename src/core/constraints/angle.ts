@@ -6,6 +6,7 @@ import type { FeatureKind } from '../features.js';
 import type { World } from '../world.js';
 import { type AngleOptions, checkAngleOptions, writeAngleOptions } from './angleOptions.js';
 import { AngleTable } from './angleTable.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 // Re-exported so that angle constraints are imported from this one file, as `sinew-physics/core` does.
 export { AngleTable, type AngleOptions };
@@ -15,7 +16,7 @@ export const ANGLES: FeatureKind<AngleTable> = {
   name: 'angles',
   create: (world) => {
     const table = new AngleTable(world.registry);
-    world.addConstraint(table);
+    addBuiltinConstraint(world, 'angles', table);
     return table;
   },
 };

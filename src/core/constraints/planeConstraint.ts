@@ -7,6 +7,7 @@ import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
 import { ConstraintTable, widen } from './table.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** `'on'`: stay on the plane (an equality); `'above'`: stay on the side the normal points to (an inequality). */
 export type PlaneMode = 'on' | 'above';
@@ -201,7 +202,7 @@ export const PLANE_CONSTRAINTS: FeatureKind<PlaneConstraintTable> = {
   name: 'planeConstraints',
   create: (world) => {
     const table = new PlaneConstraintTable(world.registry);
-    world.addConstraint(table);
+    addBuiltinConstraint(world, 'planes', table);
     return table;
   },
 };

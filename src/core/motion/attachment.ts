@@ -3,9 +3,10 @@ import type { CallbackId, ParticleId } from '../ids.js';
 import { checkCompliance, checkDamping } from '../materials.js';
 import { checkOptions, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { toQuat, type QuatLike } from '../quaternion.js';
-import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
+import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { PoseTrack } from './poseTrack.js';
+import { addSubstepStage, dropSubstepStage } from '../stages.js';
 
 /**
  * The compliance (m/N) an attachment with a `breakForce` but no compliance of
@@ -131,7 +132,7 @@ export class Attachment implements SubstepStage, WorldFeature {
       this.pins[i] = world.addPin(particles[i]!, this.point, { compliance: hold, damping });
     }
     this.callbacks = [world.onBeforeStep(this.beforeStep), world.onAfterStep(this.afterStep)];
-    world.substepStages.push(this);
+    addSubstepStage(world, 'attachments', this);
     this.feature = world.features.addInstance('attachment', this);
   }
 
@@ -183,8 +184,7 @@ export class Attachment implements SubstepStage, WorldFeature {
     this.removed = true;
     for (let i = 0; i < this.pins.length; i++) this.release(i);
     for (const id of this.callbacks) this.world.remove(id);
-    const stages = this.world.substepStages;
-    removeSubstepStage(stages, this);
+    dropSubstepStage(this.world, this);
     this.world.features.delete(this.feature);
   }
 
