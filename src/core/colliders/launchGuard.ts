@@ -92,6 +92,11 @@ export class LaunchGuard {
     linkSignature(world, this.scratch);
     if (this.scratch[0] === this.signature[0]) return;
     this.signature[0] = this.scratch[0]!;
+    this.rejoin(world, end);
+  }
+
+  /** Joins particles `[0, end)` by sticks and every constraint's links (the cold half of {@link refresh}, kept apart so that the check every step stays small). */
+  private rejoin(world: World, end: number): void {
     if (this.parent.length < end) {
       this.parent = new Int32Array(world.particles.capacity);
       this.marked = new Uint8Array(world.particles.capacity);
