@@ -4,6 +4,7 @@ import type { Vec3Like } from './math.js';
 import type { RotationLike } from './quaternion.js';
 import type { StepContext, SubstepStage } from './stepContext.js';
 import type { World } from './world.js';
+import { addSubstepStage, dropSubstepStage } from './stages.js';
 
 /** Moves every kinematic collider to its pose for the substep about to be relaxed. */
 const kinematicStage: SubstepStage = {
@@ -18,7 +19,7 @@ export function trackKinematic(world: World, collider: unknown): void {
   if (!(collider instanceof KinematicCollider)) return;
   world.kinematicColliders.push(collider);
   if (collider.body !== null) collider.body.riders.push(collider);
-  if (!world.substepStages.includes(kinematicStage)) world.substepStages.push(kinematicStage);
+  if (!world.stages.substep.has(kinematicStage)) addSubstepStage(world, 'kinematicColliders', kinematicStage);
 }
 
 /** A collider was removed: a kinematic one leaves the list (the stage goes with the last one). */
@@ -28,8 +29,7 @@ export function untrackKinematic(world: World, collider: unknown): void {
   const riders = collider.body?.riders;
   if (riders && riders.includes(collider)) riders.splice(riders.indexOf(collider), 1);
   if (world.kinematicColliders.length === 0) {
-    const at = world.substepStages.indexOf(kinematicStage);
-    if (at >= 0) world.substepStages.splice(at, 1);
+    dropSubstepStage(world, kinematicStage);
   }
 }
 

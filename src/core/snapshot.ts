@@ -1,5 +1,6 @@
 import { resumeOrder } from './constraints/coloring.js';
 import type { TethersSnapshot } from './constraints/tethers.js';
+import type { FeaturesSnapshot } from './features.js';
 import type { Vec3 } from './math.js';
 import type { SleepSnapshot } from './sleep.js';
 import type { World } from './world.js';
@@ -157,6 +158,8 @@ interface SolverSnapshot {
   solver?: { sleep: SleepSnapshot; sticksOrdered: boolean; activeSubsteps: number; activeIterations: number };
   /** The tethers' lengths and paused pins (absent from older snapshots: the next step measures them again). */
   tethers?: TethersSnapshot;
+  /** Each feature's state by name (see `World.features`); absent from older snapshots: the features start from rest. */
+  features?: FeaturesSnapshot;
 }
 
 /** A copy of `world`'s whole dynamic state (the body of `World.snapshot`). */
@@ -169,6 +172,7 @@ export function snapshotWorld(world: World): WorldSnapshot {
     gravity: [...world.gravityValue],
   });
   snapshot.tethers = world.tethers.save(world);
+  snapshot.features = world.features.save();
   snapshot.solver = { sleep: world.sleep.save(), sticksOrdered: world.sticks.ordered, activeSubsteps: world.activeSubsteps, activeIterations: world.activeIterations };
   return snapshot;
 }
@@ -195,4 +199,5 @@ export function restoreWorld(world: World, snapshot: WorldSnapshot): void {
   world.activeSubsteps = solver?.activeSubsteps ?? world.substepsValue;
   world.activeIterations = solver?.activeIterations ?? world.iterations;
   world.tethers.load(world, (snapshot as WorldSnapshot & SolverSnapshot).tethers);
+  world.features.load((snapshot as WorldSnapshot & SolverSnapshot).features);
 }

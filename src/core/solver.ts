@@ -21,6 +21,8 @@ export function stepWorld(world: World): void {
   const sleep = world.sleep;
   const ranges = sleep.ranges;
   const forces = world.forces;
+  // What was removed during the last step leaves the stage lists now that none of them is being walked.
+  world.stages.compact();
   if (!world.sticks.ordered) orderSticks(world.sticks, particles, world.orderScratch);
   world.tethers.refresh(world);
   world.launchGuard.refresh(world);
@@ -85,6 +87,9 @@ function relax(world: World, pass: number): void {
   // out what is left.
   world.tethers.project(world, pass);
   for (let k = 0; k < sticks.segmentCount; k++) if (pass < sticks.segmentPasses[k]!) solveSegment(sticks, particles, k, world.sqrtApprox, world.random, world.stickKernel);
+  // The built-in kinds in their declared order (stages.ts: limits, attachments, contact, the tunnelling guard), then the users'.
+  const builtin = world.stages.constraints.items;
+  for (let c = 0; c < builtin.length; c++) builtin[c]!.project(world);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.project(world);
   // Bodies against each other, before the static colliders so that the ground has the last word.

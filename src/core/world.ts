@@ -15,6 +15,7 @@ import type { Force } from './forces/force.js';
 import { checkInteger, type Vec3, type Vec3Like } from './math.js';
 import { ParticleStore } from './particles.js';
 import { SeededRandom } from './random.js';
+import { Features } from './features.js';
 import { Registry } from './registry.js';
 import { StepContext, type SubstepStage } from './stepContext.js';
 import { StepLists } from './stepLists.js';
@@ -29,6 +30,7 @@ import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
 import { WORLD_DEFAULTS, type ParticleOptions, type PinOptions, type StickOptions, type WorldOptions } from './worldOptions.js';
 import { WorldSettings } from './worldSettings.js';
+import { Stages } from './stages.js';
 
 export type { ColliderShape } from './colliderFactory.js';
 export type { ParticleOptions, PinOptions, StickOptions, WorldOptions } from './worldOptions.js';
@@ -66,7 +68,7 @@ export class World extends WorldSettings {
   readonly kinematicColliders: KinematicCollider[] = [];
   /** @internal The lists a step walks, with deferred removal (see {@link StepLists}). */
   readonly lists = new StepLists<World>();
-  /** User constraints, projected in every relaxation pass. */
+  /** Users' constraints (`addConstraint`), projected in every relaxation pass after the built-in ones (see {@link Stages}). */
   readonly constraints: Constraint[] = this.lists.constraints;
   /** Force generators, applied at the start of every substep. */
   readonly forces: Force[] = this.lists.forces;
@@ -82,10 +84,14 @@ export class World extends WorldSettings {
   readonly stats: WorldStats = createStats();
   /** Hands out every id of something removable, from one counter (see {@link Registry}). */
   readonly registry = new Registry();
+  /** Every part of the engine that keeps state for this world, by name: snapshots save them, removals tell them (see {@link Features}, docs/architecture.md). */
+  readonly features: Features = new Features(this);
   /** @internal What the stages of the running step read, built once per step. */
   readonly stepContext = new StepContext();
-  /** @internal Stages run after integration in every substep (registered by tables on first use). */
-  readonly substepStages: SubstepStage[] = [];
+  /** @internal The declared order of the step's built-in parts: relaxation constraints and substep stages (see {@link Stages}, docs/architecture.md). */
+  readonly stages = new Stages();
+  /** @internal Stages run after integration in every substep, in the order `stages.ts` declares (`stages.substep.items`). */
+  readonly substepStages: SubstepStage[] = this.stages.substep.items;
   /**
    * @internal The body-contact stage of every relaxation pass (`collision/bodyContacts.ts`), or null
    * until something can touch another body: the first rope (its segments meet cloths' triangles),
@@ -177,6 +183,7 @@ export class World extends WorldSettings {
   get constraintCount(): number {
     let custom = 0;
     for (const c of this.customIds.values()) custom += c.constraintCount ?? 1;
+    for (const c of this.stages.ids.values()) custom += c.constraintCount ?? 1;
     return this.sticks.count + this.pins.count + custom;
   }
 

@@ -73,6 +73,7 @@ export function removeBody(world: World, record: BodyRecord): void {
   if (!record.alive) throw new RangeError(`remove: the ${record.kind} (body ${record.id}) was removed already`);
   record.alive = false;
   for (const cleanup of record.onRemove) cleanup();
+  world.features.bodyRemoved(record);
   for (const id of record.constraints) if (world.hasConstraint(id)) world.removeConstraint(id);
   // One pass over the tables for the whole range, not one per particle.
   const end = record.first + record.count;

@@ -143,6 +143,7 @@ export function removeCollider(world: World, id: number): void {
   world.colliderIds.delete(id);
   world.colliders.splice(world.colliders.indexOf(c), 1);
   untrackKinematic(world, c);
+  world.features.colliderRemoved(c);
   world.wakeAll();
 }
 
@@ -186,7 +187,7 @@ export function removeConstraint(world: World, id: number): void {
   throw new RangeError(`removeConstraint: no constraint with id ${id}`);
 }
 
-/** Removes every stick and pin with an end among particles `[first, end)`. */
+/** Removes every stick and pin with an end among particles `[first, end)`, and tells the world's features (see `Features.particlesRemoved`). */
 export function detachRange(world: World, first: number, end: number): void {
   const inside = (id: number) => id >= first && id < end;
   // Backwards: a removed row is filled from the end, which was already looked at.
@@ -196,6 +197,8 @@ export function detachRange(world: World, first: number, end: number): void {
   for (let row = world.pins.count - 1; row >= 0; row--) {
     if (inside(world.pins.particle[row]!)) world.removeConstraint(world.pins.ids[row]!);
   }
+  // Every other kind that names particles (angles, planes, capsule edges, faces, attachments…).
+  world.features.particlesRemoved(first, end);
 }
 
 /** Gives `particle` its own mass back once no rigid pin holds it any more (a compliant pin leaves it its mass). */

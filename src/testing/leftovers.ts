@@ -31,6 +31,7 @@ export function leftovers(scene: TestScene): string[] {
   // Shared passes (capsule edges, angle limits, faces) stay registered once created and count their rows.
   let others = 0;
   for (const c of world.constraints) others += c.constraintCount ?? 1;
+  for (const c of world.stages.constraints.items) others += c.constraintCount ?? 1;
   count(others, 'other constraint (collision, angle or user constraint)', 'other constraints (collision, angle or user constraints)');
   count(world.colliders.length, 'collider');
   count(world.forces.length, 'force generator');

@@ -1,3 +1,4 @@
+import type { HullShape } from '../collision/hull.js';
 import type { BodyId, ConstraintId, ParticleId } from '../ids.js';
 
 /**
@@ -61,6 +62,8 @@ export interface BodyRecord {
    * next step.
    */
   collideAs?: 'surface' | 'chain';
+  /** The convex hull the body collides with other bodies as (`addBodyHull`; read it with `hullOf`): kept on the record, so that it goes with it. */
+  hull?: HullShape;
   /** Builder-specific cleanup run by `world.remove(body)` before the particles go. */
   readonly onRemove: (() => void)[];
 }

@@ -15,7 +15,6 @@ import { TwistLimits, type TwistLimitRow } from './twistLimits.js';
 import { HipTwistLimits, type HipTwistRow } from './hipTwist.js';
 import { OwnPasses } from './ownPasses.js';
 import { LimitFriction } from './limitFriction.js';
-import { removeSubstepStage } from '../stepContext.js';
 import {
   angleLimits,
   braces,
@@ -36,6 +35,7 @@ import {
   type RagdollPart,
   type RagdollPose,
 } from './ragdollSkeleton.js';
+import { addBuiltinConstraint, addSubstepStage, dropSubstepStage } from '../stages.js';
 
 /** What {@link createRagdoll} takes. */
 export interface RagdollOptions extends CollisionGroupOptions {
@@ -374,7 +374,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const sideOf = (name: string) => (name.startsWith('left') ? 'left' : 'right');
   if (twists && elbowHinges) {
     const rows: TwistLimitRow[] = twistLimits.filter((t) => !isKnee(t.plane)).map((t) => ({ particles: arm(sideOf(t.name)), range: t.range * degrees, free: t.free * degrees }));
-    const twistId = world.addConstraint(new TwistLimits(record, rows, angleStiffness, ELBOW_HYPEREXTENSION * degrees));
+    const twistId = addBuiltinConstraint(world, 'ragdollLimits', new TwistLimits(record, rows, angleStiffness, ELBOW_HYPEREXTENSION * degrees));
     record.onRemove.push(() => world.remove(twistId));
   }
   if (twists) {
@@ -388,12 +388,12 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
           free: t.free * degrees,
         };
       });
-    const hipsId = world.addConstraint(new HipTwistLimits(record, rows, angleStiffness));
+    const hipsId = addBuiltinConstraint(world, 'ragdollLimits', new HipTwistLimits(record, rows, angleStiffness));
     record.onRemove.push(() => world.remove(hipsId));
   }
   if (elbowHinges) {
     const elbows = new ElbowHinges(record, [arm('left'), arm('right')], ELBOW_HYPEREXTENSION * degrees, angleStiffness);
-    const elbowsId = world.addConstraint(elbows);
+    const elbowsId = addBuiltinConstraint(world, 'ragdollLimits', elbows);
     record.onRemove.push(() => world.remove(elbowsId));
   }
   if (ownPasses > 0) {
@@ -403,15 +403,15 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
       limbs.map((l) => l.stick),
       BONE_TOLERANCE,
     );
-    world.substepStages.push(stage);
-    record.onRemove.push(() => removeSubstepStage(world.substepStages, stage));
+    addSubstepStage(world, 'ragdolls', stage);
+    record.onRemove.push(() => dropSubstepStage(world, stage));
   }
   if (limitFriction > 0) {
     const byJoint = new Map(angles.map((a) => [a.name, a.id]));
     const limbs = limitFrictionLimbs.map((l) => ({ angle: byJoint.get(l.joint)!, swinging: id(l.swinging), pivot: angles.find((a) => a.name === l.joint)!.middle, frame: l.frame.map(id) }));
     const stage = new LimitFriction(record, limbs, limitFriction);
-    world.substepStages.push(stage);
-    record.onRemove.push(() => removeSubstepStage(world.substepStages, stage));
+    addSubstepStage(world, 'ragdolls', stage);
+    record.onRemove.push(() => dropSubstepStage(world, stage));
   }
   const damping = new InternalDamping(first, ragdollParts.length, jointDamping);
   const dampingStep = world.onBeforeStep(() => damping.apply(world));

@@ -1,8 +1,10 @@
+import type { FeatureKind, WorldFeature } from '../features.js';
 import { ParticleFlag } from '../particles.js';
 import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import type { BodyRecord } from './body.js';
 import { fitRotation, quatFromRotationVector, rotateSymmetric, rotationVector, solveSymmetric } from './rotationFit.js';
+import { addSubstepStage } from '../stages.js';
 
 /** One rigid body the stage moves. */
 interface Entry {
@@ -40,7 +42,7 @@ const INERTIA_ROUNDS = 3;
  * (joined bodies share particles with another body's prediction, and a pinned
  * vertex is not free); for the others nothing changes.
  */
-export class RigidMotion implements SubstepStage {
+export class RigidMotion implements SubstepStage, WorldFeature {
   private readonly entries: Entry[] = [];
   private offsetsBefore = new Float64Array(3 * 8);
   private offsetsAfter = new Float64Array(3 * 8);
@@ -62,7 +64,29 @@ export class RigidMotion implements SubstepStage {
       this.offsetsBefore = new Float64Array(3 * entry.vertices.length);
       this.offsetsAfter = new Float64Array(3 * entry.vertices.length);
     }
-    body.onRemove.push(() => this.entries.splice(this.entries.indexOf(entry), 1));
+  }
+
+  /** A removed body is moved no more. */
+  bodyRemoved(_world: World, body: BodyRecord): void {
+    const at = this.entries.findIndex((e) => e.body === body);
+    if (at >= 0) this.entries.splice(at, 1);
+  }
+
+  /** Each body's last turn (the warm start of its next fit), by body serial: a spinning body restored from a snapshot turns on as it did. */
+  saveState(): { serials: number[]; turns: Float64Array } {
+    const turns = new Float64Array(this.entries.length * 4);
+    this.entries.forEach((e, k) => turns.set(e.turn, k * 4));
+    return { serials: this.entries.map((e) => e.body.serial), turns };
+  }
+
+  /** Returns each body's turn to the snapshot's; a body the snapshot lacks starts from no turn. */
+  loadState(_world: World, data: unknown): void {
+    const saved = data as { serials: number[]; turns: Float64Array } | undefined;
+    for (const entry of this.entries) {
+      const k = saved === undefined ? -1 : saved.serials.indexOf(entry.body.serial);
+      if (k >= 0) entry.turn.set(saved!.turns.subarray(k * 4, k * 4 + 4));
+      else entry.turn.set([0, 0, 0, 1]);
+    }
   }
 
   /** Bodies moved. */
@@ -319,15 +343,17 @@ function addInertia(inertia: Float64Array, w: Float64Array, i: number, offsets: 
   inertia[8] = inertia[8]! + m * (r2 - z * z);
 }
 
-const tables = new WeakMap<World, RigidMotion>();
+/** The world's rigid-motion stage as a feature of it (see `World.features`). */
+export const RIGID_MOTION: FeatureKind<RigidMotion> = {
+  name: 'rigidMotion',
+  create: (world) => {
+    const table = new RigidMotion();
+    addSubstepStage(world, 'rigidMotion', table);
+    return table;
+  },
+};
 
 /** The world's rigid-motion stage, created and registered on first use. */
 export function rigidMotion(world: World): RigidMotion {
-  let table = tables.get(world);
-  if (!table) {
-    table = new RigidMotion();
-    tables.set(world, table);
-    world.substepStages.push(table);
-  }
-  return table;
+  return world.features.of(RIGID_MOTION);
 }

@@ -6,6 +6,7 @@ import type { BodyRecord, Surface } from './body.js';
 import { checkCompliance } from '../materials.js';
 import { boxMesh, checkStiffness, meshEdges, massOfEachParticle, sphereMesh, type MassOptions, type TriangleMesh } from './shapes.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** A closed triangle mesh given by the caller: vertices as `[x, y, z]` points or flat xyz, faces as index triples or flat. */
 export interface SoftBodyMesh {
@@ -132,7 +133,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   }
   body.constraints.push(...sticks);
   const volumeConstraint = new VolumeConstraint(world, triangles, first, vertexCount, { pressure, inflation, compliance: options.volumeCompliance });
-  body.constraints.push(world.addConstraint(volumeConstraint));
+  body.constraints.push(addBuiltinConstraint(world, 'volumes', volumeConstraint));
   return {
     body,
     first,

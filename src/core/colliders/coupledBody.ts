@@ -1,10 +1,11 @@
 import { checkNumber, type Vec3, type Vec3Like } from '../math.js';
 import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { Quat, QuatLike } from '../quaternion.js';
-import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
+import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { measureTurn, poseMatrix, turnedQuaternion } from './poseMath.js';
 import { markCoupledBody } from './coupledBodies.js';
+import { addSubstepStage, dropSubstepStage } from '../stages.js';
 
 /** What a frame that rides on a {@link CoupledBody} keeps: its frame on the body's given path, and the frame it is at. */
 export interface CoupledFrame {
@@ -120,7 +121,7 @@ export class CoupledBody implements SubstepStage {
   constructor(world: World, options: { mass: number; inverseInertia: number | ArrayLike<number> }) {
     this.world = world;
     this.setMass(options.mass, options.inverseInertia);
-    world.substepStages.unshift(this);
+    addSubstepStage(world, 'coupledBodies', this);
     markCoupledBody(this);
   }
 
@@ -169,7 +170,7 @@ export class CoupledBody implements SubstepStage {
 
   /** Stops the body's substep stage. Its colliders should be removed first. */
   remove(): void {
-    removeSubstepStage(this.world.substepStages, this);
+    dropSubstepStage(this.world, this);
   }
 
   /** Once per substep, ahead of the other stages: the path's pose for this substep, and the offset carried on at its velocity. */

@@ -92,6 +92,11 @@ export class LaunchGuard {
     linkSignature(world, this.scratch);
     if (this.scratch[0] === this.signature[0]) return;
     this.signature[0] = this.scratch[0]!;
+    this.rejoin(world, end);
+  }
+
+  /** Joins particles `[0, end)` by sticks and every constraint's links (the cold half of {@link refresh}, kept apart so that the check every step stays small). */
+  private rejoin(world: World, end: number): void {
     if (this.parent.length < end) {
       this.parent = new Int32Array(world.particles.capacity);
       this.marked = new Uint8Array(world.particles.capacity);
@@ -100,6 +105,8 @@ export class LaunchGuard {
     for (let i = 0; i < end; i++) parent[i] = i;
     const sticks = world.sticks;
     for (let r = 0; r < sticks.count; r++) join(parent, sticks.a[r]!, sticks.b[r]!);
+    const builtin = world.stages.constraints.items;
+    for (let c = 0; c < builtin.length; c++) builtin[c]!.tetherLinks?.(this.joinLink);
     const constraints = world.constraints;
     for (let c = 0; c < constraints.length; c++) constraints[c]!.tetherLinks?.(this.joinLink);
   }

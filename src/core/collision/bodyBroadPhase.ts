@@ -154,6 +154,52 @@ export class BodyBroadPhase {
   /** The world's capsule edge table, looked up once per step. */
   private edges: EdgeTable | null = null;
 
+  /**
+   * @internal What a later run builds on, for snapshots: the sort order (ties keep
+   * it), and the boxes and flags of sleepers (a sleeper is not boxed again).
+   */
+  saveState(): BroadPhaseState {
+    return {
+      runs: this.runs,
+      order: this.order.slice(),
+      box: this.box.slice(),
+      asleep: this.asleep.slice(),
+      boxed: this.boxed.slice(),
+      groups: this.groups.slice(),
+      chunkBox: this.chunkBox.slice(),
+      triChunkBox: this.triChunkBox.slice(),
+      triChunkMove: this.triChunkMove.slice(),
+      triBoxed: this.triBoxed.slice(),
+      segBox: this.segBox.slice(),
+      segRadius: this.segRadius.slice(),
+    };
+  }
+
+  /** @internal Returns to {@link saveState}'s copy (copied again); without one, every box is stale and the order starts over. */
+  loadState(world: World, state: BroadPhaseState | undefined): void {
+    // Listed first (a fresh world lists its features at its first run, which would make every box stale after the load).
+    if (this.features.refresh(world)) this.fit();
+    if (state === undefined || state.order.length !== this.order.length) {
+      this.boxed.fill(0);
+      this.asleep.fill(0);
+      this.triBoxed.fill(0);
+      for (let k = 0; k < this.order.length; k++) this.order[k] = k;
+      return;
+    }
+    this.runs = state.runs;
+    this.order = state.order.slice();
+    this.box = state.box.slice();
+    this.asleep = state.asleep.slice();
+    this.boxed = state.boxed.slice();
+    this.groups = state.groups.slice();
+    this.chunkBox = state.chunkBox.slice();
+    this.triChunkBox = state.triChunkBox.slice();
+    this.triChunkMove = state.triChunkMove.slice();
+    this.triBoxed = state.triBoxed.slice();
+    this.segBox = state.segBox.slice();
+    this.segRadius = state.segRadius.slice();
+  }
+
   /** Arrays sized for the listed features; every box is stale. */
   private fit(): void {
     const f = this.features;
@@ -442,4 +488,20 @@ export class BodyBroadPhase {
     this.y[this.count] = y;
     this.count++;
   }
+}
+
+/** @internal The broad phase's state a snapshot keeps (see {@link BodyBroadPhase.saveState}). */
+export interface BroadPhaseState {
+  runs: number;
+  order: Int32Array;
+  box: Float64Array;
+  asleep: Uint8Array;
+  boxed: Uint8Array;
+  groups: Uint32Array;
+  chunkBox: Float64Array;
+  triChunkBox: Float64Array;
+  triChunkMove: Float64Array;
+  triBoxed: Int32Array;
+  segBox: Float64Array;
+  segRadius: Float64Array;
 }

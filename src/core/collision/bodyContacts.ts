@@ -1,6 +1,7 @@
 import { widen } from '../constraints/table.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import type { World } from '../world.js';
-import { BodyBroadPhase } from './bodyBroadPhase.js';
+import { BodyBroadPhase, type BroadPhaseState } from './bodyBroadPhase.js';
 import type { HullManifold } from './hullContact.js';
 import type { FaceMemory, HullTests } from './hullTests.js';
 import { makeBodyContact, type CapsuleTests } from './bodyContactTests.js';
@@ -81,7 +82,7 @@ const enum Limit {
  * contacts.enabled = false; // bodies pass through each other again (static colliders still hold)
  * ```
  */
-export class BodyContacts {
+export class BodyContacts implements WorldFeature {
   /** Collide bodies with each other. Default true. */
   enabled = true;
   /** The broad phase and its candidate pairs. */
@@ -108,6 +109,30 @@ export class BodyContacts {
   /** The step the broad phase last ran in, and the substeps it still covers. */
   private step = -1;
   private left = 0;
+
+  /** The contacts' memory a snapshot keeps: which face each particle last left a hull by, and the broad phase's order and sleepers' boxes. */
+  saveState(): BodyContactsState {
+    const m = this.memory;
+    return { key: m.key.slice(), face: m.face.slice(), seen: m.seen.slice(), now: m.now, broad: this.broad.saveState() };
+  }
+
+  /** Returns to {@link saveState}'s copy; without one, the contacts start with no memory. */
+  loadState(world: World, data: unknown): void {
+    const m = this.memory;
+    const state = data as BodyContactsState | undefined;
+    this.step = -1;
+    this.left = 0;
+    if (state === undefined) {
+      m.seen.fill(0);
+      this.broad.loadState(world, undefined);
+      return;
+    }
+    m.key = state.key.slice();
+    m.face = state.face.slice();
+    m.seen = state.seen.slice();
+    m.now = state.now;
+    this.broad.loadState(world, state.broad);
+  }
 
   /** @internal Called with the world's first hull: from then on the stage tests hull pairs with `tests`. */
   addHullTests(tests: HullTests): void {
@@ -389,7 +414,16 @@ function centre(wa: number, wb: number): number {
   return wa + wb > 0 ? wa / (wa + wb) : 0.5;
 }
 
-const systems = new WeakMap<World, BodyContacts>();
+/** The world's body-contact stage as a feature of it (see `World.features`). */
+export const BODY_CONTACTS: FeatureKind<BodyContacts> = {
+  name: 'bodyContacts',
+  create: (world) => {
+    const system = new BodyContacts();
+    // The solver runs it in every relaxation pass from now on.
+    world.bodyContactStage = system;
+    return system;
+  },
+};
 
 /**
  * The body-contact stage of `world` ({@link BodyContacts}), created on first use:
@@ -402,12 +436,14 @@ const systems = new WeakMap<World, BodyContacts>();
  * ```
  */
 export function bodyContacts(world: World): BodyContacts {
-  let system = systems.get(world);
-  if (!system) {
-    system = new BodyContacts();
-    systems.set(world, system);
-    // The solver runs it in every relaxation pass from now on.
-    world.bodyContactStage = system;
-  }
-  return system;
+  return world.features.of(BODY_CONTACTS);
+}
+
+/** @internal What a snapshot keeps of the body contacts (see {@link BodyContacts.saveState}). */
+export interface BodyContactsState {
+  key: Int32Array;
+  face: Int32Array;
+  seen: Int32Array;
+  now: number;
+  broad: BroadPhaseState;
 }

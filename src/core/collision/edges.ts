@@ -9,6 +9,7 @@ import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
@@ -18,6 +19,7 @@ import { capsuleTests } from './bodyContactTests.js';
 import { Cast, makeLineCast } from './lineCast.js';
 import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
 import { projectToAnchorSide } from './wallCheat.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link addCapsuleEdge} takes besides the particles and the radius. */
 export interface CapsuleEdgeOptions {
@@ -95,7 +97,7 @@ interface TorsoRecord {
  * The capsule edges of one world, projected once per relaxation pass (it is a
  * user constraint of the world, so it runs after the sticks).
  */
-export class EdgeSystem implements Constraint {
+export class EdgeSystem implements Constraint, WorldFeature {
   /** Capsule rows held, for `world.constraintCount`. */
   get constraintCount(): number {
     return this.table.count;
@@ -132,10 +134,6 @@ export class EdgeSystem implements Constraint {
     const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
     this.rows.set(id, row);
     this.version++;
-    // Leave with the body, before its particle slots can be reused.
-    world.bodyOf(a)?.onRemove.push(() => {
-      if (this.rows.has(id)) this.remove(id);
-    });
     for (const torso of this.torsos) this.deriveAnchor(row, torso);
     return id;
   }
@@ -170,6 +168,17 @@ export class EdgeSystem implements Constraint {
     const moved = this.table.removeRow(row);
     if (moved >= 0) this.rows.set(moved, row);
     this.version++;
+  }
+
+  /** Removes every edge with an end in `[first, end)` (a removed particle's or body's), before the slots can be reused; a torso there is forgotten. */
+  particlesRemoved(_world: World, first: number, end: number): void {
+    const t = this.table;
+    for (let row = t.count - 1; row >= 0; row--) {
+      const a = t.a[row]!;
+      const b = t.b[row]!;
+      if ((a >= first && a < end) || (b >= first && b < end)) this.remove(t.ids[row]!);
+    }
+    for (let k = this.torsos.length - 1; k >= 0; k--) if (this.torsos[k]!.first >= first && this.torsos[k]!.first < end) this.torsos.splice(k, 1);
   }
 
   /** Anchors the edges inside a body at the end fewer sticks away from its torso. */
@@ -551,24 +560,26 @@ function inRange(id: number, torso: TorsoRecord): boolean {
   return id >= torso.first && id < torso.first + torso.count;
 }
 
-const systems = new WeakMap<World, EdgeSystem>();
+/** The world's capsule edges as a feature of it (see `World.features`). */
+export const EDGES: FeatureKind<EdgeSystem> = {
+  name: 'capsuleEdges',
+  create: (world) => {
+    const system = new EdgeSystem(world.registry);
+    addBuiltinConstraint(world, 'capsuleEdges', system);
+    // Capsule edges collide with other bodies: the body-contact stage starts with the first.
+    bodyContacts(world).addCapsuleTests(capsuleTests);
+    return system;
+  },
+};
 
 /** The edge system of `world`, created (and added to its relaxation loop) on first use. */
 export function edgeSystem(world: World): EdgeSystem {
-  let system = systems.get(world);
-  if (!system) {
-    system = new EdgeSystem(world.registry);
-    systems.set(world, system);
-    world.addConstraint(system);
-    // Capsule edges collide with other bodies: the body-contact stage starts with the first.
-    bodyContacts(world).addCapsuleTests(capsuleTests);
-  }
-  return system;
+  return world.features.of(EDGES);
 }
 
 /** The edge system of `world` if it has one (without creating it). */
 export function existingEdgeSystem(world: World): EdgeSystem | undefined {
-  return systems.get(world);
+  return world.features.get(EDGES);
 }
 
 /**
@@ -576,7 +587,7 @@ export function existingEdgeSystem(world: World): EdgeSystem | undefined {
  * the widest capsule edge at it (a ragdoll's knee reaches as far as its thigh).
  */
 export function collisionReach(world: World, id: number): number {
-  const edges = systems.get(world);
+  const edges = world.features.get(EDGES);
   const own = world.particles.radius[id]!;
   return edges === undefined ? own : Math.max(own, edges.largestRadiusAt(id));
 }
@@ -588,8 +599,7 @@ export function collisionReach(world: World, id: number): number {
  * between the ends is pushed out with the paper's section 5 weights, shared by
  * inverse mass, with friction at both ends. The edge does not keep a distance
  * itself: add a stick for that. Returns an id that `world.remove` takes.
- * The edge goes when the body of `a` is removed; an edge on a loose particle
- * that is removed is inert, so remove it first.
+ * The edge goes when either particle (or its body) is removed.
  *
  * @example
  * ```ts
@@ -603,7 +613,7 @@ export function addCapsuleEdge(world: World, a: ParticleId, b: ParticleId, radiu
 
 /** Changes the radius (m) of a capsule edge added by {@link addCapsuleEdge}. */
 export function setCapsuleEdgeRadius(world: World, id: number, radius: number): void {
-  const system = systems.get(world);
+  const system = world.features.get(EDGES);
   if (!system) throw new RangeError(`setCapsuleEdgeRadius: no capsule edge with id ${String(id)}`);
   system.setRadius(id, radius);
 }

@@ -9,11 +9,13 @@ import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { ConstraintTable, widen } from '../constraints/table.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import type { ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri, SegSeg } from './closestPoints.js';
 import { BOUNDS, boxCorner, FEATURE, nearBox, nearCapsule, nearestAxisPoint, NORMAL, SIDE } from './faceFeatures.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** Particle triangles that obstacles must not poke through, one row each. */
 export class FaceTable extends ConstraintTable {
@@ -58,7 +60,7 @@ export class FaceTable extends ConstraintTable {
  * point with barycentric weights, the paper's section 5 rule for a point inside
  * a rigid body's face.
  */
-export class FaceSystem implements Constraint {
+export class FaceSystem implements Constraint, WorldFeature {
   /** Triangle rows held, for `world.constraintCount`. */
   get constraintCount(): number {
     return this.table.count;
@@ -70,12 +72,8 @@ export class FaceSystem implements Constraint {
   /** Changes whenever a row is added or removed (the body-contact stage re-lists its features then). */
   version = 0;
   private rows = new Map<number, number>();
-  /** The live triangle ids of each body, removed with it. */
-  private facesOf = new Map<BodyRecord, Set<number>>();
-  private bodyOfFace = new Map<number, Set<number>>();
   /** Bodies whose whole surface is solid, with the triangle ids made from it and the triangle count they follow. */
   private solidSurfaces: { body: BodyRecord; ids: number[]; triangleCount: number }[] = [];
-  private cleaned = new WeakSet<BodyRecord>();
   /** Scratch, laid out as faceFeatures.ts describes. */
   private buf = new Float64Array(30);
   private segment = new Float64Array(SegSeg.Size);
@@ -89,30 +87,12 @@ export class FaceSystem implements Constraint {
     const id = this.registry.issue(this);
     this.rows.set(id, this.table.add(id, a, b, c));
     this.version++;
-    // Leave with the body, before its particle slots can be reused: one clean-up per
-    // body (not per triangle), so switching a cloth's solidity on and off keeps nothing.
-    const body = world.bodyOf(a);
-    if (body) {
-      let faces = this.facesOf.get(body);
-      if (!faces) {
-        const own = (faces = new Set<number>());
-        this.facesOf.set(body, own);
-        body.onRemove.push(() => {
-          for (const face of own) this.remove(face);
-          this.facesOf.delete(body);
-        });
-      }
-      faces.add(id);
-      this.bodyOfFace.set(id, faces);
-    }
     return id;
   }
 
   remove(id: number): void {
     const row = this.rows.get(id);
     if (row === undefined) throw new RangeError(`remove: no collision triangle with id ${String(id)}`);
-    this.bodyOfFace.get(id)?.delete(id);
-    this.bodyOfFace.delete(id);
     this.rows.delete(id);
     this.registry.release(id);
     const moved = this.table.removeRow(row);
@@ -128,11 +108,18 @@ export class FaceSystem implements Constraint {
     const entry = { body, ids: [] as number[], triangleCount: -1 };
     this.solidSurfaces.push(entry);
     this.syncSurface(world, entry);
-    // One clean-up per body, however often its solidity is switched.
-    if (!this.cleaned.has(body)) {
-      this.cleaned.add(body);
-      body.onRemove.push(() => this.removeSurface(body));
-    }
+  }
+
+  /** A removed body's surface stops being followed (its triangles go with its particles). */
+  bodyRemoved(_world: World, body: BodyRecord): void {
+    this.removeSurface(body);
+  }
+
+  /** Removes every triangle with a corner in `[first, end)`, before the slots can be reused. */
+  particlesRemoved(_world: World, first: number, end: number): void {
+    const t = this.table;
+    const inside = (id: number) => id >= first && id < end;
+    for (let row = t.count - 1; row >= 0; row--) if (inside(t.a[row]!) || inside(t.b[row]!) || inside(t.c[row]!)) this.remove(t.ids[row]!);
   }
 
   /** Takes the solidity of `body`'s surface away again. */
@@ -351,22 +338,24 @@ export class FaceSystem implements Constraint {
   }
 }
 
-const systems = new WeakMap<World, FaceSystem>();
+/** The world's collision triangles as a feature of it (see `World.features`). */
+export const FACES: FeatureKind<FaceSystem> = {
+  name: 'collisionTriangles',
+  create: (world) => {
+    const system = new FaceSystem(world.registry);
+    addBuiltinConstraint(world, 'collisionTriangles', system);
+    return system;
+  },
+};
 
 /** The collision triangles of `world`, created (and added to its relaxation loop) on first use. */
 export function faceSystem(world: World): FaceSystem {
-  let system = systems.get(world);
-  if (!system) {
-    system = new FaceSystem(world.registry);
-    systems.set(world, system);
-    world.addConstraint(system);
-  }
-  return system;
+  return world.features.of(FACES);
 }
 
 /** The collision triangles of `world` if it has any (without creating the system). */
 export function existingFaceSystem(world: World): FaceSystem | undefined {
-  return systems.get(world);
+  return world.features.get(FACES);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BodyRecord } from '../bodies/body.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { bodyContacts } from './bodyContacts.js';
@@ -73,8 +74,20 @@ export function writeHullPlanes(particles: ParticleStore, hull: HullShape, out: 
   return true;
 }
 
-const hulls = new WeakMap<BodyRecord, HullShape>();
-const versions = new WeakMap<World, number>();
+/** Counts the hulls added to a world: the body-contact stage re-lists its features when it changes. */
+class HullCount implements WorldFeature {
+  version = 0;
+
+  /** A removed body's hull goes with it. */
+  bodyRemoved(_world: World, body: BodyRecord): void {
+    if (body.hull === undefined) return;
+    body.hull = undefined;
+    this.version++;
+  }
+}
+
+/** The world's hull count as a feature of it (see `World.features`). */
+const HULLS: FeatureKind<HullCount> = { name: 'hulls', create: () => new HullCount() };
 
 /**
  * Makes `body` collide with other bodies as the convex hull of `vertices`
@@ -92,7 +105,7 @@ export function addBodyHull(world: World, body: BodyRecord, vertices: readonly n
   if (!found) return false;
   const ids = (list: number[]) => Int32Array.from(list, (k) => vertices[k]!);
   const used = [...new Set(found.triangles)].sort((a, b) => a - b);
-  hulls.set(body, {
+  body.hull = {
     vertices: ids(used),
     triangles: ids(found.triangles),
     trianglePlane: Int32Array.from(found.trianglePlane),
@@ -102,8 +115,8 @@ export function addBodyHull(world: World, body: BodyRecord, vertices: readonly n
     loopStart: Int32Array.from(found.loopStart),
     edgeClass: Int32Array.from(found.edgeClass),
     classes: found.classes,
-  });
-  versions.set(world, (versions.get(world) ?? 0) + 1);
+  };
+  world.features.of(HULLS).version++;
   // Hulls collide with other bodies: the body-contact stage starts with the first, and tests hulls from then on.
   bodyContacts(world).addHullTests(hullTests);
   return true;
@@ -118,12 +131,12 @@ export function addBodyHull(world: World, body: BodyRecord, vertices: readonly n
  * ```
  */
 export function hullOf(body: BodyRecord): HullShape | undefined {
-  return hulls.get(body);
+  return body.hull;
 }
 
 /** Changes whenever a hull is added to `world` (the body-contact stage re-lists its features then). */
 export function hullVersion(world: World): number {
-  return versions.get(world) ?? 0;
+  return world.features.get(HULLS)?.version ?? 0;
 }
 
 /** A hull over point indices: triangles, their planes and the edges between planes. */

@@ -1,9 +1,11 @@
 import type { Constraint } from '../constraints/constraint.js';
+import type { WorldFeature } from '../features.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
 import { separatePair } from './pairContact.js';
 import { SpatialHash } from './spatialHash.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link enableParticleCollisions} takes. */
 export interface ParticleCollisionOptions {
@@ -22,14 +24,22 @@ export interface ParticleCollisions {
  * loop: each pass it lists the particles with a radius, hashes them into a grid
  * and separates every overlapping pair that is not in one group.
  */
-class ParticleCollisionPass implements Constraint {
+class ParticleCollisionPass implements Constraint, WorldFeature {
   private hash = new SpatialHash();
   private ids = new Int32Array(64);
   private scratch = new Float64Array(1);
-  private bodiesSeen = 0;
+  /** Bodies with a serial below this were grouped (serials grow; slots are reused, so `bodies.length` does not tell). */
+  private serialSeen = 0;
+  /** The pass's id in the world's constraint list, while it is there. */
+  id = -1;
 
   /** @param fixedCellSize the grid cell, or 0 to size it from the largest radius each pass. */
   constructor(private readonly fixedCellSize: number) {}
+
+  /** Leaves the relaxation loop. */
+  dispose(world: World): void {
+    if (world.hasConstraint(this.id)) world.removeConstraint(this.id);
+  }
 
   project(world: World): void {
     this.groupNewBodies(world);
@@ -87,19 +97,20 @@ class ParticleCollisionPass implements Constraint {
    * that have no group yet get group body.id + 1.
    */
   private groupNewBodies(world: World): void {
+    if (world.nextBodySerial === this.serialSeen) return;
     const bodies = world.bodies;
-    if (bodies.length === this.bodiesSeen) return;
     const group = world.particles.group;
-    for (let k = this.bodiesSeen; k < bodies.length; k++) {
+    for (let k = 0; k < bodies.length; k++) {
       const body = bodies[k]!;
-      if (!body.alive) continue;
+      if (!body.alive || body.serial < this.serialSeen) continue;
       for (let i = body.first; i < body.first + body.count; i++) if (group[i] === 0) group[i] = body.id + 1;
     }
-    this.bodiesSeen = bodies.length;
+    this.serialSeen = world.nextBodySerial;
   }
 }
 
-const enabled = new WeakMap<World, number>();
+/** The name particle collisions have among the world's features (see `World.features`). */
+const FEATURE = 'particleCollisions';
 
 /**
  * Makes particles with a radius collide with each other: any two that are not
@@ -116,15 +127,15 @@ const enabled = new WeakMap<World, number>();
  * ```
  */
 export function enableParticleCollisions(world: World, options: ParticleCollisionOptions = {}): ParticleCollisions {
-  if (enabled.has(world)) throw new Error('enableParticleCollisions: already enabled for this world; remove the first one before enabling again');
+  if (world.features.has(FEATURE)) throw new Error('enableParticleCollisions: already enabled for this world; remove the first one before enabling again');
   const cellSize = options.cellSize === undefined ? 0 : checkNumber(options.cellSize, 'enableParticleCollisions: cellSize', Number.MIN_VALUE);
-  const id = world.addConstraint(new ParticleCollisionPass(cellSize));
-  enabled.set(world, id);
+  const pass = new ParticleCollisionPass(cellSize);
+  pass.id = addBuiltinConstraint(world, 'particleCollisions', pass);
+  world.features.add(FEATURE, pass);
   return {
     remove() {
-      if (enabled.get(world) !== id) return;
-      enabled.delete(world);
-      world.removeConstraint(id);
+      // Only this handle's pass: after a remove and a new enable, an old handle does nothing.
+      if (world.hasConstraint(pass.id)) world.features.delete(FEATURE);
     },
   };
 }

@@ -7,6 +7,7 @@ import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 import { edgeSystem } from './edges.js';
 import { Cast, castLineAll, makeLineCast } from './lineCast.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link protectFromTunnelling} takes. */
 export interface TunnellingOptions {
@@ -202,7 +203,7 @@ export function protectFromTunnelling(world: World, body: BodyRecord | number, o
     }
     edgeSystem(world).setTorso(record.first, record.count, stickHops(world, record, torso));
   }
-  const id = world.addConstraint(new TunnellingGuard(record.first, record.count, torso ?? -1));
+  const id = addBuiltinConstraint(world, 'tunnellingGuard', new TunnellingGuard(record.first, record.count, torso ?? -1));
   let enabled = true;
   const remove = () => {
     if (!enabled) return;

@@ -2,36 +2,40 @@ import type { ConstraintId, ParticleId } from '../ids.js';
 // Angle constraints as the API offers them: add, change, remove, measure. The
 // rows and their projection are in angleTable.ts, the one-way hinge in hinge.ts,
 // the option checks in angleOptions.ts.
+import type { FeatureKind } from '../features.js';
 import type { World } from '../world.js';
 import { type AngleOptions, checkAngleOptions, writeAngleOptions } from './angleOptions.js';
 import { AngleTable } from './angleTable.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 // Re-exported so that angle constraints are imported from this one file, as `sinew-physics/core` does.
 export { AngleTable, type AngleOptions };
 
-const tables = new WeakMap<World, AngleTable>();
+/** The world's angle table as a feature of it (see `World.features`). */
+export const ANGLES: FeatureKind<AngleTable> = {
+  name: 'angles',
+  create: (world) => {
+    const table = new AngleTable(world.registry);
+    addBuiltinConstraint(world, 'angles', table);
+    return table;
+  },
+};
 
 /** The world's angle table (created and registered as a constraint on first use). */
 export function angleTable(world: World): AngleTable {
-  let table = tables.get(world);
-  if (!table) {
-    table = new AngleTable(world.registry);
-    world.addConstraint(table);
-    tables.set(world, table);
-  }
-  return table;
+  return world.features.of(ANGLES);
 }
 
 /** The world's angle table, or undefined when it has none. */
 export function existingAngleTable(world: World): AngleTable | undefined {
-  return tables.get(world);
+  return world.features.get(ANGLES);
 }
 
 /**
  * Keeps the angle at `middle` between the arms to `a` and `b` within
  * [min, max] (radians); returns an id that `world.remove` takes (the world's
- * registry issues it, so it names no stick or pin). Removing a particle does not remove its angle
- * constraints; remove them first (bodies do it in `record.onRemove`).
+ * registry issues it, so it names no stick or pin). Removing any of the three
+ * particles (or their body) removes the constraint.
  *
  * @example
  * ```ts
@@ -53,7 +57,7 @@ export function addAngleConstraint(world: World, a: ParticleId, middle: Particle
 
 /** Changes an angle constraint's limits, stiffness, compliance or hinge in place (unset options keep their values). */
 export function setAngleConstraint(world: World, id: number, options: AngleOptions): void {
-  const table = tables.get(world);
+  const table = world.features.get(ANGLES);
   const row = table?.rows.get(id);
   if (table === undefined || row === undefined) throw new RangeError(`setAngleConstraint: no angle constraint with id ${id}`);
   const current = { min: table.min[row]!, max: table.max[row]!, stiffness: table.stiffness[row]!, compliance: table.compliance[row]! };

@@ -1,6 +1,7 @@
 import { ParticleFlag } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
+import type { WorldFeature } from '../features.js';
 import type { Constraint } from './constraint.js';
 import { HingeProjection } from './hinge.js';
 import { ConstraintTable, widen } from './table.js';
@@ -22,7 +23,7 @@ const DEGENERATE = 1e-9;
  * neither momentum nor angular momentum. Rows with a `hinge` also keep to one side
  * of the hinge plane (see {@link AngleOptions.hinge}).
  */
-export class AngleTable extends ConstraintTable implements Constraint {
+export class AngleTable extends ConstraintTable implements Constraint, WorldFeature {
   /** Rows held, for `world.constraintCount`. */
   get constraintCount(): number {
     return this.count;
@@ -121,6 +122,15 @@ export class AngleTable extends ConstraintTable implements Constraint {
     const moved = this.removeRow(row);
     this.version++;
     if (moved >= 0) this.rows.set(moved, row);
+  }
+
+  /** Removes every row with an arm, its middle or its hinge axis at a particle in `[first, end)`: a removed particle's limit must not act on the slot's next owner. */
+  particlesRemoved(_world: World, first: number, end: number): void {
+    const inside = (id: number) => id >= first && id < end;
+    // Backwards: a removed row is filled from the end, which was already looked at.
+    for (let row = this.count - 1; row >= 0; row--) {
+      if (inside(this.a[row]!) || inside(this.middle[row]!) || inside(this.b[row]!) || inside(this.axisFrom[row]!) || inside(this.axisTo[row]!)) this.remove(this.ids[row]!);
+    }
   }
 
   /** One pass over every row. Allocates nothing. */

@@ -3,9 +3,10 @@ import { checkCompliance } from '../materials.js';
 import { checkOptions } from '../math.js';
 import { checkBreakForce } from '../motion/attachment.js';
 import { ParticleFlag } from '../particles.js';
-import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
+import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
+import { addBuiltinConstraint, addSubstepStage, dropSubstepStage } from '../stages.js';
 
 /** Options of {@link BodyAttachment}. */
 export interface BodyAttachmentOptions {
@@ -97,9 +98,9 @@ export class BodyAttachment implements Constraint, SubstepStage {
       this.generations[i * 5] = world.particles.generation[particles[i]!]!;
       for (let k = 0; k < 4; k++) if (this.anchors[i * 4 + k]! >= 0) this.generations[i * 5 + 1 + k] = world.particles.generation[this.anchors[i * 4 + k]!]!;
     }
-    this.id = world.addConstraint(this);
+    this.id = addBuiltinConstraint(world, 'attachments', this);
     this.callbacks = [world.onBeforeStep(this.beforeStep), world.onAfterStep(this.afterStep)];
-    world.substepStages.push(this);
+    addSubstepStage(world, 'attachments', this);
   }
 
   /** Links still holding, for `world.constraintCount`. */
@@ -146,8 +147,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
     this.holding.fill(0);
     this.world.remove(this.id);
     for (const id of this.callbacks) this.world.remove(id);
-    const stages = this.world.substepStages;
-    removeSubstepStage(stages, this);
+    dropSubstepStage(this.world, this);
   }
 
   /** Each substep restarts the multipliers (XPBD accumulates them over one substep's passes). */

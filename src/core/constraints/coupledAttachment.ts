@@ -4,6 +4,7 @@ import type { Vec3Like } from '../math.js';
 import { readVec3 } from '../motion/poseTrack.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** What {@link CoupledAttachment} takes besides the particle and the body. */
 export interface CoupledAttachmentOptions {
@@ -70,7 +71,7 @@ export class CoupledAttachment implements Constraint {
       this.anchor[1] = vy + qw * ty + (-qz * tx + qx * tz);
       this.anchor[2] = vz + qw * tz + (-qx * ty + qy * tx);
     }
-    this.id = world.addConstraint(this);
+    this.id = addBuiltinConstraint(world, 'attachments', this);
   }
 
   /** One relaxation pass: close the gap between the particle and its anchor, shared by inverse masses. */

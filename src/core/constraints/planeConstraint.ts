@@ -2,10 +2,12 @@ import type { ConstraintId, ParticleId } from '../ids.js';
 import { checkCompliance } from '../materials.js';
 import { checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import type { Constraint } from './constraint.js';
 import { ConstraintTable, widen } from './table.js';
+import { addBuiltinConstraint } from '../stages.js';
 
 /** `'on'`: stay on the plane (an equality); `'above'`: stay on the side the normal points to (an inequality). */
 export type PlaneMode = 'on' | 'above';
@@ -40,7 +42,7 @@ const enum PlaneModeCode {
  * collider this acts on chosen particles only, ignores their radius and adds no
  * friction. Immovable and sleeping particles are left where they are.
  */
-export class PlaneConstraintTable extends ConstraintTable implements Constraint {
+export class PlaneConstraintTable extends ConstraintTable implements Constraint, WorldFeature {
   /** Rows held, for `world.constraintCount`. */
   get constraintCount(): number {
     return this.count;
@@ -114,6 +116,19 @@ export class PlaneConstraintTable extends ConstraintTable implements Constraint 
     return removed;
   }
 
+  /** Removes the rows of particles in `[first, end)`; a constraint left with no rows gives its id back. */
+  particlesRemoved(_world: World, first: number, end: number): void {
+    const gone = new Set<number>();
+    for (let row = this.count - 1; row >= 0; row--) {
+      const p = this.particle[row]!;
+      if (p < first || p >= end) continue;
+      gone.add(this.ids[row]!);
+      this.removeRow(row);
+    }
+    for (let row = 0; row < this.count; row++) gone.delete(this.ids[row]!);
+    for (const id of gone) this.registry.release(id);
+  }
+
   /** One pass over every row. Allocates nothing. */
   project(world: World): void {
     const particles = world.particles;
@@ -182,17 +197,19 @@ export interface CheckedPlane {
   compliance: number;
 }
 
-const tables = new WeakMap<World, PlaneConstraintTable>();
+/** The world's plane-constraint table as a feature of it (see `World.features`). */
+export const PLANE_CONSTRAINTS: FeatureKind<PlaneConstraintTable> = {
+  name: 'planeConstraints',
+  create: (world) => {
+    const table = new PlaneConstraintTable(world.registry);
+    addBuiltinConstraint(world, 'planes', table);
+    return table;
+  },
+};
 
 /** The world's plane-constraint table (created and registered as a constraint on first use). */
 export function planeConstraintTable(world: World): PlaneConstraintTable {
-  let table = tables.get(world);
-  if (!table) {
-    table = new PlaneConstraintTable(world.registry);
-    world.addConstraint(table);
-    tables.set(world, table);
-  }
-  return table;
+  return world.features.of(PLANE_CONSTRAINTS);
 }
 
 /**
@@ -219,7 +236,7 @@ export function addPlaneConstraint(world: World, particles: readonly ParticleId[
 
 /** Moves or re-configures a plane constraint in place (unset options keep their values). */
 export function setPlaneConstraint(world: World, id: number, options: Partial<PlaneConstraintOptions>): void {
-  const table = tables.get(world);
+  const table = world.features.get(PLANE_CONSTRAINTS);
   let first = -1;
   if (table) for (let row = 0; row < table.count && first < 0; row++) if (table.ids[row] === id) first = row;
   if (table === undefined || first < 0) throw new RangeError(`setPlaneConstraint: no plane constraint with id ${id}`);

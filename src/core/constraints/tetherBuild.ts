@@ -86,6 +86,8 @@ export function buildTethers(world: World, sink: TetherSink, scratch: TetherBuil
     if (sticks.kind[r] === StickKindCode.Min || sticks.compliance[r] !== 0 || sticks.stiffness[r] !== 1) continue;
     graph.link(sticks.a[r]!, sticks.b[r]!, sticks.rest[r]!);
   }
+  const builtin = world.stages.constraints.items;
+  for (let c = 0; c < builtin.length; c++) builtin[c]!.tetherLinks?.(scratch.addLink);
   const constraints = world.constraints;
   for (let c = 0; c < constraints.length; c++) constraints[c]!.tetherLinks?.(scratch.addLink);
   if (anchorCount === 0) return;

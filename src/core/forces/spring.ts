@@ -1,5 +1,6 @@
 import type { ConstraintId, ParticleId } from '../ids.js';
 import { widen } from '../constraints/table.js';
+import type { WorldFeature } from '../features.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -32,8 +33,10 @@ export interface SpringOptions {
  * world.addForce(springs);
  * ```
  */
-export class Springs implements Force {
+export class Springs implements Force, WorldFeature {
   private readonly world: World;
+  /** The name it has among the world's features while it holds springs (it hears of removed particles then), else undefined. */
+  private feature: string | undefined;
   private a = new Int32Array(16);
   private b = new Int32Array(16);
   private rest = new Float64Array(16);
@@ -73,7 +76,17 @@ export class Springs implements Force {
     this.damping[row] = damping;
     this.ids[row] = id;
     this.rows.set(id, row);
+    this.feature ??= world.features.addInstance('springs', this);
     return id;
+  }
+
+  /** Removes every spring with an end in `[first, end)`: a removed particle's spring must not pull the slot's next owner. */
+  particlesRemoved(_world: World, first: number, end: number): void {
+    for (let row = this.count - 1; row >= 0; row--) {
+      const a = this.a[row]!;
+      const b = this.b[row]!;
+      if ((a >= first && a < end) || (b >= first && b < end)) this.remove(this.ids[row]!);
+    }
   }
 
   /** Removes spring `id` (the last spring moves into its row). */
@@ -83,6 +96,11 @@ export class Springs implements Force {
     this.rows.delete(id);
     this.world.registry.release(id);
     const last = --this.count;
+    // With no springs left it has nothing to hear about: the world lets go of it.
+    if (last === 0 && this.feature !== undefined) {
+      this.world.features.delete(this.feature);
+      this.feature = undefined;
+    }
     if (row === last) return;
     this.a[row] = this.a[last]!;
     this.b[row] = this.b[last]!;

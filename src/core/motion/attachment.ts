@@ -1,10 +1,12 @@
+import type { WorldFeature } from '../features.js';
 import type { CallbackId, ParticleId } from '../ids.js';
 import { checkCompliance, checkDamping } from '../materials.js';
 import { checkOptions, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { toQuat, type QuatLike } from '../quaternion.js';
-import { removeSubstepStage, type StepContext, type SubstepStage } from '../stepContext.js';
+import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { PoseTrack } from './poseTrack.js';
+import { addSubstepStage, dropSubstepStage } from '../stages.js';
 
 /**
  * The compliance (m/N) an attachment with a `breakForce` but no compliance of
@@ -82,7 +84,7 @@ export interface AttachmentOptions {
  * shoulders.remove(); // lets go
  * ```
  */
-export class Attachment implements SubstepStage {
+export class Attachment implements SubstepStage, WorldFeature {
   /** The attached particles, in the order given. */
   readonly particles: readonly ParticleId[];
   /** The pin holding each particle, -1 once it let go (broke, or its particle was removed). */
@@ -100,6 +102,8 @@ export class Attachment implements SubstepStage {
   /** Substeps run so far in the current step. */
   private substep = 0;
   private removed = false;
+  /** Its name among the world's features. */
+  private readonly feature: string;
 
   constructor(
     readonly world: World,
@@ -128,7 +132,18 @@ export class Attachment implements SubstepStage {
       this.pins[i] = world.addPin(particles[i]!, this.point, { compliance: hold, damping });
     }
     this.callbacks = [world.onBeforeStep(this.beforeStep), world.onAfterStep(this.afterStep)];
-    world.substepStages.push(this);
+    addSubstepStage(world, 'attachments', this);
+    this.feature = world.features.addInstance('attachment', this);
+  }
+
+  /** The object's pose track (where the frame started, where it ends), for snapshots: the pins' targets follow it. */
+  saveState(): Float64Array {
+    return this.pose.save();
+  }
+
+  /** Returns the pose track to the snapshot's; without one (attached after it), it stays. */
+  loadState(_world: World, data: unknown): void {
+    if (data instanceof Float64Array) this.pose.load(data);
   }
 
   /**
@@ -169,8 +184,8 @@ export class Attachment implements SubstepStage {
     this.removed = true;
     for (let i = 0; i < this.pins.length; i++) this.release(i);
     for (const id of this.callbacks) this.world.remove(id);
-    const stages = this.world.substepStages;
-    removeSubstepStage(stages, this);
+    dropSubstepStage(this.world, this);
+    this.world.features.delete(this.feature);
   }
 
   /** True once {@link Attachment.remove} ran. */

@@ -1,4 +1,5 @@
 import type { BodyRecord } from '../bodies/body.js';
+import type { FeatureKind, WorldFeature } from '../features.js';
 import type { CallbackId } from '../ids.js';
 import type { Vec3, Vec3Like } from '../math.js';
 import type { World } from '../world.js';
@@ -9,8 +10,18 @@ import { PinGlide } from './pinGlide.js';
 /** A held body gets at least this many relaxation passes per substep while held: its sticks pass the hand's pull on within a step. */
 export const HELD_PASSES = 4;
 
-/** Per held body: how many holds it has and its own iteration count, given back when the last hold ends (two IK handles on one ragdoll). */
-const holds = new WeakMap<BodyRecord, { count: number; iterations: number | undefined }>();
+/** Per held body of a world: how many holds it has and its own iteration count, given back when the last hold ends (two IK handles on one ragdoll). */
+class Holds implements WorldFeature {
+  readonly byBody = new Map<BodyRecord, { count: number; iterations: number | undefined }>();
+
+  /** A removed body is held no more. */
+  bodyRemoved(_world: World, body: BodyRecord): void {
+    this.byBody.delete(body);
+  }
+}
+
+/** The world's held bodies as a feature of it (see `World.features`). */
+const HOLDS: FeatureKind<Holds> = { name: 'heldBodies', create: () => new Holds() };
 
 /**
  * Holds a pin's particle the way a hand holds a body: for a particle of a body
@@ -67,6 +78,7 @@ export class BodyDrag {
     if (this.spring !== undefined && this.body !== undefined) {
       world.setPin(pin, this.spring);
       this.reach = new BodyReach(world, this.particle);
+      const holds = world.features.of(HOLDS).byBody;
       const held = holds.get(this.body);
       if (held === undefined) holds.set(this.body, { count: 1, iterations: this.body.iterations });
       else held.count++;
@@ -88,9 +100,10 @@ export class BodyDrag {
     this.ended = true;
     this.glide.remove();
     if (this.clamping !== undefined) this.world.remove(this.clamping);
-    const held = this.body === undefined ? undefined : holds.get(this.body);
+    const holds = this.world.features.get(HOLDS)?.byBody;
+    const held = this.body === undefined ? undefined : holds?.get(this.body);
     if (held === undefined || --held.count > 0) return;
-    holds.delete(this.body!);
+    holds!.delete(this.body!);
     if (this.body!.alive) this.body!.iterations = held.iterations;
   }
 

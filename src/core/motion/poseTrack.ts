@@ -64,6 +64,26 @@ export class PoseTrack {
     this.moving = !this.atGoal();
   }
 
+  /** The track as 32 numbers (start, goal and sampled poses, share, moving), for snapshots. */
+  save(): Float64Array {
+    const out = new Float64Array(32);
+    const parts = [this.fromPosition, this.fromQuaternion, this.fromScale, this.goalPosition, this.goalQuaternion, this.goalScale, this.position, this.quaternion, this.scale];
+    let o = 0;
+    for (const part of parts) for (let k = 0; k < part.length; k++) out[o++] = part[k]!;
+    out[30] = this.share;
+    out[31] = this.moving ? 1 : 0;
+    return out;
+  }
+
+  /** Returns to what {@link PoseTrack.save} gave. */
+  load(saved: Float64Array): void {
+    const parts = [this.fromPosition, this.fromQuaternion, this.fromScale, this.goalPosition, this.goalQuaternion, this.goalScale, this.position, this.quaternion, this.scale];
+    let o = 0;
+    for (const part of parts) for (let k = 0; k < part.length; k++) part[k] = saved[o++]!;
+    this.share = saved[30]!;
+    this.moving = saved[31] === 1;
+  }
+
   /** The frame is over: the goal becomes the start of the next one. */
   arrive(): void {
     for (let k = 0; k < 3; k++) {
