@@ -172,6 +172,19 @@ export class ParticleStore {
     }
     this.freeSlots.push(id);
     this.count--;
+    if (id === this.end - 1) this.trimEnd();
+  }
+
+  /**
+   * Lowers `end` past the free slots at the top, so that loops over `[0, end)`
+   * cost what the live particles need, not what the world once held.
+   */
+  private trimEnd(): void {
+    let end = this.end;
+    while (end > 0 && (this.flags[end - 1]! & ParticleFlag.Alive) === 0) end--;
+    if (end === this.end) return;
+    this.end = end;
+    this.freeSlots = this.freeSlots.filter((slot) => slot < end);
   }
 
   /** The free slots, for snapshots. */

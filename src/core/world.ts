@@ -74,7 +74,7 @@ export class World extends WorldSettings {
   readonly beforeStep: ((world: World) => void)[] = this.lists.beforeStep;
   /** Callbacks run at the end of every step (see `onAfterStep`). */
   readonly afterStep: ((world: World) => void)[] = this.lists.afterStep;
-  /** Bodies by slot (`record.id`); a removed body's slot holds its dead record (`alive: false`) until the next body takes it. */
+  /** Bodies by slot (`record.id`); a removed body's slot holds its dead record (`alive: false`) until the next body takes it; dead records at the end are dropped, so the list is never longer than its last live body's slot + 1. */
   readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
   readonly random: SeededRandom;
@@ -123,7 +123,7 @@ export class World extends WorldSettings {
   applyingForces = false;
   /** @internal Simulated time not yet stepped (s), in [0, timeStep) between `advance()` calls. */
   accumulator = 0;
-  /** @internal Slots of removed bodies, reused by the next `addBody` (the last freed first). */
+  /** @internal Slots of removed bodies below the last live one, reused by the next `addBody` (the lowest first). */
   freeBodySlots: number[] = [];
   /** @internal The serial the next body gets (never reused, unlike slots). */
   nextBodySerial = 1;

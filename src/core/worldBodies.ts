@@ -58,7 +58,7 @@ export function addBody(world: World, first: number, count: number, options: Bod
     if (owner !== undefined) throw new RangeError(`addBody: particle ${i} belongs to body ${owner.id} (a ${owner.kind}); a body's range must hold particles of no other body`);
   }
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
-  const slot = world.freeBodySlots.pop() ?? world.bodies.length;
+  const slot = takeBodySlot(world);
   const record: BodyRecord = { id: slot, serial: world.nextBodySerial++, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
   world.bodies[slot] = record;
   // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
@@ -84,6 +84,32 @@ export function removeBody(world: World, record: BodyRecord): void {
   record.surface = undefined;
   world.sleep.forgetBody(record.id);
   world.freeBodySlots.push(record.id);
+  trimBodies(world);
+}
+
+/** The lowest free body slot, or a new one: the list stays as short as the live bodies allow. */
+function takeBodySlot(world: World): number {
+  const free = world.freeBodySlots;
+  if (free.length === 0) return world.bodies.length;
+  let k = 0;
+  for (let i = 1; i < free.length; i++) if (free[i]! < free[k]!) k = i;
+  const slot = free[k]!;
+  free[k] = free[free.length - 1]!;
+  free.pop();
+  return slot;
+}
+
+/**
+ * Drops the dead records at the end of `world.bodies`, so that the loops over
+ * bodies in every step cost what the live bodies need, not what the world once held.
+ */
+function trimBodies(world: World): void {
+  const bodies = world.bodies;
+  let n = bodies.length;
+  while (n > 0 && !bodies[n - 1]!.alive) n--;
+  if (n === bodies.length) return;
+  bodies.length = n;
+  world.freeBodySlots = world.freeBodySlots.filter((slot) => slot < n);
 }
 
 /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */

@@ -88,6 +88,8 @@ class ParticleCollisionPass implements Constraint {
    */
   private groupNewBodies(world: World): void {
     const bodies = world.bodies;
+    // The list shrinks when the bodies at its end go; the slots it grows back into hold new bodies.
+    if (bodies.length < this.bodiesSeen) this.bodiesSeen = bodies.length;
     if (bodies.length === this.bodiesSeen) return;
     const group = world.particles.group;
     for (let k = this.bodiesSeen; k < bodies.length; k++) {
