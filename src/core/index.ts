@@ -6,6 +6,7 @@
 export type { BodyRecord, BodyOptions, Surface } from './bodies/body.js';
 export { World, type WorldOptions, type ParticleOptions, type StickOptions, type PinOptions, type ColliderShape, type Removable } from './world.js';
 export type { ParticleId, ConstraintId, ColliderId, ForceId, CallbackId, BodyId, RemovableId } from './ids.js';
+export { particleSlot, MAX_PARTICLES, PARTICLE_SLOT_BITS, PARTICLE_GENERATIONS } from './ids.js';
 export { WORLD_DEFAULTS } from './worldOptions.js';
 export type { WorldStats } from './stats.js';
 export { RealTimeWatch, type SlowerThanRealTimeReport } from './realTime.js';

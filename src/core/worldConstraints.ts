@@ -13,11 +13,11 @@ import type { PinOptions, StickOptions } from './worldOptions.js';
 // registry; the world's own tables keep id-to-row maps, other tables own theirs.
 
 /** Adds a stick between particles `a` and `b`; returns its constraint id. */
-export function addStick(world: World, a: ParticleId, b: ParticleId, options: StickOptions = {}): ConstraintId {
+export function addStick(world: World, idA: ParticleId, idB: ParticleId, options: StickOptions = {}): ConstraintId {
   checkOptions(options, 'addStick: options');
-  world.checkParticle(a, 'addStick: a');
-  world.checkParticle(b, 'addStick: b');
-  if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${a}`);
+  const a = world.checkParticle(idA, 'addStick: a');
+  const b = world.checkParticle(idB, 'addStick: b');
+  if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${idA}`);
   const p = world.particles.position;
   const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   checkNumber(length, 'addStick: length', 0);
@@ -57,9 +57,9 @@ export function setStick(world: World, id: number, options: StickOptions): void 
  * is immovable to sticks; with a compliance it keeps its mass and hangs on a
  * zero-length spring to the target.
  */
-export function addPin(world: World, id: ParticleId, target?: Vec3Like, options: PinOptions = {}): ConstraintId {
-  world.checkParticle(id, 'addPin: particle');
-  const t = target === undefined ? world.getPosition(id) : toVec3(target, 'addPin: target');
+export function addPin(world: World, particle: ParticleId, target?: Vec3Like, options: PinOptions = {}): ConstraintId {
+  const id = world.checkParticle(particle, 'addPin: particle');
+  const t = target === undefined ? world.getPosition(particle) : toVec3(target, 'addPin: target');
   checkOptions(options, 'addPin: options');
   const compliance = checkCompliance(options.compliance ?? 0, 'addPin: compliance');
   const damping = checkDamping(options.damping ?? 0, 'addPin: damping');

@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { Vector3, type Object3D } from 'three';
 import { createRagdoll, type Ragdoll, type RagdollOptions } from '../core/bodies/ragdoll.js';
 import { partMass, ragdollParts, type RagdollPart } from '../core/bodies/ragdollSkeleton.js';
@@ -122,7 +123,8 @@ export class AnimatedRagdoll {
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
     const first = this.ragdoll.first;
-    const swung = swungBones(this.fit, first);
+    // The driver reads the particle columns: slots, not ids.
+    const swung = swungBones(this.fit, particleSlot(first));
     this.swings = new SwingDriver(swung);
     this.posed = swung.map((s) => s.bone);
     this.current = new Float64Array(ragdollParts.length * 3);
@@ -359,7 +361,7 @@ export class AnimatedRagdoll {
     const box = this.bounds;
     box.fill(Infinity, 0, 3);
     box.fill(-Infinity, 3, 6);
-    const first = this.ragdoll.first;
+    const first = particleSlot(this.ragdoll.first);
     for (let i = first; i < first + this.ragdoll.count; i++) {
       for (let k = 0; k < 3; k++) {
         const x = pos[i * 3 + k]!;
@@ -371,7 +373,7 @@ export class AnimatedRagdoll {
     const bodies = world.bodies;
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]!;
-      if (body.alive && body !== own && this.strikes(world, body.first, body.first + body.count)) return true;
+      if (body.alive && body !== own && this.strikes(world, particleSlot(body.first), particleSlot(body.first) + body.count)) return true;
     }
     // Particles of no body.
     for (let i = 0; i < particles.end; i++) if (particles.body[i]! < 0 && particles.isAlive(i) && this.strikes(world, i, i + 1)) return true;

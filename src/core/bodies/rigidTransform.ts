@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Vec3 } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import { keepHemisphere, quatFromBasis, type Quat } from '../quaternion.js';
@@ -324,7 +325,7 @@ export class InternalDamping {
   readonly count: number;
 
   constructor(first: number, count: number, rate: number) {
-    this.first = first;
+    this.first = particleSlot(first);
     this.count = count;
     this.rate = rate;
   }

@@ -118,22 +118,22 @@ export class EdgeSystem implements Constraint {
   private cast = makeLineCast();
   private contact = makeContact(false);
 
-  add(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions): number {
-    world.checkParticle(a, 'addCapsuleEdge: a');
-    world.checkParticle(b, 'addCapsuleEdge: b');
-    if (a === b) throw new RangeError(`addCapsuleEdge: a and b must differ, both are particle ${a}`);
+  add(world: World, idA: number, idB: number, radius: number, options: CapsuleEdgeOptions): number {
+    const a = world.checkParticle(idA, 'addCapsuleEdge: a');
+    const b = world.checkParticle(idB, 'addCapsuleEdge: b');
+    if (a === b) throw new RangeError(`addCapsuleEdge: a and b must differ, both are particle ${idA}`);
     checkNumber(radius, 'addCapsuleEdge: radius', 0);
-    const anchor = options.anchor;
-    if (anchor !== undefined && anchor !== a && anchor !== b) throw new RangeError(`addCapsuleEdge: anchor must be a (${a}) or b (${b}), got ${String(anchor)}`);
-    const pa = world.getPosition(a);
-    const pb = world.getPosition(b);
+    const anchor = options.anchor === idA ? a : options.anchor === idB ? b : options.anchor;
+    if (anchor !== undefined && anchor !== a && anchor !== b) throw new RangeError(`addCapsuleEdge: anchor must be a (${idA}) or b (${idB}), got ${String(anchor)}`);
+    const pa = world.getPosition(idA);
+    const pb = world.getPosition(idB);
     const length = checkNumber(options.length ?? Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]), 'addCapsuleEdge: length', 0);
     const id = this.registry.issue(this);
     const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
     this.rows.set(id, row);
     this.version++;
     // Leave with the body, before its particle slots can be reused.
-    world.bodyOf(a)?.onRemove.push(() => {
+    world.bodyOf(idA)?.onRemove.push(() => {
       if (this.rows.has(id)) this.remove(id);
     });
     for (const torso of this.torsos) this.deriveAnchor(row, torso);

@@ -81,17 +81,17 @@ export class FaceSystem implements Constraint {
   private segment = new Float64Array(SegSeg.Size);
   private contact = makeContact(false);
 
-  add(world: World, a: number, b: number, c: number): number {
-    world.checkParticle(a, 'addCollisionTriangle: a');
-    world.checkParticle(b, 'addCollisionTriangle: b');
-    world.checkParticle(c, 'addCollisionTriangle: c');
-    if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${a}, ${b}, ${c}`);
+  add(world: World, idA: number, idB: number, idC: number): number {
+    const a = world.checkParticle(idA, 'addCollisionTriangle: a');
+    const b = world.checkParticle(idB, 'addCollisionTriangle: b');
+    const c = world.checkParticle(idC, 'addCollisionTriangle: c');
+    if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${idA}, ${idB}, ${idC}`);
     const id = this.registry.issue(this);
     this.rows.set(id, this.table.add(id, a, b, c));
     this.version++;
     // Leave with the body, before its particle slots can be reused: one clean-up per
     // body (not per triangle), so switching a cloth's solidity on and off keeps nothing.
-    const body = world.bodyOf(a);
+    const body = world.bodyOf(idA);
     if (body) {
       let faces = this.facesOf.get(body);
       if (!faces) {

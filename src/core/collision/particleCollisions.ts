@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
@@ -95,7 +96,7 @@ class ParticleCollisionPass implements Constraint {
     for (let k = this.bodiesSeen; k < bodies.length; k++) {
       const body = bodies[k]!;
       if (!body.alive) continue;
-      for (let i = body.first; i < body.first + body.count; i++) if (group[i] === 0) group[i] = body.id + 1;
+      for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) if (group[i] === 0) group[i] = body.id + 1;
     }
     this.bodiesSeen = bodies.length;
   }
