@@ -1,3 +1,4 @@
+import { WORLD_DEFAULTS } from './defaults.js';
 import { particleSlot } from './ids.js';
 import { clearContact } from './colliders/contactResponse.js';
 import { widen } from './constraints/table.js';
@@ -76,7 +77,7 @@ export class SleepSystem {
   private islandsFor = -1;
   private bodyCount = 0;
 
-  constructor(enabled = false, speed = 0.01, time = 0.5) {
+  constructor(enabled = WORLD_DEFAULTS.sleep, speed = WORLD_DEFAULTS.sleepSpeed, time = WORLD_DEFAULTS.sleepTime) {
     this.enabled = enabled;
     this.speed = checkNumber(speed, 'World: sleepSpeed', 0);
     this.time = checkNumber(time, 'World: sleepTime', 0);
@@ -134,7 +135,7 @@ export class SleepSystem {
     if (!this.enabled || this.awakeParticles === 0) return;
     const bodies = world.bodies;
     const particles = world.particles;
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.stepContext.h;
     // Passed in an array: a double argument to a call V8 does not inline is boxed.
     this.probe[0] = this.speed * h * this.speed * h;
     const drift = (this.speed * this.time) / 4;

@@ -1,3 +1,4 @@
+import { PIN_DEFAULTS, STICK_DEFAULTS } from './defaults.js';
 import { makeCollider, type ColliderShape } from './colliderFactory.js';
 import { trackKinematic, untrackKinematic } from './kinematicColliders.js';
 import { stickKindCode } from './constraints/sticks.js';
@@ -21,11 +22,11 @@ export function addStick(world: World, idA: ParticleId, idB: ParticleId, options
   const p = world.particles.position;
   const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   checkNumber(length, 'addStick: length', 0);
-  const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
+  const stiffness = checkNumber(options.stiffness ?? STICK_DEFAULTS.stiffness, 'addStick: stiffness', 0, 1);
   if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
-  const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
-  const compliance = checkCompliance(options.compliance ?? 0, 'addStick: compliance');
-  const damping = checkDamping(options.damping ?? 0, 'addStick: damping');
+  const kind = stickKindCode(options.kind ?? STICK_DEFAULTS.kind, 'addStick: kind');
+  const compliance = checkCompliance(options.compliance ?? STICK_DEFAULTS.compliance, 'addStick: compliance');
+  const damping = checkDamping(options.damping ?? STICK_DEFAULTS.damping, 'addStick: damping');
   const id = world.registry.issue();
   world.stickRows.set(id, world.sticks.add(id, a, b, length, stiffness, kind, compliance, damping));
   world.placeKernelColumns();
@@ -61,8 +62,8 @@ export function addPin(world: World, particle: ParticleId, target?: Vec3Like, op
   const id = world.checkParticle(particle, 'addPin: particle');
   const t = target === undefined ? world.getPosition(particle) : toVec3(target, 'addPin: target');
   checkOptions(options, 'addPin: options');
-  const compliance = checkCompliance(options.compliance ?? 0, 'addPin: compliance');
-  const damping = checkDamping(options.damping ?? 0, 'addPin: damping');
+  const compliance = checkCompliance(options.compliance ?? PIN_DEFAULTS.compliance, 'addPin: compliance');
+  const damping = checkDamping(options.damping ?? PIN_DEFAULTS.damping, 'addPin: damping');
   const maxForce = checkMaxForce(options.maxForce, 'addPin: maxForce');
   if (compliance === 0) holdPinned(world, id);
   world.wake(id);

@@ -390,7 +390,7 @@ export class AnimatedRagdoll {
     ahead.fill(-Infinity, 3, 6);
     // Distance per substep at the strike speed, and substeps per step: a step's move is (x − x_prev) × substeps.
     const speed = this.strikeSpeed * world.substep;
-    const substeps = world.timeStep / world.substep;
+    const substeps = world.activeSubsteps;
     let fastest = 0;
     for (let i = start; i < end; i++) {
       if (particles.inverseMass[i] === 0 && (particles.flags[i]! & ParticleFlag.Pinned) === 0) continue;

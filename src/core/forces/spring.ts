@@ -111,7 +111,7 @@ export class Springs implements Force {
     const force = particles.force;
     const w = particles.inverseMass;
     const flags = particles.flags;
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.stepContext.h;
     for (let s = 0; s < this.count; s++) {
       const a = this.a[s]!;
       const b = this.b[s]!;
