@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   addAngleConstraint,
   addPlaneConstraint,
+  ballJoint,
   createBox,
   createCloth,
+  createPlant,
   createRagdoll,
   createRope,
   createSoftBody,
+  createTetrahedron,
   hit,
   particleSlot,
   Springs,
@@ -96,10 +99,12 @@ describe('particle ids cannot alias', () => {
 function scene(world: World): { first: number; count: number }[] {
   const cloth = createCloth(world, { width: 4, height: 4, spacing: 0.1, corner: [0, 1, 0], pin: 'top' });
   const rope = createRope(world, { from: [1, 2, 0], to: [2, 2, 0], segments: 6, pinStart: true });
-  const box = createBox(world, { position: [3, 1, 0], size: 0.4 });
+  const box = createBox(world, { position: [3, 1, 0], size: 0.4, angularVelocity: [0, 4, 2] });
   const doll = createRagdoll(world, { feet: [5, 0.5, 0] });
   const soft = createSoftBody(world, { position: [7, 1, 0] });
-  return [cloth, rope, box.body, doll, soft.body];
+  const plant = createPlant(world, { root: [9, 0, 0] });
+  const joined = createTetrahedron(world, { position: [3, 1.5, 0], size: 0.3, shared: ballJoint(box, 0, 0) });
+  return [cloth, rope, box.body, doll, soft.body, plant, joined.body];
 }
 
 describe.each<StickKernel>(['wasm', 'js'])('bodies in reused slots (%s kernel)', (kernel) => {

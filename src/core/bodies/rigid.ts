@@ -329,7 +329,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   // Other bodies meet it as the convex hull of its vertices.
   addBodyHull(world, record, vertices.map(particleSlot), local);
   // A free body turns as its angular momentum asks, not along Verlet's chords (joined bodies share particles: they keep the chords).
-  if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices);
+  if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices.map(particleSlot));
   return new RigidBody(world, record, vertices, sticks, edges, shape, capsules);
 }
 
