@@ -60,3 +60,11 @@ export const PIN_DEFAULTS = {
   /** No dashpot (N·s/m). */
   damping: 0,
 } as const;
+
+/** What a collider gets when its shape leaves these out (a contact's μ is the particle's × the collider's, its restitution the larger of the two). */
+export const COLLIDER_DEFAULTS = {
+  /** Coulomb friction coefficient μ. */
+  friction: 1,
+  /** Bounciness in [0, 1]: none. */
+  restitution: 0,
+} as const;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSolverSettings, PARTICLE_DEFAULTS, World, WORLD_DEFAULTS } from '../../src/core/index.js';
+import { checkSolverSettings, COLLIDER_DEFAULTS, PARTICLE_DEFAULTS, World, WORLD_DEFAULTS } from '../../src/core/index.js';
 import { checkSettings, WORLD_SETTING_DEFAULTS } from '../../src/react/store.js';
 
 // Issue 27, one owner per fact: every setter checks its value, one check
@@ -63,6 +63,13 @@ describe('settings', () => {
     expect(world.particles.friction[id]).toBe(PARTICLE_DEFAULTS.friction);
     expect(world.sleep.speed).toBe(WORLD_DEFAULTS.sleepSpeed);
     expect(WORLD_SETTING_DEFAULTS.substeps).toBe(WORLD_DEFAULTS.substeps);
+    for (const shape of [
+      { type: 'plane', normal: [0, 1, 0], offset: 0 },
+      { type: 'sphere', position: [0, 0, 0], radius: 1 },
+    ] as const) {
+      const collider = world.getCollider(world.addCollider(shape));
+      expect([collider.friction, collider.restitution]).toEqual([COLLIDER_DEFAULTS.friction, COLLIDER_DEFAULTS.restitution]);
+    }
   });
 
   it('the substep length h = timeStep / substeps is worked out in one place, the world’s substep', () => {
