@@ -1,3 +1,4 @@
+import { WORLD_DEFAULTS } from './defaults.js';
 import { checkInteger, checkNumber } from './math.js';
 
 /**
@@ -26,7 +27,7 @@ export class TimeBudget {
   /** Iterations chosen for the coming frame. */
   iterations = 1;
 
-  constructor(budgetMs = 0, minSubsteps = 1, minIterations = 1) {
+  constructor(budgetMs = WORLD_DEFAULTS.budgetMs, minSubsteps = WORLD_DEFAULTS.minSubsteps, minIterations = WORLD_DEFAULTS.minIterations) {
     this.budgetMs = checkBudget(budgetMs, 'World: budgetMs');
     this.minSubsteps = checkInteger(minSubsteps, 'World: minSubsteps', 1);
     this.minIterations = checkInteger(minIterations, 'World: minIterations', 1);

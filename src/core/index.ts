@@ -6,7 +6,9 @@
 export type { BodyRecord, BodyOptions, Surface } from './bodies/body.js';
 export { World, type WorldOptions, type ParticleOptions, type StickOptions, type PinOptions, type ColliderShape, type Removable } from './world.js';
 export type { ParticleId, ConstraintId, ColliderId, ForceId, CallbackId, BodyId, RemovableId } from './ids.js';
-export { WORLD_DEFAULTS } from './worldOptions.js';
+export { particleSlot, MAX_PARTICLES, PARTICLE_SLOT_BITS, PARTICLE_GENERATIONS } from './ids.js';
+export { WORLD_DEFAULTS, checkSolverSettings, type SolverSettings } from './worldOptions.js';
+export { PARTICLE_DEFAULTS, STICK_DEFAULTS, PIN_DEFAULTS, COLLIDER_DEFAULTS } from './defaults.js';
 export type { WorldStats } from './stats.js';
 export { RealTimeWatch, type SlowerThanRealTimeReport } from './realTime.js';
 export { TimeBudget } from './budget.js';

@@ -1,4 +1,5 @@
 import { widen } from './constraints/table.js';
+import { MAX_PARTICLES, PARTICLE_GENERATIONS, PARTICLE_SLOT_BITS } from './ids.js';
 
 /** Bit flags stored per particle slot. */
 export const enum ParticleFlag {
@@ -86,7 +87,13 @@ export class ParticleStore {
    * the contact otherwise (`respondToContacts` works on velocity relative to it).
    */
   contactMotion: Float64Array;
-  /** Times each slot was freed: an id plus its generation names one particle, even after the slot is reused. */
+  /**
+   * The generation of each slot's particle: 0 for a slot's first particle, higher
+   * for each reuse (see {@link ParticleStore.allocate}). A slot and its generation
+   * name one particle, even after the slot is reused; a particle's id carries the
+   * generation in its high bits (see `ParticleId`). Freeing a slot raises it, so
+   * a freed slot's generation is the one its next particle at least gets.
+   */
   generation: Uint32Array;
   /**
    * How far (m) a collider may push a particle out along its normal in one
@@ -123,9 +130,22 @@ export class ParticleStore {
     this.generation = new Uint32Array(capacity);
   }
 
-  /** True when `id` names a live particle. */
-  isAlive(id: number): boolean {
-    return Number.isInteger(id) && id >= 0 && id < this.end && (this.flags[id]! & ParticleFlag.Alive) !== 0;
+  /** True when slot `slot` (an index into the columns, not an id) holds a live particle. */
+  isAlive(slot: number): boolean {
+    return Number.isInteger(slot) && slot >= 0 && slot < this.end && (this.flags[slot]! & ParticleFlag.Alive) !== 0;
+  }
+
+  /** The id of the particle in slot `slot`: the slot with its generation above it. */
+  idOf(slot: number): number {
+    return slot + (this.generation[slot]! % PARTICLE_GENERATIONS) * MAX_PARTICLES;
+  }
+
+  /** The slot particle id `id` names, or -1 when it names no live particle (never one, removed, or from a former occupant of its slot). */
+  slotOf(id: number): number {
+    if (!(id >= 0 && id < MAX_PARTICLES * PARTICLE_GENERATIONS) || !Number.isInteger(id)) return -1;
+    const slot = id & (MAX_PARTICLES - 1);
+    if (slot >= this.end || (this.flags[slot]! & ParticleFlag.Alive) === 0) return -1;
+    return id >>> PARTICLE_SLOT_BITS === this.generation[slot]! % PARTICLE_GENERATIONS ? slot : -1;
   }
 
   /**
@@ -137,16 +157,38 @@ export class ParticleStore {
     if (start >= 0) {
       for (let i = start; i < start + n; i++) this.freeSlots.splice(this.freeSlots.indexOf(i), 1);
     } else {
+      if (this.end + n > MAX_PARTICLES) throw new RangeError(`addParticles: a world holds at most ${MAX_PARTICLES} particles; ${this.count} live and ${n} more asked for`);
       if (this.end + n > this.capacity) this.grow(this.end + n);
     }
     const first = start >= 0 ? start : this.end;
     if (start < 0) this.end += n;
+    const generation = this.rangeGeneration(first, n);
     for (let i = first; i < first + n; i++) {
       this.flags[i] = ParticleFlag.Alive;
       this.body[i] = -1;
+      this.generation[i] = generation;
     }
     this.count += n;
     return first;
+  }
+
+  /**
+   * One generation for the whole range, so that `first + i` is the id of its
+   * i-th particle: at least each slot's (raised when it was freed), and, in the
+   * id's wrapped form, none of the former particles' (so none of their ids names a newcomer).
+   */
+  private rangeGeneration(first: number, n: number): number {
+    let generation = 0;
+    for (let i = first; i < first + n; i++) generation = Math.max(generation, this.generation[i]!);
+    for (let tries = 0; tries <= n; tries++, generation++) {
+      let clash = false;
+      for (let i = first; i < first + n && !clash; i++) {
+        const former = this.generation[i]! - 1;
+        clash = former >= 0 && (generation - former) % PARTICLE_GENERATIONS === 0;
+      }
+      if (!clash) break;
+    }
+    return generation;
   }
 
   /** Frees a slot; its data is zeroed so a dead slot never moves or collides. */
@@ -172,6 +214,19 @@ export class ParticleStore {
     }
     this.freeSlots.push(id);
     this.count--;
+    if (id === this.end - 1) this.trimEnd();
+  }
+
+  /**
+   * Lowers `end` past the free slots at the top, so that loops over `[0, end)`
+   * cost what the live particles need, not what the world once held.
+   */
+  private trimEnd(): void {
+    let end = this.end;
+    while (end > 0 && (this.flags[end - 1]! & ParticleFlag.Alive) === 0) end--;
+    if (end === this.end) return;
+    this.end = end;
+    this.freeSlots = this.freeSlots.filter((slot) => slot < end);
   }
 
   /** The free slots, for snapshots. */

@@ -1,3 +1,4 @@
+import { particleSlot } from './ids.js';
 import type { BodyRecord } from './bodies/body.js';
 import { ParticleFlag, type ParticleStore } from './particles.js';
 
@@ -107,6 +108,6 @@ export function boxAwake(particles: ParticleStore, from: number, to: number, inB
 /** True when a force was applied to a particle of the body since the last step. */
 export function pushed(particles: ParticleStore, body: BodyRecord): boolean {
   const force = particles.force;
-  for (let p = body.first * 3; p < (body.first + body.count) * 3; p++) if (force[p] !== 0) return true;
+  for (let p = particleSlot(body.first) * 3; p < (particleSlot(body.first) + body.count) * 3; p++) if (force[p] !== 0) return true;
   return false;
 }

@@ -1,3 +1,5 @@
+import { WORLD_DEFAULTS } from './defaults.js';
+import { particleSlot } from './ids.js';
 import { clearContact } from './colliders/contactResponse.js';
 import { widen } from './constraints/table.js';
 import { isAnchor } from './constraints/coloring.js';
@@ -75,7 +77,7 @@ export class SleepSystem {
   private islandsFor = -1;
   private bodyCount = 0;
 
-  constructor(enabled = false, speed = 0.01, time = 0.5) {
+  constructor(enabled = WORLD_DEFAULTS.sleep, speed = WORLD_DEFAULTS.sleepSpeed, time = WORLD_DEFAULTS.sleepTime) {
     this.enabled = enabled;
     this.speed = checkNumber(speed, 'World: sleepSpeed', 0);
     this.time = checkNumber(time, 'World: sleepTime', 0);
@@ -133,7 +135,7 @@ export class SleepSystem {
     if (!this.enabled || this.awakeParticles === 0) return;
     const bodies = world.bodies;
     const particles = world.particles;
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.stepContext.h;
     // Passed in an array: a double argument to a call V8 does not inline is boxed.
     this.probe[0] = this.speed * h * this.speed * h;
     const drift = (this.speed * this.time) / 4;
@@ -143,8 +145,8 @@ export class SleepSystem {
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]!;
       if (!body.alive || this.asleep[b] === 1) continue;
-      const from = body.first;
-      const to = body.first + body.count;
+      const from = particleSlot(body.first);
+      const to = particleSlot(body.first) + body.count;
       if (!resting(particles, from, to, this.probe) || (this.quiet[b]! > 0 && drifted(particles, from, to, this.anchor, this.probe, this.bounds, b * 6))) this.quiet[b] = 0;
       else if (this.quiet[b]!++ === 0) copyValues(particles.position, this.anchor, from * 3, to * 3);
       this.ready[this.root[b]!] = 1;
@@ -236,7 +238,8 @@ export class SleepSystem {
         continue;
       }
       let sleepers = 0;
-      for (let i = body.first; i < body.first + body.count; i++) if ((flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) === (ParticleFlag.Alive | ParticleFlag.Asleep)) sleepers++;
+      for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++)
+        if ((flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) === (ParticleFlag.Alive | ParticleFlag.Asleep)) sleepers++;
       this.sleepers[b] = sleepers;
       this.sleepingParticles += sleepers;
     }
@@ -253,13 +256,13 @@ export class SleepSystem {
   private fallAsleep(world: World, b: number): void {
     const body = world.bodies[b]!;
     const particles = world.particles;
-    const from = body.first * 3;
-    const to = (body.first + body.count) * 3;
+    const from = particleSlot(body.first) * 3;
+    const to = (particleSlot(body.first) + body.count) * 3;
     // Zero velocity: a body that wakes starts from rest, plus whatever woke it.
     copyValues(particles.position, particles.previous, from, to);
     copyValues(particles.position, world.stepStartPositions, from, to);
     let sleepers = 0;
-    for (let i = body.first; i < body.first + body.count; i++) {
+    for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) {
       if ((particles.flags[i]! & ParticleFlag.Alive) === 0) continue;
       particles.flags[i]! |= ParticleFlag.Asleep;
       clearContact(particles, i);
@@ -282,7 +285,7 @@ export class SleepSystem {
   private wakeBody(world: World, b: number): void {
     const body = world.bodies[b]!;
     const flags = world.particles.flags;
-    for (let i = body.first; i < body.first + body.count; i++) flags[i]! &= ~ParticleFlag.Asleep;
+    for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) flags[i]! &= ~ParticleFlag.Asleep;
     this.sleepingParticles -= this.sleepers[b]!;
     this.awakeParticles += this.sleepers[b]!;
     this.sleepers[b] = 0;
@@ -305,7 +308,7 @@ export class SleepSystem {
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]!;
       // Only a body in motion wakes others: resting neighbours (a stack) must be able to sleep together.
-      if (body.alive && this.asleep[b] === 0 && this.quiet[b] === 0) this.wakeWhatEnters(world, body.first, body.first + body.count, true);
+      if (body.alive && this.asleep[b] === 0 && this.quiet[b] === 0) this.wakeWhatEnters(world, particleSlot(body.first), particleSlot(body.first) + body.count, true);
     }
     const loose = this.schedule.loose;
     for (let r = 0; r < this.schedule.looseCount; r++) this.wakeWhatEnters(world, loose[r * 2]!, loose[r * 2 + 1]!, false);

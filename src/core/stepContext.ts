@@ -49,7 +49,8 @@ export class StepContext {
 
   /** Reads what the stages need from `world` for the step about to run. */
   prepare(world: World): void {
-    const h = world.timeStepValue / world.activeSubsteps;
+    // The one formula, the world's (h = timeStep / substeps in use); the step's stages read it here.
+    const h = world.substep;
     const g = world.gravity;
     this.substeps = world.sleep.awakeParticles > 0 ? world.activeSubsteps : 0;
     this.h = h;

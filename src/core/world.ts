@@ -22,9 +22,9 @@ import { StepLists } from './stepLists.js';
 import { advanceWorld, runStep } from './stepping.js';
 import { addBody, addParticles, removeParticle } from './worldBodies.js';
 import { addCollider, addPin, addStick, removeCollider, removeConstraint, setPin, setPinTarget, setStick } from './worldConstraints.js';
-import { applyForce, applyImpulse, getInterpolatedPosition, getMass, getPosition, getVelocity, setMass, setPosition, setVelocity } from './particleAccess.js';
+import { applyForce, applyImpulse, getInterpolatedPosition, getMass, getPosition, getVelocity, particleError, setMass, setPosition, setVelocity } from './particleAccess.js';
 import { restoreWorld, snapshotWorld, type WorldSnapshot } from './snapshot.js';
-import type { CallbackId, ColliderId, ConstraintId, ForceId, ParticleId } from './ids.js';
+import { particleSlot, type CallbackId, type ColliderId, type ConstraintId, type ForceId, type ParticleId } from './ids.js';
 import { addForce, addStepCallback, removeFromWorld, type Removable } from './worldRemove.js';
 import { WasmStickKernel, type StickKernel } from './wasm/stickKernel.js';
 import type { ColliderShape } from './colliderFactory.js';
@@ -76,7 +76,7 @@ export class World extends WorldSettings {
   readonly beforeStep: ((world: World) => void)[] = this.lists.beforeStep;
   /** Callbacks run at the end of every step (see `onAfterStep`). */
   readonly afterStep: ((world: World) => void)[] = this.lists.afterStep;
-  /** Bodies by slot (`record.id`); a removed body's slot holds its dead record (`alive: false`) until the next body takes it. */
+  /** Bodies by slot (`record.id`); a removed body's slot holds its dead record (`alive: false`) until the next body takes it; dead records at the end are dropped, so the list is never longer than its last live body's slot + 1. */
   readonly bodies: BodyRecord[] = [];
   /** The seeded generator behind coincident-particle jitter. */
   readonly random: SeededRandom;
@@ -129,7 +129,7 @@ export class World extends WorldSettings {
   applyingForces = false;
   /** @internal Simulated time not yet stepped (s), in [0, timeStep) between `advance()` calls. */
   accumulator = 0;
-  /** @internal Slots of removed bodies, reused by the next `addBody` (the last freed first). */
+  /** @internal Slots of removed bodies below the last live one, reused by the next `addBody` (the lowest first). */
   freeBodySlots: number[] = [];
   /** @internal The serial the next body gets (never reused, unlike slots). */
   nextBodySerial = 1;
@@ -344,7 +344,12 @@ export class World extends WorldSettings {
 
   /** The live body whose range holds particle `id`, or undefined. */
   bodyOf(id: ParticleId): BodyRecord | undefined {
-    const b = this.particles.isAlive(id) ? this.particles.body[id]! : -1;
+    return this.bodyAt(this.particles.slotOf(id));
+  }
+
+  /** @internal The live body whose range holds slot `slot` (an index, not an id), or undefined. */
+  bodyAt(slot: number): BodyRecord | undefined {
+    const b = slot >= 0 && slot < this.particles.end ? this.particles.body[slot]! : -1;
     return b >= 0 && this.bodies[b]!.alive ? this.bodies[b] : undefined;
   }
 
@@ -448,9 +453,17 @@ export class World extends WorldSettings {
     restoreWorld(this, snapshot);
   }
 
-  /** Throws unless `id` is a live particle; `what` names the argument. */
-  checkParticle(id: ParticleId, what: string): void {
-    if (!this.particles.isAlive(id)) throw new RangeError(`${what}: no particle with id ${String(id)}`);
+  /** The slot (index into the particle columns) of particle `id`; throws, naming `id` and the argument `what`, unless it names a live particle (an id kept from a removed one throws, its slot reused or not). */
+  checkParticle(id: ParticleId, what: string): number {
+    const slot = this.particles.slotOf(id);
+    if (slot < 0) throw new RangeError(particleError(this, id, what));
+    return slot;
+  }
+
+  /** The id of the particle in slot `slot` (`positions[slot * 3]`), e.g. for a particle found by walking the columns. Throws when the slot holds none. */
+  particleId(slot: number): ParticleId {
+    if (!this.particles.isAlive(slot)) throw new RangeError(`particleId: slot ${String(slot)} holds no particle`);
+    return this.particles.idOf(slot);
   }
 
   /** Wakes every sleeping body: call it after moving a collider or changing the scene behind the solver's back. */
@@ -464,7 +477,8 @@ export class World extends WorldSettings {
    * and stick changes call it; call it yourself after writing particle arrays directly.
    */
   wake(id: ParticleId): void {
-    this.sleep.wakeParticle(this, id);
+    // Also called inside the step with slots, which are their own low bits: masked, unchecked.
+    this.sleep.wakeParticle(this, particleSlot(id));
   }
 
   /** @internal Keeps x - x* proportional to the step when the step changes (course notes, variable dt). */

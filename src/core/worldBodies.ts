@@ -1,3 +1,4 @@
+import { particleSlot } from './ids.js';
 import type { BodyOptions, BodyRecord } from './bodies/body.js';
 import { checkInteger } from './math.js';
 import { copyValues } from './particles.js';
@@ -23,7 +24,7 @@ export function addParticles(world: World, list: readonly ParticleOptions[]): nu
   checked.forEach((o, i) => writeParticle(world, first + i, o));
   // Interpolated rendering blends from here: a new particle starts where it is, not where the slot's last owner was.
   copyValues(world.particles.position, world.stepStartPositions, first * 3, (first + list.length) * 3);
-  return first;
+  return world.particles.idOf(first);
 }
 
 /** Writes checked options into slot `id`, with the previous position that starts it at `o.velocity`. */
@@ -51,6 +52,7 @@ export function writeParticle(world: World, id: number, o: CheckedParticle): voi
  */
 export function addBody(world: World, first: number, count: number, options: BodyOptions = {}): BodyRecord {
   checkInteger(count, 'addBody: count', 1);
+  const from = world.checkParticle(first, 'addBody: first');
   for (let i = first; i < first + count; i++) {
     world.checkParticle(i, 'addBody: first/count');
     // Removing this body would delete the owner's particles.
@@ -58,11 +60,11 @@ export function addBody(world: World, first: number, count: number, options: Bod
     if (owner !== undefined) throw new RangeError(`addBody: particle ${i} belongs to body ${owner.id} (a ${owner.kind}); a body's range must hold particles of no other body`);
   }
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
-  const slot = world.freeBodySlots.pop() ?? world.bodies.length;
+  const slot = takeBodySlot(world);
   const record: BodyRecord = { id: slot, serial: world.nextBodySerial++, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
   world.bodies[slot] = record;
   // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
-  for (let i = first; i < first + count; i++) world.particles.body[i] = record.id;
+  for (let i = from; i < from + count; i++) world.particles.body[i] = record.id;
   world.sticks.ordered = false;
   world.sleep.invalidate();
   return record;
@@ -76,25 +78,51 @@ export function removeBody(world: World, record: BodyRecord): void {
   world.features.bodyRemoved(record);
   for (const id of record.constraints) if (world.hasConstraint(id)) world.removeConstraint(id);
   // One pass over the tables for the whole range, not one per particle.
-  const end = record.first + record.count;
-  detachRange(world, record.first, end);
-  for (let i = record.first; i < end; i++) if (world.particles.isAlive(i)) world.particles.release(i);
+  const end = particleSlot(record.first) + record.count;
+  detachRange(world, particleSlot(record.first), end);
+  for (let i = particleSlot(record.first); i < end; i++) if (world.particles.isAlive(i)) world.particles.release(i);
   // The dead record lets go of what it held; its slot goes to the next body added.
   record.constraints.length = 0;
   record.onRemove.length = 0;
   record.surface = undefined;
   world.sleep.forgetBody(record.id);
   world.freeBodySlots.push(record.id);
+  trimBodies(world);
+}
+
+/** The lowest free body slot, or a new one: the list stays as short as the live bodies allow. */
+function takeBodySlot(world: World): number {
+  const free = world.freeBodySlots;
+  if (free.length === 0) return world.bodies.length;
+  let k = 0;
+  for (let i = 1; i < free.length; i++) if (free[i]! < free[k]!) k = i;
+  const slot = free[k]!;
+  free[k] = free[free.length - 1]!;
+  free.pop();
+  return slot;
+}
+
+/**
+ * Drops the dead records at the end of `world.bodies`, so that the loops over
+ * bodies in every step cost what the live bodies need, not what the world once held.
+ */
+function trimBodies(world: World): void {
+  const bodies = world.bodies;
+  let n = bodies.length;
+  while (n > 0 && !bodies[n - 1]!.alive) n--;
+  if (n === bodies.length) return;
+  bodies.length = n;
+  world.freeBodySlots = world.freeBodySlots.filter((slot) => slot < n);
 }
 
 /** Removes a particle and every stick and pin attached to it. Its id becomes invalid (and may be reused). */
-export function removeParticle(world: World, id: number): void {
-  world.checkParticle(id, 'removeParticle: id');
+export function removeParticle(world: World, particle: number): void {
+  const id = world.checkParticle(particle, 'removeParticle: id');
   // A body owns its range: a freed slot inside it would be reused by a stranger
   // that removing the body would then delete too.
   const owner = world.particles.body[id]!;
   if (owner >= 0 && world.bodies[owner]!.alive)
-    throw new Error(`removeParticle: particle ${id} belongs to body ${owner} (a ${world.bodies[owner]!.kind}); remove the whole body with world.remove(body)`);
+    throw new Error(`removeParticle: particle ${particle} belongs to body ${owner} (a ${world.bodies[owner]!.kind}); remove the whole body with world.remove(body)`);
   detachRange(world, id, id + 1);
   world.particles.release(id);
   world.sleep.invalidate();

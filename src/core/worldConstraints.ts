@@ -1,3 +1,4 @@
+import { PIN_DEFAULTS, STICK_DEFAULTS } from './defaults.js';
 import { makeCollider, type ColliderShape } from './colliderFactory.js';
 import { trackKinematic, untrackKinematic } from './kinematicColliders.js';
 import { stickKindCode } from './constraints/sticks.js';
@@ -13,19 +14,19 @@ import type { PinOptions, StickOptions } from './worldOptions.js';
 // registry; the world's own tables keep id-to-row maps, other tables own theirs.
 
 /** Adds a stick between particles `a` and `b`; returns its constraint id. */
-export function addStick(world: World, a: ParticleId, b: ParticleId, options: StickOptions = {}): ConstraintId {
+export function addStick(world: World, idA: ParticleId, idB: ParticleId, options: StickOptions = {}): ConstraintId {
   checkOptions(options, 'addStick: options');
-  world.checkParticle(a, 'addStick: a');
-  world.checkParticle(b, 'addStick: b');
-  if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${a}`);
+  const a = world.checkParticle(idA, 'addStick: a');
+  const b = world.checkParticle(idB, 'addStick: b');
+  if (a === b) throw new RangeError(`addStick: a and b must differ, both are particle ${idA}`);
   const p = world.particles.position;
   const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
   checkNumber(length, 'addStick: length', 0);
-  const stiffness = checkNumber(options.stiffness ?? 1, 'addStick: stiffness', 0, 1);
+  const stiffness = checkNumber(options.stiffness ?? STICK_DEFAULTS.stiffness, 'addStick: stiffness', 0, 1);
   if (stiffness === 0) throw new RangeError('addStick: stiffness must be in (0, 1], got 0');
-  const kind = stickKindCode(options.kind ?? 'equal', 'addStick: kind');
-  const compliance = checkCompliance(options.compliance ?? 0, 'addStick: compliance');
-  const damping = checkDamping(options.damping ?? 0, 'addStick: damping');
+  const kind = stickKindCode(options.kind ?? STICK_DEFAULTS.kind, 'addStick: kind');
+  const compliance = checkCompliance(options.compliance ?? STICK_DEFAULTS.compliance, 'addStick: compliance');
+  const damping = checkDamping(options.damping ?? STICK_DEFAULTS.damping, 'addStick: damping');
   const id = world.registry.issue();
   world.stickRows.set(id, world.sticks.add(id, a, b, length, stiffness, kind, compliance, damping));
   world.placeKernelColumns();
@@ -57,12 +58,12 @@ export function setStick(world: World, id: number, options: StickOptions): void 
  * is immovable to sticks; with a compliance it keeps its mass and hangs on a
  * zero-length spring to the target.
  */
-export function addPin(world: World, id: ParticleId, target?: Vec3Like, options: PinOptions = {}): ConstraintId {
-  world.checkParticle(id, 'addPin: particle');
-  const t = target === undefined ? world.getPosition(id) : toVec3(target, 'addPin: target');
+export function addPin(world: World, particle: ParticleId, target?: Vec3Like, options: PinOptions = {}): ConstraintId {
+  const id = world.checkParticle(particle, 'addPin: particle');
+  const t = target === undefined ? world.getPosition(particle) : toVec3(target, 'addPin: target');
   checkOptions(options, 'addPin: options');
-  const compliance = checkCompliance(options.compliance ?? 0, 'addPin: compliance');
-  const damping = checkDamping(options.damping ?? 0, 'addPin: damping');
+  const compliance = checkCompliance(options.compliance ?? PIN_DEFAULTS.compliance, 'addPin: compliance');
+  const damping = checkDamping(options.damping ?? PIN_DEFAULTS.damping, 'addPin: damping');
   const maxForce = checkMaxForce(options.maxForce, 'addPin: maxForce');
   if (compliance === 0) holdPinned(world, id);
   world.wake(id);

@@ -1,7 +1,10 @@
 import type { StickKind } from './constraints/sticks.js';
 import type { SlowerThanRealTimeReport } from './realTime.js';
-import { checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
+import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from './math.js';
 import type { StickKernel } from './wasm/stickKernel.js';
+import { PARTICLE_DEFAULTS } from './defaults.js';
+
+export { WORLD_DEFAULTS } from './defaults.js';
 
 /**
  * Options of {@link World}. `gravity`, `timeStep`, `substeps`, `iterations`,
@@ -156,32 +159,6 @@ export interface PinOptions {
   maxForce?: number;
 }
 
-/**
- * The one definition of the world settings' defaults: `new World()` uses them,
- * and the React layer derives its `<World>` defaults from them (changing only
- * what it documents: sleeping on, a looser rest speed).
- */
-export const WORLD_DEFAULTS = {
-  gravity: [0, -9.81, 0] as const,
-  timeStep: 1 / 60,
-  iterations: 1,
-  substeps: 10,
-  damping: 0,
-  sqrtApprox: false,
-  maxStepsPerAdvance: 5,
-  seed: 0x5eed,
-  budgetMs: 0,
-  minSubsteps: 1,
-  minIterations: 1,
-  sleep: false,
-  sleepSpeed: 0.01,
-  sleepTime: 0.5,
-  kernel: 'wasm' as StickKernel,
-  maxPushOutSpeed: 3,
-  restitutionThreshold: 0.5,
-  tethers: true,
-};
-
 /** A particle's options, checked, with the defaults filled in. */
 export interface CheckedParticle {
   position: Vec3;
@@ -197,10 +174,10 @@ export function checkParticleOptions(o: ParticleOptions, what: string): CheckedP
   return {
     position: toVec3(o.position, `${what}: position`),
     velocity: o.velocity === undefined ? [0, 0, 0] : toVec3(o.velocity, `${what}: velocity`),
-    inverseMass: inverseMassOf(o.mass ?? 1, `${what}: mass`),
-    radius: checkNumber(o.radius ?? 0, `${what}: radius`, 0),
-    friction: checkNumber(o.friction ?? 0.5, `${what}: friction`, 0),
-    restitution: checkNumber(o.restitution ?? 0, `${what}: restitution`, 0, 1),
+    inverseMass: inverseMassOf(o.mass ?? PARTICLE_DEFAULTS.mass, `${what}: mass`),
+    radius: checkNumber(o.radius ?? PARTICLE_DEFAULTS.radius, `${what}: radius`, 0),
+    friction: checkNumber(o.friction ?? PARTICLE_DEFAULTS.friction, `${what}: friction`, 0),
+    restitution: checkNumber(o.restitution ?? PARTICLE_DEFAULTS.restitution, `${what}: restitution`, 0, 1),
   };
 }
 
@@ -215,4 +192,32 @@ export function checkPositive(n: number, what: string): number {
   checkNumber(n, what, 0);
   if (n === 0) throw new RangeError(`${what} must be > 0, got 0`);
   return n;
+}
+
+/** The settings a world is made with and may change while it runs: every {@link WorldOptions} field but gravity (a vector) and the callbacks, all given. `<World>`'s settings are these and its own frame-loop ones. */
+export type SolverSettings = Required<Omit<WorldOptions, 'gravity' | 'clock' | 'onSlowerThanRealTime'>>;
+
+/**
+ * Throws unless every given setting is in range, naming `who` and the setting
+ * (`World: iterations must be an integer >= 1, got 0`): the one check behind
+ * `new World(options)` and `<World>`'s props. Unset settings are not checked.
+ *
+ * @example
+ * ```ts
+ * checkSolverSettings({ substeps: 8, sleep: true }, 'World');
+ * ```
+ */
+export function checkSolverSettings(s: Partial<SolverSettings>, who: string): void {
+  const number = (key: 'damping' | 'budgetMs' | 'sleepSpeed' | 'sleepTime' | 'restitutionThreshold') => s[key] !== undefined && checkNumber(s[key], `${who}: ${key}`, 0);
+  const integer = (key: 'iterations' | 'substeps' | 'maxStepsPerAdvance' | 'minSubsteps' | 'minIterations', min: number) => s[key] !== undefined && checkInteger(s[key], `${who}: ${key}`, min);
+  const flag = (key: 'sqrtApprox' | 'sleep' | 'tethers') => s[key] !== undefined && checkBoolean(s[key], `${who}: ${key}`);
+  if (s.timeStep !== undefined) checkPositive(s.timeStep, `${who}: timeStep`);
+  for (const key of ['iterations', 'substeps', 'maxStepsPerAdvance', 'minSubsteps', 'minIterations'] as const) integer(key, 1);
+  if (s.seed !== undefined) checkInteger(s.seed, `${who}: seed`, 0);
+  for (const key of ['damping', 'budgetMs', 'sleepSpeed', 'sleepTime', 'restitutionThreshold'] as const) number(key);
+  // Infinity turns the push-out limit off.
+  if (s.maxPushOutSpeed !== undefined && s.maxPushOutSpeed !== Infinity) checkNumber(s.maxPushOutSpeed, `${who}: maxPushOutSpeed`, 0);
+  for (const key of ['sqrtApprox', 'sleep', 'tethers'] as const) flag(key);
+  const kernel: unknown = s.kernel;
+  if (kernel !== undefined && kernel !== 'wasm' && kernel !== 'js') throw new RangeError(`${who}: kernel must be 'wasm' or 'js', got ${typeof kernel === 'string' ? `'${kernel}'` : String(kernel)}`);
 }

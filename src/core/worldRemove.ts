@@ -60,8 +60,8 @@ function describe(value: unknown): string {
 
 function removeById(world: World, id: number): void {
   if (Number.isInteger(id) && id >= 0 && id < FIRST_REGISTRY_ID) {
-    if (world.particles.isAlive(id)) return removeParticle(world, id);
-    throw new RangeError(`remove: no particle with id ${id} in this world (removed already, or from another world?)`);
+    if (world.particles.slotOf(id) >= 0) return removeParticle(world, id);
+    return void world.checkParticle(id, 'remove');
   }
   if (world.colliderIds.has(id)) return removeCollider(world, id);
   const force = world.forceIds.get(id);

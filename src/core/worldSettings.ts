@@ -3,7 +3,7 @@ import { ContactSettings } from './colliders/contactResponse.js';
 import { checkBoolean, checkInteger, checkNumber, checkOptions, toVec3, type Vec3, type Vec3Like } from './math.js';
 import { RealTimeWatch } from './realTime.js';
 import { SleepSystem } from './sleep.js';
-import { checkPositive, WORLD_DEFAULTS, type WorldOptions } from './worldOptions.js';
+import { checkPositive, checkSolverSettings, WORLD_DEFAULTS, type WorldOptions } from './worldOptions.js';
 
 /**
  * The settings of a {@link World} that a user tunes (gravity, time step, substeps,
@@ -21,10 +21,6 @@ export abstract class WorldSettings {
   readonly budget: TimeBudget;
   /** Whether `advance()` keeps up with real time; set `realTime.onSlow` to hear when it does not (see {@link WorldOptions.onSlowerThanRealTime}). */
   readonly realTime: RealTimeWatch;
-  /** Milliseconds now (see {@link WorldOptions.clock}). */
-  clock: () => number;
-  /** Use the square-root approximation for sticks. */
-  sqrtApprox: boolean;
   /** @internal Backing field of `gravity`. */
   gravityValue: Vec3;
   /** @internal Backing field of `timeStep`; the solver reads it directly (no getter call in the loop). */
@@ -36,24 +32,26 @@ export abstract class WorldSettings {
   /** @internal Iterations the world's own constraints get: `iterations`, or fewer under a time budget. */
   activeIterations: number;
   private iterationsValue: number;
+  private sqrtApproxValue: boolean;
+  private clockValue: () => number;
   private dampingValue: number;
   private maxStepsValue: number;
 
   constructor(options: WorldOptions) {
     checkOptions(options, 'World: options');
+    checkSolverSettings(options, 'World');
     this.gravityValue = toVec3(options.gravity ?? WORLD_DEFAULTS.gravity, 'World: gravity');
     this.timeStepValue = checkPositive(options.timeStep ?? WORLD_DEFAULTS.timeStep, 'World: timeStep');
     this.iterationsValue = checkInteger(options.iterations ?? WORLD_DEFAULTS.iterations, 'World: iterations', 1);
     this.substepsValue = checkInteger(options.substeps ?? WORLD_DEFAULTS.substeps, 'World: substeps', 1);
     this.dampingValue = checkNumber(options.damping ?? WORLD_DEFAULTS.damping, 'World: damping', 0);
-    this.sqrtApprox = checkBoolean(options.sqrtApprox ?? WORLD_DEFAULTS.sqrtApprox, 'World: sqrtApprox');
+    this.sqrtApproxValue = checkBoolean(options.sqrtApprox ?? WORLD_DEFAULTS.sqrtApprox, 'World: sqrtApprox');
     this.maxStepsValue = checkInteger(options.maxStepsPerAdvance ?? WORLD_DEFAULTS.maxStepsPerAdvance, 'World: maxStepsPerAdvance', 1);
     this.activeSubsteps = this.substepsValue;
     this.activeIterations = this.iterations;
     this.budget = new TimeBudget(options.budgetMs ?? WORLD_DEFAULTS.budgetMs, options.minSubsteps ?? WORLD_DEFAULTS.minSubsteps, options.minIterations ?? WORLD_DEFAULTS.minIterations);
     this.sleep = new SleepSystem(checkBoolean(options.sleep ?? WORLD_DEFAULTS.sleep, 'World: sleep'), options.sleepSpeed ?? WORLD_DEFAULTS.sleepSpeed, options.sleepTime ?? WORLD_DEFAULTS.sleepTime);
-    if (options.clock !== undefined && typeof options.clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(options.clock)}`);
-    this.clock = options.clock ?? (() => performance.now());
+    this.clockValue = checkClock(options.clock ?? (() => performance.now()));
     this.realTime = new RealTimeWatch(options.onSlowerThanRealTime);
     this.contacts.maxPushOutSpeed = options.maxPushOutSpeed ?? WORLD_DEFAULTS.maxPushOutSpeed;
     this.contacts.restitutionThreshold = options.restitutionThreshold ?? WORLD_DEFAULTS.restitutionThreshold;
@@ -64,6 +62,22 @@ export abstract class WorldSettings {
 
   /** @internal Keeps velocities when the step changes (the world holds the particles). */
   abstract rescaleVelocities(ratio: number): void;
+
+  /** Use the paper's square-root approximation in the stick pass (true or false; anything else throws, naming it). */
+  get sqrtApprox(): boolean {
+    return this.sqrtApproxValue;
+  }
+  set sqrtApprox(on: boolean) {
+    this.sqrtApproxValue = checkBoolean(on, 'World: sqrtApprox');
+  }
+
+  /** Milliseconds now (see {@link WorldOptions.clock}); a function, anything else throws. */
+  get clock(): () => number {
+    return this.clockValue;
+  }
+  set clock(clock: () => number) {
+    this.clockValue = checkClock(clock);
+  }
 
   /** Relaxation passes per substep (an integer >= 1). */
   get iterations(): number {
@@ -141,4 +155,9 @@ export abstract class WorldSettings {
     }
     this.activeIterations = iterations;
   }
+}
+
+function checkClock(clock: unknown): () => number {
+  if (typeof clock !== 'function') throw new TypeError(`World: clock must be a function, got ${String(clock)}`);
+  return clock as () => number;
 }

@@ -318,7 +318,7 @@ export function bridgeRapier(rapier: RapierWorldLike, world: World, options: Rap
     attach(particle, body, attachOptions = {}) {
       if (!live) throw new Error('RapierBridge.attach: the bridge was removed');
       if (!body || typeof body !== 'object' || typeof body.worldCom !== 'function') throw new TypeError(`RapierBridge.attach: body must be a Rapier RigidBody, got ${describe(body)}`);
-      if (!world.particles.isAlive(particle)) throw new RangeError(`RapierBridge.attach: no particle with id ${String(particle)}`);
+      world.checkParticle(particle, 'RapierBridge.attach');
       const entry = couple(body);
       let anchor: Vec3Like | undefined;
       if (attachOptions.anchor !== undefined) {

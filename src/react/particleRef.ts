@@ -49,7 +49,7 @@ export type CheckedParticleName<N extends string> = N extends `${string}.${infer
  * ```
  */
 export function resolveParticle(state: WorldState, ref: ParticleRef): number | undefined {
-  const alive = (id: number) => (state.world.particles.isAlive(id) ? id : undefined);
+  const alive = (id: number) => (state.world.particles.slotOf(id) >= 0 ? id : undefined);
   if (typeof ref === 'number') return alive(ref);
   if (typeof ref === 'object' && ref !== null) return alive(ref.id);
   if (typeof ref !== 'string') return undefined;

@@ -1,59 +1,18 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { checkInteger, checkNumber, type Vec3 } from '../core/math.js';
-import type { StickKernel } from '../core/wasm/stickKernel.js';
+import { checkBoolean, checkInteger, checkNumber, type Vec3 } from '../core/math.js';
 import type { World } from '../core/world.js';
-import { WORLD_DEFAULTS } from '../core/worldOptions.js';
+import { checkSolverSettings, WORLD_DEFAULTS, type SolverSettings } from '../core/worldOptions.js';
 
 /**
  * The settings a `<World>` applies to its core world; each is a `<World>` prop
- * and changes live. Defaults: {@link WORLD_SETTING_DEFAULTS}.
+ * and changes live. The solver's are the core's {@link SolverSettings} (one
+ * type, one check: `checkSolverSettings`); `<World>` adds gravity and its
+ * frame loop's. Defaults: {@link WORLD_SETTING_DEFAULTS} (sleeping on, at a
+ * looser rest speed of 0.05 m/s, unlike the core's).
  */
-export interface WorldSettings {
+export interface WorldSettings extends SolverSettings {
   /** Gravity (m/s²) from the `<World>` prop; a mounted `<Gravity>` overrides it. Default `[0, -9.81, 0]`. */
   gravity: Vec3;
-  /** Seconds per fixed step (> 0). Default 1/60. */
-  timeStep: number;
-  /** Relaxation passes per substep (an integer >= 1). Default 1. */
-  iterations: number;
-  /** Verlet + relaxation substeps per step (an integer >= 1). Default 10. */
-  substeps: number;
-  /** Per-second drag of the damped Verlet step (>= 0). Default 0. */
-  damping: number;
-  /** The paper's square-root approximation in the stick pass. Default false. */
-  sqrtApprox: boolean;
-  /** What runs the stick pass: `'wasm'` (default; WebAssembly SIMD, `'js'` where it cannot run) or `'js'`. Same positions either way; `world.kernel` says which one runs. */
-  kernel: StickKernel;
-  /** Most steps one frame runs; longer stalls are dropped rather than caught up (an integer >= 1). Default 5. */
-  maxStepsPerAdvance: number;
-  /** Seed of the jitter that separates coincident particles (an integer >= 0); changing it reseeds. */
-  seed: number;
-  /** Wall-clock ms per frame for stepping; the world lowers substeps, then iterations, to fit. 0 (default) = off. */
-  budgetMs: number;
-  /** Fewest substeps the time budget may use. Default 1. */
-  minSubsteps: number;
-  /** Fewest relaxation passes the time budget may use. Default 1. */
-  minIterations: number;
-  /** Let bodies that came to rest fall asleep until touched. Default true (the core's default is false). */
-  sleep: boolean;
-  /** Speed (m/s) below which a particle counts as resting. Default 0.05 (the core's: 0.01). */
-  sleepSpeed: number;
-  /** Seconds a body must rest before it falls asleep. Default 0.5. */
-  sleepTime: number;
-  /**
-   * Most speed (m/s) that pushing a particle out of a collider may give it: a
-   * body dragged into the floor and let go rises out at this speed instead of
-   * being launched. Default 3 (see `ContactSettings.maxPushOutSpeed`).
-   */
-  maxPushOutSpeed: number;
-  /** Approach speeds (m/s) below this do not bounce, so resting contacts settle. Default 0.5. */
-  restitutionThreshold: number;
-  /**
-   * Long-range attachments (see `Tethers`): every particle tied by rigid sticks
-   * to a pin is held within its rest distance of it, so a light cloth or rope
-   * carries a heavy load (a box in a hammock). Default true; false gives plain
-   * relaxation. Sets `world.tethers.enabled`.
-   */
-  tethers: boolean;
   /** Stop stepping (the store's `step()` still single-steps). Default false. */
   paused: boolean;
   /** Simulated seconds per real second, e.g. 0.25 for slow motion; the fixed step stays. Default 1. */
@@ -118,24 +77,13 @@ export function subscribeRegistry(store: WorldStore, onChange: (state: WorldStat
  */
 export function checkSettings(settings: Omit<WorldSettings, 'gravity'>, who: string): void {
   const s = settings;
-  if (checkNumber(s.timeStep, `${who}: timeStep`, 0) === 0) throw new RangeError(`${who}: timeStep must be > 0, got 0`);
-  checkInteger(s.iterations, `${who}: iterations`, 1);
-  checkInteger(s.substeps, `${who}: substeps`, 1);
-  checkNumber(s.damping, `${who}: damping`, 0);
-  checkInteger(s.maxStepsPerAdvance, `${who}: maxStepsPerAdvance`, 1);
-  checkInteger(s.seed, `${who}: seed`, 0);
-  checkNumber(s.budgetMs, `${who}: budgetMs`, 0);
-  checkInteger(s.minSubsteps, `${who}: minSubsteps`, 1);
-  checkInteger(s.minIterations, `${who}: minIterations`, 1);
-  checkNumber(s.sleepSpeed, `${who}: sleepSpeed`, 0);
-  checkNumber(s.sleepTime, `${who}: sleepTime`, 0);
-  checkNumber(s.timeScale, `${who}: timeScale`, 0);
-  checkNumber(s.maxPushOutSpeed, `${who}: maxPushOutSpeed`, 0);
-  checkNumber(s.restitutionThreshold, `${who}: restitutionThreshold`, 0);
-  if (s.kernel !== 'wasm' && s.kernel !== 'js') throw new RangeError(`${who}: kernel must be 'wasm' or 'js', got ${typeof s.kernel === 'string' ? `'${s.kernel}'` : String(s.kernel)}`);
-  for (const flag of ['sqrtApprox', 'sleep', 'tethers', 'paused', 'interpolate'] as const) {
-    if (typeof s[flag] !== 'boolean') throw new TypeError(`${who}: ${flag} must be true or false, got ${String(s[flag])}`);
+  // Every solver setting, given or not: a <World> always has them all.
+  for (const key of Object.keys(WORLD_SETTING_DEFAULTS) as (keyof typeof WORLD_SETTING_DEFAULTS)[]) {
+    if (s[key] === undefined) throw new TypeError(`${who}: ${key} must be given, got undefined`);
   }
+  checkSolverSettings(s, who);
+  checkNumber(s.timeScale, `${who}: timeScale`, 0);
+  for (const flag of ['paused', 'interpolate'] as const) checkBoolean(s[flag], `${who}: ${flag}`);
 }
 
 /** Numbers about a world, published a few times a second (not per frame, so subscribers re-render rarely). */

@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import type { ParticleRef } from '../react/particleRef.js';
 import { format } from './format.js';
 import { bodyIn, type TestScene } from './names.js';
@@ -37,7 +38,7 @@ export function expectAsleep(scene: TestScene, body: ParticleRef): void {
   let fastest = 0;
   const p = world.particles.position;
   const q = world.particles.previous;
-  for (let i = record.first; i < record.first + record.count; i++) {
+  for (let i = particleSlot(record.first); i < particleSlot(record.first) + record.count; i++) {
     if (!world.particles.isAlive(i)) continue;
     fastest = Math.max(fastest, Math.hypot(p[i * 3]! - q[i * 3]!, p[i * 3 + 1]! - q[i * 3 + 1]!, p[i * 3 + 2]! - q[i * 3 + 2]!) / world.substep);
   }

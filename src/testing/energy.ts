@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { checkNumber } from '../core/math.js';
 import type { ParticleRef } from '../react/particleRef.js';
 import { format } from './format.js';
@@ -42,8 +43,8 @@ export function energy(scene: TestScene, body?: ParticleRef): Energy {
   let end = world.particles.end;
   if (body !== undefined) {
     const record = bodyIn(scene, body, 'energy');
-    first = record.first;
-    end = record.first + record.count;
+    first = particleSlot(record.first);
+    end = particleSlot(record.first) + record.count;
   }
   const p = world.particles.position;
   const q = world.particles.previous;
@@ -129,7 +130,7 @@ function movableMass(scene: TestScene, body: ParticleRef | undefined): number {
   const world = scene.store.getState().world;
   const record = body === undefined ? undefined : bodyIn(scene, body, 'expectEnergyNotGrowing');
   const first = record?.first ?? 0;
-  const end = record ? record.first + record.count : world.particles.end;
+  const end = record ? particleSlot(record.first) + record.count : world.particles.end;
   let mass = 0;
   for (let id = first; id < end; id++) if (world.particles.isAlive(id) && world.particles.inverseMass[id]! > 0) mass += 1 / world.particles.inverseMass[id]!;
   return mass;

@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { describeParticle, type TestScene } from './names.js';
 
 /**
@@ -15,11 +16,11 @@ export function nonFiniteParticles(scene: TestScene): number[] {
   const p = world.particles.position;
   const q = world.particles.previous;
   const bad: number[] = [];
-  for (let id = 0; id < world.particles.end; id++) {
-    if (!world.particles.isAlive(id)) continue;
-    for (let k = id * 3; k < id * 3 + 3; k++) {
+  for (let slot = 0; slot < world.particles.end; slot++) {
+    if (!world.particles.isAlive(slot)) continue;
+    for (let k = slot * 3; k < slot * 3 + 3; k++) {
       if (!Number.isFinite(p[k]!) || !Number.isFinite(q[k]!)) {
-        bad.push(id);
+        bad.push(world.particles.idOf(slot));
         break;
       }
     }
@@ -42,6 +43,6 @@ export function expectFinite(scene: TestScene): void {
   if (bad.length === 0) return;
   const state = scene.store.getState();
   const world = state.world;
-  const shown = bad.slice(0, 3).map((id) => `${describeParticle(state, id)} at [${Array.from(world.particles.position.subarray(id * 3, id * 3 + 3)).join(', ')}]`);
+  const shown = bad.slice(0, 3).map((id) => `${describeParticle(state, id)} at [${Array.from(world.particles.position.subarray(particleSlot(id) * 3, particleSlot(id) * 3 + 3)).join(', ')}]`);
   throw new Error(`expectFinite: ${bad.length} of ${world.particleCount} particles hold NaN or Infinity: ${shown.join(', ')}${bad.length > 3 ? ', …' : ''}`);
 }

@@ -23,7 +23,7 @@ export function leftovers(scene: TestScene): string[] {
   };
   if (world.particleCount > 0) {
     const ids: number[] = [];
-    for (let id = 0; id < world.particles.end && ids.length < 5; id++) if (world.particles.isAlive(id)) ids.push(id);
+    for (let slot = 0; slot < world.particles.end && ids.length < 5; slot++) if (world.particles.isAlive(slot)) ids.push(world.particles.idOf(slot));
     found.push(`${world.particleCount} particle${world.particleCount === 1 ? '' : 's'} (ids ${ids.join(', ')}${world.particleCount > ids.length ? ', …' : ''})`);
   }
   count(world.sticks.count, 'stick');

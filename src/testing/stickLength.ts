@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { checkNumber } from '../core/math.js';
 import type { World } from '../core/world.js';
 import type { ParticleRef } from '../react/particleRef.js';
@@ -38,9 +39,12 @@ export function expectStickLength(scene: TestScene, a: ParticleRef, b: ParticleR
   const ia = particleIn(scene, a, 'expectStickLength: a');
   const ib = particleIn(scene, b, 'expectStickLength: b');
   const names = `${nameParticle(state, a, ia)}–${nameParticle(state, b, ib)}`;
-  const length = options.length === undefined ? restLength(world, ia, ib, names) : checkNumber(options.length, 'expectStickLength: length', 0);
+  // The stick table holds slots.
+  const length = options.length === undefined ? restLength(world, particleSlot(ia), particleSlot(ib), names) : checkNumber(options.length, 'expectStickLength: length', 0);
   const p = world.positions;
-  const distance = Math.hypot(p[ib * 3]! - p[ia * 3]!, p[ib * 3 + 1]! - p[ia * 3 + 1]!, p[ib * 3 + 2]! - p[ia * 3 + 2]!);
+  const sa = particleSlot(ia);
+  const sb = particleSlot(ib);
+  const distance = Math.hypot(p[sb * 3]! - p[sa * 3]!, p[sb * 3 + 1]! - p[sa * 3 + 1]!, p[sb * 3 + 2]! - p[sa * 3 + 2]!);
   const off = Math.abs(distance - length);
   if (!(off <= tolerance * length)) {
     const relative = length > 0 ? `${format((100 * (distance - length)) / length)}%` : `${format(distance)} m`;

@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { Vector3, type Object3D } from 'three';
 import { createRagdoll, type Ragdoll, type RagdollOptions } from '../core/bodies/ragdoll.js';
 import { partMass, ragdollParts, type RagdollPart } from '../core/bodies/ragdollSkeleton.js';
@@ -136,7 +137,8 @@ export class AnimatedRagdoll {
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
     const first = this.ragdoll.first;
-    const swung = swungBones(this.fit, first);
+    // The driver reads the particle columns: slots, not ids.
+    const swung = swungBones(this.fit, particleSlot(first));
     this.swings = new SwingDriver(swung);
     const driven = new Set<Object3D>(swung.map((s) => s.bone));
     // Each hand and foot bone once (a rig may map two parts to one), unless the driver poses it.
@@ -380,7 +382,7 @@ export class AnimatedRagdoll {
     const box = this.bounds;
     box.fill(Infinity, 0, 3);
     box.fill(-Infinity, 3, 6);
-    const first = this.ragdoll.first;
+    const first = particleSlot(this.ragdoll.first);
     for (let i = first; i < first + this.ragdoll.count; i++) {
       for (let k = 0; k < 3; k++) {
         const x = pos[i * 3 + k]!;
@@ -392,7 +394,7 @@ export class AnimatedRagdoll {
     const bodies = world.bodies;
     for (let b = 0; b < bodies.length; b++) {
       const body = bodies[b]!;
-      if (body.alive && body !== own && this.strikes(world, body.first, body.first + body.count)) return true;
+      if (body.alive && body !== own && this.strikes(world, particleSlot(body.first), particleSlot(body.first) + body.count)) return true;
     }
     // Particles of no body.
     for (let i = 0; i < particles.end; i++) if (particles.body[i]! < 0 && particles.isAlive(i) && this.strikes(world, i, i + 1)) return true;
@@ -409,7 +411,7 @@ export class AnimatedRagdoll {
     ahead.fill(-Infinity, 3, 6);
     // Distance per substep at the strike speed, and substeps per step: a step's move is (x − x_prev) × substeps.
     const speed = this.strikeSpeed * world.substep;
-    const substeps = world.timeStep / world.substep;
+    const substeps = world.activeSubsteps;
     let fastest = 0;
     for (let i = start; i < end; i++) {
       if (particles.inverseMass[i] === 0 && (particles.flags[i]! & ParticleFlag.Pinned) === 0) continue;

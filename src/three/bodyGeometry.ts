@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { Box3, BufferAttribute, BufferGeometry, DynamicDrawUsage, Sphere } from 'three';
 import type { Surface } from '../core/bodies/body.js';
 import type { World } from '../core/world.js';
@@ -96,7 +97,8 @@ export class BodyGeometry {
       this.indexCount = -1;
     }
     const index = this.index.array as Uint32Array;
-    const first = this.first;
+    // The surface holds slots.
+    const first = particleSlot(this.first);
     let changed = n !== this.indexCount;
     for (let i = 0; i < n; i++) {
       const v = triangles[i]! - first;

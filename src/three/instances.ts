@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import { Sphere, type InstancedMesh } from 'three';
 import type { World } from '../core/world.js';
 import { fitBounds } from './bounds.js';
@@ -28,7 +29,7 @@ export function writeParticleInstances(mesh: InstancedMesh, world: World, first:
   const radii = world.particles.radius;
   let largest = 0;
   for (let i = 0; i < n; i++) {
-    const k = (first + i) * 3;
+    const k = (particleSlot(first) + i) * 3;
     const x = alpha >= 1 ? p[k]! : s[k]! + (p[k]! - s[k]!) * alpha;
     const y = alpha >= 1 ? p[k + 1]! : s[k + 1]! + (p[k + 1]! - s[k + 1]!) * alpha;
     const z = alpha >= 1 ? p[k + 2]! : s[k + 2]! + (p[k + 2]! - s[k + 2]!) * alpha;

@@ -58,10 +58,11 @@ export function pickParticle(world: World, camera: Camera, query: PickQuery): nu
     const distance = Math.max(0, Math.sqrt(sx * sx + sy * sy) - (particles.radius[i]! * scale) / w);
     if (distance > query.radius) continue;
     const better = distance < bestDistance - 2 || (distance <= bestDistance + 2 && depth < bestDepth);
-    if (!better || (query.filter && !query.filter(i))) continue;
+    if (!better || (query.filter && !query.filter(particles.idOf(i)))) continue;
     best = i;
     bestDistance = distance;
     bestDepth = depth;
   }
-  return best;
+  // The loop walks slots; the caller gets the particle's id.
+  return best < 0 ? -1 : particles.idOf(best);
 }

@@ -1,3 +1,4 @@
+import { particleSlot } from '../core/ids.js';
 import type { Vector3 } from 'three';
 import type { World } from '../core/world.js';
 
@@ -32,7 +33,7 @@ export const CURRENT: Blend = { alpha: 1 };
 export function readRange(world: World, first: number, count: number, blend: Blend, target: Float32Array | Float64Array | number[], offset = 0): void {
   const alpha = blend.alpha;
   const p = world.positions;
-  const start = first * 3;
+  const start = particleSlot(first) * 3;
   const n = count * 3;
   if (alpha >= 1) {
     for (let i = 0; i < n; i++) target[offset + i] = p[start + i]!;
@@ -78,5 +79,5 @@ export function readPosition(world: World, id: number, blend: Blend, out: Vector
 export function settleRange(world: World, first: number, count: number): void {
   const p = world.positions;
   const s = world.stepStartPositions;
-  for (let i = first * 3; i < (first + count) * 3; i++) s[i] = p[i]!;
+  for (let i = particleSlot(first) * 3; i < (particleSlot(first) + count) * 3; i++) s[i] = p[i]!;
 }

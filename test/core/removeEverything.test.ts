@@ -118,7 +118,7 @@ describe('world.remove takes everything an add returns', () => {
     world.remove(stick);
     expect(() => world.remove(stick)).toThrow(`remove: nothing in this world has id ${stick}`);
     world.remove(a);
-    expect(() => world.remove(a)).toThrow(`remove: no particle with id ${a} in this world`);
+    expect(() => world.remove(a)).toThrow(`remove: particle ${a} was removed`);
     expect(() => world.remove(-1)).toThrow('remove: nothing in this world has id -1');
     expect(() => world.remove(Number.NaN)).toThrow('remove: nothing in this world has id NaN');
     expect(() => world.remove(null as never)).toThrow('remove: expected an id, a body or a handle, got null');

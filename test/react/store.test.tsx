@@ -26,7 +26,7 @@ describe('createWorldStore', () => {
     expect(() => configure({ damping: -5 })).toThrow('configure: damping must be a finite number in [0, Infinity], got -5');
     expect(() => configure({ timeScale: -1 })).toThrow('configure: timeScale must be a finite number in [0, Infinity], got -1');
     expect(() => configure({ maxStepsPerAdvance: 0 })).toThrow('configure: maxStepsPerAdvance must be an integer >= 1, got 0');
-    expect(() => configure({ paused: 'yes' as never })).toThrow('configure: paused must be true or false, got yes');
+    expect(() => configure({ paused: 'yes' as never })).toThrow("configure: paused must be true or false, got 'yes'");
     expect(() => step(NaN)).toThrow('step: count must be an integer >= 0, got NaN');
     expect([world.iterations, world.damping, world.maxStepsPerAdvance]).toEqual([1, 0, 5]);
     expect(store.getState().settings.timeScale).toBe(1);

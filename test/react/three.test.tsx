@@ -231,6 +231,19 @@ describe('read-back (src/three)', () => {
     expect(pickParticle(world, camera, { ...query, x: 0.5, y: 0.5 })).toBe(-1);
   });
 
+  it('pickParticle returns the id of a particle in a reused slot, which the accessors take', () => {
+    const world = new World({ sleep: false });
+    const old = world.addParticle({ position: [0, 0, 0] });
+    world.removeParticle(old);
+    const now = world.addParticle({ position: [0, 0, 0] });
+    expect(now).not.toBe(old);
+    const camera = new PerspectiveCamera(60, 1, 0.1, 100);
+    camera.position.set(0, 0, 5);
+    const picked = pickParticle(world, camera, { x: 0, y: 0, width: 400, height: 400, radius: 10, filter: (id) => id === now });
+    expect(picked).toBe(now);
+    expect(world.getPosition(picked)).toEqual([0, 0, 0]);
+  });
+
   it('ParticleDrag throws with the recent pointer velocity, and not after a pause', () => {
     const world = new World({ gravity: [0, 0, 0], sleep: false });
     const id = world.addParticle({ position: [0, 0, 0] });

@@ -237,6 +237,6 @@ describe('<World>', () => {
     await expectRenderError(<World timeScale={-1} />, '<World>: timeScale must be a finite number in [0, Infinity], got -1');
     await expectRenderError(<World maxPushOutSpeed={-3} />, '<World>: maxPushOutSpeed must be a finite number in [0, Infinity], got -3');
     await expectRenderError(<World restitutionThreshold={Number.NaN} />, '<World>: restitutionThreshold must be a finite number in [0, Infinity], got NaN');
-    await expectRenderError(<World tethers={'yes' as unknown as boolean} />, '<World>: tethers must be true or false, got yes');
+    await expectRenderError(<World tethers={'yes' as unknown as boolean} />, "<World>: tethers must be true or false, got 'yes'");
   });
 });

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { CallbackId } from '../ids.js';
 import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
@@ -187,11 +188,13 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const first = world.addParticles(list);
   const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
-  body.restLayout = world.positions.slice(first * 3, (first + count) * 3);
+  body.restLayout = world.positions.slice(particleSlot(first) * 3, (particleSlot(first) + count) * 3);
   if (checkBoolean(options.surfaceContacts ?? true, 'createCloth: surfaceContacts')) body.collideAs = 'surface';
   const at = (i: number, j: number) => first + j * width + i;
 
   const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);
+  // The tables below are read inside the step: slots, not ids.
+  for (const list of [sticks.a, sticks.b, sticks.allTriangles]) list.forEach((id, k) => (list[k] = particleSlot(id)));
   const surface: Surface = { triangles: sticks.allTriangles.slice(), triangleCount: sticks.allTriangles.length / 3 };
   body.surface = surface;
   const pins: number[] = [];

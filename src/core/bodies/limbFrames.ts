@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Vec3 } from '../math.js';
 import { keepHemisphere, quatFromBasis, type Quat } from '../quaternion.js';
 import type { World } from '../world.js';
@@ -87,8 +88,9 @@ export class LimbFrames {
   private readonly previous: Quat = [0, 0, 0, 1];
 
   constructor(world: World, specs: readonly LimbFrameSpec[], references: readonly FrontReference[]) {
-    this.specs = specs;
-    this.references = references;
+    // Read inside every frame update: slots, not ids (the frames keep the ids).
+    this.specs = specs.map((s) => ({ ...s, from: particleSlot(s.from), to: particleSlot(s.to), bend: s.bend && { ...s.bend, joint: particleSlot(s.bend.joint), far: particleSlot(s.bend.far) } }));
+    this.references = references.map((r) => ({ left: particleSlot(r.left), right: particleSlot(r.right), low: particleSlot(r.low), high: particleSlot(r.high) }));
     this.forward = new Float64Array(references.length * 3);
     this.frames = specs.map((s) => ({
       name: s.name,

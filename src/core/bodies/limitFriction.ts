@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { existingAngleTable } from '../constraints/angle.js';
 import type { SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
@@ -94,7 +95,7 @@ export class LimitFriction implements SubstepStage {
     // (by under a micrometre); the colliders keep the last word, as after the passes.
     if (rubbed) {
       const colliders = world.colliders;
-      const first = this.body.first;
+      const first = particleSlot(this.body.first);
       const end = first + this.body.count;
       for (let c = 0; c < colliders.length; c++) colliders[c]!.project(world.particles, first, end);
     }

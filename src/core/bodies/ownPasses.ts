@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { existingEdgeSystem } from '../collision/edges.js';
 import { existingAngleTable } from '../constraints/angle.js';
 import { solveSegment } from '../constraints/stickSolve.js';
@@ -78,7 +79,7 @@ export class OwnPasses implements SubstepStage {
   afterRelax(world: World): void {
     const body = this.body;
     if (this.passes === 0 || !body.alive || world.sleep.isAsleep(body.id)) return;
-    const first = body.first;
+    const first = particleSlot(body.first);
     const end = first + body.count;
     const angles = existingAngleTable(world);
     const edges = existingEdgeSystem(world);

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -156,6 +157,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
   for (let j = 0; j < segments; j++) {
     for (let s = 0; s < 2; s++) triangles.set([at(s, j), at(s + 1, j), at(s, j + 1), at(s + 1, j), at(s + 1, j + 1), at(s, j + 1)], (j * 2 + s) * 6);
   }
+  triangles.forEach((id, k) => (triangles[k] = particleSlot(id)));
   const surface: Surface = { triangles, triangleCount: segments * 4 };
   body.surface = surface;
   const uvs = new Float32Array(count * 2);

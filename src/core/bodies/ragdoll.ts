@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/collisionGroups.js';
 import { addCapsuleEdge } from '../collision/edges.js';
 import { protectFromTunnelling } from '../collision/sweep.js';
@@ -361,14 +362,16 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   // Edges and the guard remove themselves with the body.
   if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
   if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
+  // The limits below read the particle columns inside the step: slots, not ids.
+  const slot = (part: RagdollPart) => particleSlot(first) + ragdollParts.indexOf(part);
   const arm = (side: 'left' | 'right') => ({
-    shoulder: id(`${side}Shoulder`),
-    elbow: id(`${side}Elbow`),
-    hand: id(`${side}Hand`),
-    leftShoulder: id('leftShoulder'),
-    rightShoulder: id('rightShoulder'),
-    neck: id('neck'),
-    chest: id('chest'),
+    shoulder: slot(`${side}Shoulder`),
+    elbow: slot(`${side}Elbow`),
+    hand: slot(`${side}Hand`),
+    leftShoulder: slot('leftShoulder'),
+    rightShoulder: slot('rightShoulder'),
+    neck: slot('neck'),
+    chest: slot('chest'),
     side: side === 'left' ? (1 as const) : (-1 as const),
   });
   const sideOf = (name: string) => (name.startsWith('left') ? 'left' : 'right');
@@ -383,7 +386,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
       .map((t) => {
         const side = sideOf(t.name);
         return {
-          particles: { hip: id(`${side}Hip`), knee: id(`${side}Knee`), foot: id(`${side}Foot`), leftHip: id('leftHip'), rightHip: id('rightHip') },
+          particles: { hip: slot(`${side}Hip`), knee: slot(`${side}Knee`), foot: slot(`${side}Foot`), leftHip: slot('leftHip'), rightHip: slot('rightHip') },
           range: t.range * degrees,
           free: t.free * degrees,
         };
@@ -408,7 +411,12 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   }
   if (limitFriction > 0) {
     const byJoint = new Map(angles.map((a) => [a.name, a.id]));
-    const limbs = limitFrictionLimbs.map((l) => ({ angle: byJoint.get(l.joint)!, swinging: id(l.swinging), pivot: angles.find((a) => a.name === l.joint)!.middle, frame: l.frame.map(id) }));
+    const limbs = limitFrictionLimbs.map((l) => ({
+      angle: byJoint.get(l.joint)!,
+      swinging: slot(l.swinging),
+      pivot: particleSlot(angles.find((a) => a.name === l.joint)!.middle),
+      frame: l.frame.map(slot),
+    }));
     const stage = new LimitFriction(record, limbs, limitFriction);
     addSubstepStage(world, 'ragdolls', stage);
     record.onRemove.push(() => dropSubstepStage(world, stage));

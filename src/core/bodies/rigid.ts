@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Placement } from '../placement.js';
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { addBodyHull } from '../collision/hull.js';
@@ -141,7 +142,7 @@ export class RigidBody {
   setRadius(radius: number): void {
     checkNumber(radius, 'RigidBody.setRadius: radius', 0);
     if (!this.body.alive) throw new Error('RigidBody.setRadius: the body was removed');
-    this.world.particles.radius.fill(radius, this.first, this.first + this.count);
+    this.world.particles.radius.fill(radius, particleSlot(this.first), particleSlot(this.first) + this.count);
     for (const id of this.capsules) setCapsuleEdgeRadius(this.world, id, radius);
   }
 
@@ -322,13 +323,13 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
     record.constraints.push(id);
     sticks.push(id);
   }
-  shape.vertices.set(vertices);
+  shape.vertices.set(vertices.map(particleSlot));
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
   const capsules = (options.collideEdges ?? true) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
   // Other bodies meet it as the convex hull of its vertices.
-  addBodyHull(world, record, vertices, local);
+  addBodyHull(world, record, vertices.map(particleSlot), local);
   // A free body turns as its angular momentum asks, not along Verlet's chords (joined bodies share particles: they keep the chords).
-  if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices);
+  if (shared.size === 0 && !immovable) rigidMotion(world).add(record, vertices.map(particleSlot));
   return new RigidBody(world, record, vertices, sticks, edges, shape, capsules);
 }
 
@@ -358,9 +359,8 @@ function lendMass(world: World, record: BodyRecord, id: number, share: number): 
   world.setMass(id, before + share);
   // When the particle goes first (with its owner, or a loose one removed), its id may
   // be handed to another particle: that one owes nothing back.
-  const generation = world.particles.generation[id]!;
   record.onRemove.push(() => {
-    if (!world.particles.isAlive(id) || world.particles.generation[id] !== generation) return;
+    if (world.particles.slotOf(id) < 0) return;
     const now = world.getMass(id);
     if (Number.isFinite(now) && now - share > 0) world.setMass(id, now - share);
   });

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Vec3 } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import { keepHemisphere, quatFromBasis, type Quat } from '../quaternion.js';
@@ -95,8 +96,8 @@ export class RigidShape {
   read(world: World, out: RigidTransform): RigidTransform {
     const pos = world.particles.position;
     const prev = world.particles.previous;
-    // The substep the solver runs: fewer substeps under a time budget.
-    const h = world.timeStepValue / world.activeSubsteps;
+    // The substep the solver runs (fewer substeps under a time budget); read outside a step too, so the world's, not the step context's.
+    const h = world.substep;
     const vertices = this.vertices;
     const masses = this.masses;
     const n = vertices.length;
@@ -172,8 +173,7 @@ export class RigidShape {
   private readAngularVelocity(world: World, out: RigidTransform): void {
     const pos = world.particles.position;
     const prev = world.particles.previous;
-    // The substep the solver runs: fewer substeps under a time budget.
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.substep;
     const cx = out.position[0];
     const cy = out.position[1];
     const cz = out.position[2];
@@ -324,7 +324,7 @@ export class InternalDamping {
   readonly count: number;
 
   constructor(first: number, count: number, rate: number) {
-    this.first = first;
+    this.first = particleSlot(first);
     this.count = count;
     this.rate = rate;
   }

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
 import type { Placement } from '../placement.js';
 import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
@@ -116,7 +117,7 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const body = world.addBody(first, vertexCount, { kind: 'softBody', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
   const triangles = new Uint32Array(mesh.faces.length);
-  for (let i = 0; i < triangles.length; i++) triangles[i] = first + mesh.faces[i]!;
+  for (let i = 0; i < triangles.length; i++) triangles[i] = particleSlot(first) + mesh.faces[i]!;
   const surface: Surface = { triangles, triangleCount: triangles.length / 3 };
   body.surface = surface;
   const sticks: number[] = [];
@@ -132,7 +133,13 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
     }
   }
   body.constraints.push(...sticks);
-  const volumeConstraint = new VolumeConstraint(world, triangles, first, vertexCount, { pressure, inflation, compliance: options.volumeCompliance });
+  const volumeConstraint = new VolumeConstraint(
+    world,
+    triangles.map((slot) => world.particles.idOf(slot)),
+    first,
+    vertexCount,
+    { pressure, inflation, compliance: options.volumeCompliance },
+  );
   body.constraints.push(addBuiltinConstraint(world, 'volumes', volumeConstraint));
   return {
     body,

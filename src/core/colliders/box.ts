@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
@@ -45,8 +46,8 @@ export class BoxCollider implements Collider {
       if (this.min[k]! > this.max[k]!) throw new RangeError(`box collider: min [${this.min.join(', ')}] must not exceed max [${this.max.join(', ')}]`);
     }
     this.inside = shape.inside ?? false;
-    this.friction = checkNumber(shape.friction ?? 1, 'box collider: friction', 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, 'box collider: restitution', 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, 'box collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, 'box collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the box (into it when `inside`). */

@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
@@ -47,8 +48,8 @@ export class CapsuleCollider implements Collider {
     this.a = toVec3(shape.a, 'capsule collider: a');
     this.b = toVec3(shape.b, 'capsule collider: b');
     this.radius = checkNumber(shape.radius, 'capsule collider: radius', 0);
-    this.friction = checkNumber(shape.friction ?? 1, 'capsule collider: friction', 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, 'capsule collider: restitution', 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, 'capsule collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, 'capsule collider: restitution', 0, 1);
   }
 
   /** Moves the capsule (e.g. to follow an animated object); `radius` is kept when omitted. */

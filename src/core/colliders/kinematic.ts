@@ -1,14 +1,15 @@
-import { castLine, makeLineCast } from '../collision/lineCast.js';
+import { makeLineCast } from '../collision/lineCast.js';
 import type { Vec3, Vec3Like } from '../math.js';
-import { ParticleFlag, ParticleStore } from '../particles.js';
+import { ParticleStore } from '../particles.js';
 import { isQuaternionForm, toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
 import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { StepContext } from '../stepContext.js';
 import type { World } from '../world.js';
 import { boundRadius } from './boundRadius.js';
-import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
+import { collides, makeContact, type Collider } from './collider.js';
 import type { CoupledBody, CoupledFrame } from './coupledBody.js';
-import { identityPose, measureTurn, poseMatrix, toFrame, toWorld, turnedQuaternion, turnToFrame, turnToWorld } from './poseMath.js';
+import { collideCoupledInFrame, collideInFrame } from './kinematicContact.js';
+import { identityPose, measureTurn, poseMatrix, turnedQuaternion, turnToWorld } from './poseMath.js';
 
 /** What {@link KinematicCollider.setPose} takes besides the pose. */
 export interface KinematicPoseOptions {
@@ -87,9 +88,10 @@ export class KinematicCollider implements Collider, CoupledFrame {
   private readonly scratchRotation: Quat = [0, 0, 0, 1];
   /** The running step's turn in the start frame: unit axis xyz, angle (rad). */
   private readonly turn = new Float64Array(4);
-  /** Frame the running substep started with (origin, rotation columns) and ends with. */
-  private readonly previousOrigin = new Float64Array(3);
-  private readonly previousAxes = new Float64Array(9);
+  /** @internal The frame the running substep started with: origin, rotation columns. */
+  readonly previousOrigin = new Float64Array(3);
+  /** @internal The rotation columns of the frame the running substep started with. */
+  readonly previousAxes = new Float64Array(9);
   /** The frame the running substep ends with: origin, rotation columns. */
   readonly origin = new Float64Array(3);
   readonly axes = new Float64Array(9);
@@ -114,20 +116,22 @@ export class KinematicCollider implements Collider, CoupledFrame {
   near = true;
   /** The next step runs along the path {@link KinematicCollider.followPath} gave, not toward the target. */
   private pathGiven = false;
-  /** Scratch for a coupled contact: world pushes and position before the projection (contact xyz, friction xyz, position xyz). */
-  private readonly pushBefore = new Float64Array(9);
-  /** Scratch for a coupled contact: the contact point and the correction's direction, then the body's impulse. */
-  private readonly exchange = new Float64Array(6);
-  /** 1 / the running substep's length (1/s). */
-  private perSecond = 0;
-  /** One particle seen from the collider's frame, for the shape's own projection. */
-  private readonly local = new ParticleStore(1);
-  private readonly cast = makeLineCast();
-  private readonly contact = makeContact();
+  /** @internal Scratch for a coupled contact: world pushes and position before the projection (contact xyz, friction xyz, position xyz). */
+  readonly pushBefore = new Float64Array(9);
+  /** @internal Scratch for a coupled contact: the contact point and the correction's direction, then the body's impulse. */
+  readonly exchange = new Float64Array(6);
+  /** @internal 1 / the running substep's length (1/s). */
+  perSecond = 0;
+  /** @internal One particle seen from the collider's frame, for the shape's own projection. */
+  readonly local = new ParticleStore(1);
+  /** @internal The line cast of a sweep in the collider's frame (see `kinematicContact.ts`). */
+  readonly cast = makeLineCast();
+  /** @internal The contact a sweep pushes out along. */
+  readonly contact = makeContact();
   /** Scratch: the running substep's pose (its quaternion). */
   private readonly pose = identityPose();
-  /** Scratch: a point, and the interpolation parameter (passed in an array: a double argument is boxed). */
-  private readonly point = new Float64Array(4);
+  /** @internal Scratch: a point, and the interpolation parameter (passed in an array: a double argument is boxed). */
+  readonly point = new Float64Array(4);
 
   constructor(shape: Collider) {
     this.shape = shape;
@@ -298,8 +302,8 @@ export class KinematicCollider implements Collider, CoupledFrame {
       if (!collides(particles, i)) continue;
       // Two paths rather than checks inside collide(): with them there, V8 does not inline it
       // and a cloth on a moving kinematic box steps 1.5× slower (test/bench/rapierBridge.bench.ts).
-      if (this.body === null) this.collide(particles, i);
-      else this.collideCoupled(particles, i, this.body);
+      if (this.body === null) collideInFrame(this, particles, i);
+      else collideCoupledInFrame(this, particles, i, this.body);
     }
   }
 
@@ -315,179 +319,6 @@ export class KinematicCollider implements Collider, CoupledFrame {
       this.box[k] = this.origin[k]! - r;
       this.box[3 + k] = this.origin[k]! + r;
     }
-  }
-
-  /**
-   * Particle `i` seen from the collider's frames: its previous position in the
-   * substep's starting frame, its position in the ending one, and what this
-   * substep's contacts already did to it. The shape, which stands still there,
-   * sweeps and projects it; whatever it changed goes back to the world, with
-   * the surface's move at the contact.
-   */
-  private collide(particles: ParticleStore, i: number): void {
-    const local = this.local;
-    const p = i * 3;
-    toFrame(particles.position, p, this.origin, this.axes, local.position, 0);
-    toFrame(particles.previous, p, this.previousOrigin, this.previousAxes, local.previous, 0);
-    turnToFrame(particles.contactPush, p, this.axes, local.contactPush, 0);
-    turnToFrame(particles.frictionPush, p, this.axes, local.frictionPush, 0);
-    local.radius[0] = particles.radius[i]!;
-    local.friction[0] = particles.friction[i]!;
-    local.restitution[0] = particles.restitution[i]!;
-    local.inverseMass[0] = particles.inverseMass[i]!;
-    local.pushOutRoom = particles.pushOutRoom;
-    const before = particles.contactDepth[i]!;
-    local.contactDepth[0] = before;
-    // A relative move shorter than the particle's radius cannot carry it past a face
-    // unseen: the projection alone pushes it back out the way it came, as a static collider does.
-    const lp = local.position;
-    const lq = local.previous;
-    const dx = lp[0]! - lq[0]!;
-    const dy = lp[1]! - lq[1]!;
-    const dz = lp[2]! - lq[2]!;
-    const r = local.radius[0]!;
-    if (dx * dx + dy * dy + dz * dz > r * r) this.sweep();
-    this.shape.project(local, 0, 1);
-    // Held inside: the world's particle answers to the launch guard as against a static collider.
-    const flags = local.flags[0]!;
-    if ((flags & ParticleFlag.Pushed) !== 0) {
-      local.flags[0] = flags & ~ParticleFlag.Pushed;
-      particles.flags[i] = particles.flags[i]! | ParticleFlag.Pushed;
-    }
-    if (local.contactDepth[0] === before) return;
-    const pos = particles.position;
-    const point = this.point;
-    for (let k = 0; k < 3; k++) point[k] = pos[p + k]!;
-    toWorld(local.position, 0, this.origin, this.axes, pos, p);
-    // The momentum this projection gave the particle: mass × its move / the substep.
-    const m = this.perSecond / particles.inverseMass[i]!;
-    const jx = (pos[p]! - point[0]!) * m;
-    const jy = (pos[p + 1]! - point[1]!) * m;
-    const jz = (pos[p + 2]! - point[2]!) * m;
-    const impulse = this.impulse;
-    impulse[0] = impulse[0]! + jx;
-    impulse[1] = impulse[1]! + jy;
-    impulse[2] = impulse[2]! + jz;
-    const turn = this.angularImpulse;
-    turn[0] = turn[0]! + pos[p + 1]! * jz - pos[p + 2]! * jy;
-    turn[1] = turn[1]! + pos[p + 2]! * jx - pos[p]! * jz;
-    turn[2] = turn[2]! + pos[p]! * jy - pos[p + 1]! * jx;
-    turnToWorld(local.contactPush, 0, this.axes, particles.contactPush, p);
-    turnToWorld(local.frictionPush, 0, this.axes, particles.frictionPush, p);
-    turnToWorld(local.contactNormal, 0, this.axes, particles.contactNormal, p);
-    particles.contactDepth[i] = local.contactDepth[0]!;
-    particles.contactFriction[i] = local.contactFriction[0]!;
-    particles.contactRestitution[i] = local.contactRestitution[0]!;
-    // The surface point under the particle now was here when the substep began.
-    toWorld(local.position, 0, this.previousOrigin, this.previousAxes, this.point, 0);
-    const motion = particles.contactMotion;
-    motion[p] = pos[p]! - this.point[0]!;
-    motion[p + 1] = pos[p + 1]! - this.point[1]!;
-    motion[p + 2] = pos[p + 2]! - this.point[2]!;
-  }
-
-  /**
-   * A contact with a coupled body: {@link KinematicCollider.collide} projects
-   * particle `i` out of the shape by d, as if the body were immovable; then the
-   * particle keeps w_p/(w_p + w_body) of d and the body takes the position
-   * impulse −d/(w_p + w_body) at the contact (XPBD's split), so the gap closes
-   * and momentum is kept. What collide() wrote for the whole of d (the pushes
-   * the contact response reads, the impulse read-out, the surface's motion) is
-   * set to the particle's share.
-   */
-  private collideCoupled(particles: ParticleStore, i: number, body: CoupledBody): void {
-    const p = i * 3;
-    const pos = particles.position;
-    const saved = this.pushBefore;
-    for (let k = 0; k < 3; k++) {
-      saved[k] = particles.contactPush[p + k]!;
-      saved[3 + k] = particles.frictionPush[p + k]!;
-      saved[6 + k] = pos[p + k]!;
-    }
-    const depth = particles.contactDepth[i]!;
-    this.collide(particles, i);
-    if (particles.contactDepth[i] === depth) return;
-    const dx = pos[p]! - saved[6]!;
-    const dy = pos[p + 1]! - saved[7]!;
-    const dz = pos[p + 2]! - saved[8]!;
-    const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (length === 0) return;
-    const x = this.exchange;
-    const r = particles.radius[i]!;
-    x[3] = dx / length;
-    x[4] = dy / length;
-    x[5] = dz / length;
-    // The contact: the particle's surface point facing the body, along the contact normal (the
-    // correction's direction, which friction tilts, would put it off the surface).
-    const normal = particles.contactNormal;
-    for (let k = 0; k < 3; k++) x[k] = pos[p + k]! - normal[p + k]! * r;
-    const wp = particles.inverseMass[i]!;
-    const total = wp + body.inverseMassAlong(x);
-    const keep = wp / total;
-    // The read-outs collide() booked for the whole move, J = m·d/h at the full position, come off.
-    const m = this.perSecond / wp;
-    const impulse = this.impulse;
-    const turn = this.angularImpulse;
-    const jx = dx * m;
-    const jy = dy * m;
-    const jz = dz * m;
-    impulse[0] = impulse[0]! - jx * (1 - keep);
-    impulse[1] = impulse[1]! - jy * (1 - keep);
-    impulse[2] = impulse[2]! - jz * (1 - keep);
-    turn[0] = turn[0]! - (pos[p + 1]! * jz - pos[p + 2]! * jy);
-    turn[1] = turn[1]! - (pos[p + 2]! * jx - pos[p]! * jz);
-    turn[2] = turn[2]! - (pos[p]! * jy - pos[p + 1]! * jx);
-    pos[p] = saved[6]! + dx * keep;
-    pos[p + 1] = saved[7]! + dy * keep;
-    pos[p + 2] = saved[8]! + dz * keep;
-    turn[0] = turn[0]! + (pos[p + 1]! * jz - pos[p + 2]! * jy) * keep;
-    turn[1] = turn[1]! + (pos[p + 2]! * jx - pos[p]! * jz) * keep;
-    turn[2] = turn[2]! + (pos[p]! * jy - pos[p + 1]! * jx) * keep;
-    const push = particles.contactPush;
-    const friction = particles.frictionPush;
-    for (let k = 0; k < 3; k++) {
-      push[p + k] = saved[k]! + (push[p + k]! - saved[k]!) * keep;
-      friction[p + k] = saved[3 + k]! + (friction[p + k]! - saved[3 + k]!) * keep;
-    }
-    x[3] = -dx / total;
-    x[4] = -dy / total;
-    x[5] = -dz / total;
-    body.push(x);
-    // The body moved: the surface point under the particle now, and where it was when the substep began.
-    const local = this.local;
-    const point = this.point;
-    toFrame(pos, p, this.origin, this.axes, local.position, 0);
-    toWorld(local.position, 0, this.previousOrigin, this.previousAxes, point, 0);
-    const motion = particles.contactMotion;
-    motion[p] = pos[p]! - point[0]!;
-    motion[p + 1] = pos[p + 1]! - point[1]!;
-    motion[p + 2] = pos[p + 2]! - point[2]!;
-  }
-
-  /**
-   * The paper's swept test in the collider's frame: when the particle's path
-   * from its previous position to now enters the shape, it goes back in front
-   * of the face entered, by its radius (a fast collider would otherwise carry
-   * it through, or out through the far face).
-   */
-  private sweep(): void {
-    const local = this.local;
-    const q = this.cast;
-    for (let k = 0; k < 3; k++) {
-      q[k] = local.previous[k]!;
-      q[3 + k] = local.position[k]!;
-    }
-    if (!castLine(this.shape, q)) return;
-    const t = q[6]!;
-    const c = this.contact;
-    let depth = local.radius[0]!;
-    for (let k = 0; k < 3; k++) {
-      c[k] = q[7 + k]!;
-      depth += (q[k]! + (q[3 + k]! - q[k]!) * t - q[3 + k]!) * c[k]!;
-    }
-    c[3] = depth;
-    setSurface(c, this.shape);
-    pushOut(local, 0, c);
   }
 }
 

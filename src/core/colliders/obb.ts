@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
@@ -52,8 +53,8 @@ export class ObbCollider implements Collider {
       if (this.halfExtents[k]! < 0) throw new RangeError(`obb collider: halfExtents must be >= 0, got [${this.halfExtents.join(', ')}]`);
     }
     this.setRotation(shape.rotation ?? [0, 0, 0, 1], 'obb collider: rotation');
-    this.friction = checkNumber(shape.friction ?? 1, 'obb collider: friction', 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, 'obb collider: restitution', 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, 'obb collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, 'obb collider: restitution', 0, 1);
   }
 
   /** Moves the box's centre to `position` and turns it to `rotation` (a quaternion or Euler angles, see `RotationLike`), e.g. to follow an animated object. */

@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import { collides, makeContact, pushOut, setSurface, type Collider } from './collider.js';
@@ -36,8 +37,8 @@ export class PlaneCollider implements Collider {
     if (len === 0) throw new RangeError('plane collider: normal must not be [0, 0, 0]');
     this.normal = [n[0] / len, n[1] / len, n[2] / len];
     this.offset = checkNumber(shape.offset, 'plane collider: offset');
-    this.friction = checkNumber(shape.friction ?? 1, 'plane collider: friction', 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, 'plane collider: restitution', 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, 'plane collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, 'plane collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the solid side. */

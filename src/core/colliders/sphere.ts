@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3 } from '../math.js';
 import type { Placement } from '../placement.js';
 import type { ParticleStore } from '../particles.js';
@@ -37,8 +38,8 @@ export class SphereCollider implements Collider {
     this.center = toVec3(shape.position ?? [0, 0, 0], 'sphere collider: position');
     this.radius = checkNumber(shape.radius, 'sphere collider: radius', 0);
     this.inside = shape.inside ?? false;
-    this.friction = checkNumber(shape.friction ?? 1, 'sphere collider: friction', 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, 'sphere collider: restitution', 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, 'sphere collider: friction', 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, 'sphere collider: restitution', 0, 1);
   }
 
   /** Projects live, movable particles in `[from, to)` out of the ball (into it when `inside`). */

@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { closestPointTriangle, PointTri } from '../collision/closestPoints.js';
 import { checkNumber } from '../math.js';
 import type { ParticleStore } from '../particles.js';
@@ -86,8 +87,8 @@ export class TriangleMeshCollider implements Collider {
       if (!Number.isInteger(k) || k < 0 || k >= vertexCount) throw new RangeError(`${what}: indices must be integers in [0, ${vertexCount - 1}], got ${String(k)} at index ${i}`);
       this.indices[i] = k;
     }
-    this.friction = checkNumber(shape.friction ?? 1, `${what}: friction`, 0);
-    this.restitution = checkNumber(shape.restitution ?? 0, `${what}: restitution`, 0, 1);
+    this.friction = checkNumber(shape.friction ?? COLLIDER_DEFAULTS.friction, `${what}: friction`, 0);
+    this.restitution = checkNumber(shape.restitution ?? COLLIDER_DEFAULTS.restitution, `${what}: restitution`, 0, 1);
     this.triangleCount = idx.length / 3;
     this.normals = new Float64Array(this.triangleCount * 3);
     this.edgeNormals = new Float64Array(this.triangleCount * 9);

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { widen } from '../constraints/table.js';
 import { ParticleFlag } from '../particles.js';
@@ -159,7 +160,7 @@ export class BodyFeatures {
     const bodies = world.bodies;
     const capsulesOf = new Map<BodyRecord, number[]>();
     const trianglesOf = new Map<BodyRecord, number[]>();
-    const ownerOf = (id: number) => world.bodyOf(id);
+    const ownerOf = (slot: number) => world.bodyAt(slot);
     for (let row = 0; edges && row < edges.count; row++) {
       const body = ownerOf(edges.a[row]!);
       if (!body || hullOf(body)) continue;
@@ -217,7 +218,7 @@ export class BodyFeatures {
           covered.add(edges!.a[row]!);
           covered.add(edges!.b[row]!);
         }
-        for (let i = body.first; i < body.first + body.count; i++) if ((particles.flags[i]! & ParticleFlag.Alive) !== 0 && !covered.has(i)) points.push(i);
+        for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) if ((particles.flags[i]! & ParticleFlag.Alive) !== 0 && !covered.has(i)) points.push(i);
         const surface = body.collideAs === 'surface' ? body.surface : undefined;
         if (surface) for (let t = 0; t < surface.triangleCount * 3; t++) tris.push(surface.triangles[t]!);
         else for (const row of triangles) tris.push(faces!.a[row]!, faces!.b[row]!, faces!.c[row]!);
@@ -232,7 +233,7 @@ export class BodyFeatures {
       // A chain: consecutive live particles of a body with no capsules.
       if (!hull && capsules.length === 0 && body.collideAs === 'chain') {
         const alive = (i: number) => (particles.flags[i]! & ParticleFlag.Alive) !== 0;
-        for (let i = body.first; i + 1 < body.first + body.count; i++) {
+        for (let i = particleSlot(body.first); i + 1 < particleSlot(body.first) + body.count; i++) {
           if (!alive(i) || !alive(i + 1)) continue;
           segA.push(i);
           segB.push(i + 1);

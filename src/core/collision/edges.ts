@@ -1,25 +1,29 @@
+import { particleSlot } from '../ids.js';
 import type { ConstraintId, ParticleId } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { BoxCollider } from '../colliders/box.js';
 import { CapsuleCollider } from '../colliders/capsule.js';
-import { alive, collides, makeContact, pushOut, setSurface, type Collider } from '../colliders/collider.js';
+import { alive, collides, makeContact, type Collider } from '../colliders/collider.js';
 import { ObbCollider } from '../colliders/obb.js';
 import { PlaneCollider } from '../colliders/plane.js';
 import { SphereCollider } from '../colliders/sphere.js';
 import { TriangleMeshCollider } from '../colliders/triangleMesh.js';
 import type { Constraint } from '../constraints/constraint.js';
-import { ConstraintTable, widen } from '../constraints/table.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
 import { checkNumber } from '../math.js';
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
 import type { Registry } from '../registry.js';
 import type { World } from '../world.js';
 import { bodyContacts } from './bodyContacts.js';
 import { capsuleTests } from './bodyContactTests.js';
 import { Cast, makeLineCast } from './lineCast.js';
-import { makeSegmentQuery, Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
+import { Seg, segmentVsBox, segmentVsCapsule, segmentVsObb, segmentVsPlane, segmentVsSphere, segmentVsTriangle } from './segmentContact.js';
 import { projectToAnchorSide } from './wallCheat.js';
+import { EdgePush } from './edgePush.js';
+import { EdgeTable } from './edgeTable.js';
 import { addBuiltinConstraint } from '../stages.js';
+
+export { EdgeTable } from './edgeTable.js';
 
 /** What {@link addCapsuleEdge} takes besides the particles and the radius. */
 export interface CapsuleEdgeOptions {
@@ -32,58 +36,6 @@ export interface CapsuleEdgeOptions {
   anchor?: number;
   /** The limb's length, kept when the wall cheat folds it; default the particles' current distance. */
   length?: number;
-}
-
-/** Capsule edges, one row each. */
-export class EdgeTable extends ConstraintTable {
-  a: Int32Array;
-  b: Int32Array;
-  radius: Float64Array;
-  /** Rest length, kept by the wall cheat. */
-  length: Float64Array;
-  /** The end toward the torso, or -1. */
-  anchor: Int32Array;
-  /** 1 when the anchor was given by the user (a torso does not override it). */
-  explicitAnchor: Uint8Array;
-
-  constructor(capacity = 16) {
-    super(capacity);
-    this.a = new Int32Array(capacity);
-    this.b = new Int32Array(capacity);
-    this.radius = new Float64Array(capacity);
-    this.length = new Float64Array(capacity);
-    this.anchor = new Int32Array(capacity);
-    this.explicitAnchor = new Uint8Array(capacity);
-  }
-
-  add(id: number, a: number, b: number, radius: number, length: number, anchor: number, explicit: boolean): number {
-    const row = this.addRow(id);
-    this.a[row] = a;
-    this.b[row] = b;
-    this.radius[row] = radius;
-    this.length[row] = length;
-    this.anchor[row] = anchor;
-    this.explicitAnchor[row] = explicit ? 1 : 0;
-    return row;
-  }
-
-  protected growColumns(capacity: number): void {
-    this.a = widen(this.a, capacity);
-    this.b = widen(this.b, capacity);
-    this.radius = widen(this.radius, capacity);
-    this.length = widen(this.length, capacity);
-    this.anchor = widen(this.anchor, capacity);
-    this.explicitAnchor = widen(this.explicitAnchor, capacity);
-  }
-
-  protected copyRow(from: number, to: number): void {
-    this.a[to] = this.a[from]!;
-    this.b[to] = this.b[from]!;
-    this.radius[to] = this.radius[from]!;
-    this.length[to] = this.length[from]!;
-    this.anchor[to] = this.anchor[from]!;
-    this.explicitAnchor[to] = this.explicitAnchor[from]!;
-  }
 }
 
 /** Per body with a torso: stick hops from the torso for each of its particles. */
@@ -110,25 +62,25 @@ export class EdgeSystem implements Constraint, WorldFeature {
   version = 0;
   private rows = new Map<number, number>();
   private torsos: TorsoRecord[] = [];
-  private query = makeSegmentQuery();
+  /** Pushes an edge out of a contact, with the segment query it reads. */
+  private readonly push = new EdgePush();
+  private readonly query = this.push.query;
   /** Stretch contacts held while a mesh's triangles are seen: per plane its normal, offset and the stretch's ends (see collide). */
   private readonly planes = new Float64Array(PLANES * 6);
   /** The candidates (indices into a mesh's candidate list) that gave point contacts, seen again after the stretches. */
   private readonly points = new Int32Array(64);
-  /** Scratch of a stretch contact (see shareStretch): the two ends' moves, then the weights wa, wb and the stretch's ends (parameter, depth). */
-  private readonly moves = new Float64Array(8);
   private cast = makeLineCast();
   private contact = makeContact(false);
 
-  add(world: World, a: number, b: number, radius: number, options: CapsuleEdgeOptions): number {
-    world.checkParticle(a, 'addCapsuleEdge: a');
-    world.checkParticle(b, 'addCapsuleEdge: b');
-    if (a === b) throw new RangeError(`addCapsuleEdge: a and b must differ, both are particle ${a}`);
+  add(world: World, idA: number, idB: number, radius: number, options: CapsuleEdgeOptions): number {
+    const a = world.checkParticle(idA, 'addCapsuleEdge: a');
+    const b = world.checkParticle(idB, 'addCapsuleEdge: b');
+    if (a === b) throw new RangeError(`addCapsuleEdge: a and b must differ, both are particle ${idA}`);
     checkNumber(radius, 'addCapsuleEdge: radius', 0);
-    const anchor = options.anchor;
-    if (anchor !== undefined && anchor !== a && anchor !== b) throw new RangeError(`addCapsuleEdge: anchor must be a (${a}) or b (${b}), got ${String(anchor)}`);
-    const pa = world.getPosition(a);
-    const pb = world.getPosition(b);
+    const anchor = options.anchor === idA ? a : options.anchor === idB ? b : options.anchor;
+    if (anchor !== undefined && anchor !== a && anchor !== b) throw new RangeError(`addCapsuleEdge: anchor must be a (${idA}) or b (${idB}), got ${String(anchor)}`);
+    const pa = world.getPosition(idA);
+    const pb = world.getPosition(idB);
     const length = checkNumber(options.length ?? Math.hypot(pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]), 'addCapsuleEdge: length', 0);
     const id = this.registry.issue(this);
     const row = this.table.add(id, a, b, radius, length, anchor ?? -1, anchor !== undefined);
@@ -279,17 +231,17 @@ export class EdgeSystem implements Constraint, WorldFeature {
           planes[o + 4] = q[Seg.Lo]!;
           planes[o + 5] = q[Seg.Hi]!;
           held++;
-        } else this.share(particles, a, b, c);
+        } else this.push.share(particles, a, b, c);
       }
       for (let k = 0; k < held; k++) {
         this.load(particles, row);
-        if (this.stretchOn(k * 6)) this.share(particles, a, b, c);
+        if (this.push.stretchOn(this.planes, k * 6)) this.push.share(particles, a, b, c);
       }
       const all = pointCount > points.length;
       const count = all ? n : pointCount;
       for (let k = 0; k < count; k++) {
         this.load(particles, row);
-        if (segmentVsTriangle(c, c.candidates[all ? k : points[k]!]!, q) && q[Seg.Stretch] !== 1) this.share(particles, a, b, c);
+        if (segmentVsTriangle(c, c.candidates[all ? k : points[k]!]!, q) && q[Seg.Stretch] !== 1) this.push.share(particles, a, b, c);
       }
       return;
     }
@@ -299,7 +251,7 @@ export class EdgeSystem implements Constraint, WorldFeature {
     else if (c instanceof CapsuleCollider) hit = segmentVsCapsule(c, q);
     else if (c instanceof ObbCollider) hit = segmentVsObb(c, q);
     else if (c instanceof BoxCollider) hit = segmentVsBox(c, q);
-    if (hit) this.share(particles, a, b, c);
+    if (hit) this.push.share(particles, a, b, c);
   }
 
   private load(particles: ParticleStore, row: number): void {
@@ -319,215 +271,6 @@ export class EdgeSystem implements Constraint, WorldFeature {
     q[Seg.Stretch] = 0;
   }
 
-  /**
-   * The paper's section 5: the penetration point p = c1·x1 + c2·x2 (c1 = 1 - t,
-   * c2 = t) must move by Δ; with λ = 1/(c1² + c2²), x1 += c1·λ·Δ and x2 += c2·λ·Δ.
-   * Weighted by inverse mass w: xi += wi·ci·Δ / (w1·c1² + w2·c2²), which moves p
-   * by exactly Δ. Each end's share goes through pushOut, so friction acts on it.
-   * As for a particle (see `pushOut`), the penetration the point brought into the
-   * substep comes out at most `particles.pushOutRoom` per substep: what the
-   * point moved in by this substep is taken back whole.
-   */
-  private share(particles: ParticleStore, a: number, b: number, c: Collider): void {
-    const q = this.query;
-    if (q[Seg.Stretch] === 1 && q[Seg.Hi]! - q[Seg.Lo]! > STRETCH) {
-      this.shareStretch(particles, a, b, c);
-      return;
-    }
-    const c2 = q[7]!;
-    const c1 = 1 - c2;
-    const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
-    const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;
-    const denominator = wa * c1 * c1 + wb * c2 * c2;
-    if (denominator === 0) return;
-    const nx = q[8]!;
-    const ny = q[9]!;
-    const nz = q[10]!;
-    const pos = particles.position;
-    const prev = particles.previous;
-    const pa = a * 3;
-    const pb = b * 3;
-    const approach =
-      c1 * ((pos[pa]! - prev[pa]!) * nx + (pos[pa + 1]! - prev[pa + 1]!) * ny + (pos[pa + 2]! - prev[pa + 2]!) * nz) +
-      c2 * ((pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz);
-    const room = particles.pushOutRoom - approach;
-    const depth = q[11]! < room ? q[11]! : room;
-    if (q[11]! > room) {
-      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
-      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
-    }
-    if (depth <= 0) return;
-    const k = depth / denominator;
-    const contact = this.contact;
-    contact[0] = nx;
-    contact[1] = ny;
-    contact[2] = nz;
-    setSurface(contact, c);
-    const da = wa * c1 * k;
-    const db = wb * c2 * k;
-    if (da > 0) {
-      contact[3] = da;
-      pushOut(particles, a, contact);
-    }
-    if (db > 0) {
-      contact[3] = db;
-      pushOut(particles, b, contact);
-    }
-  }
-
-  /**
-   * Fills the query with the stretch held at `planes[o..o + 6)` (normal, offset,
-   * its ends' parameters) as the segment now lies: both ends' depths, and the
-   * deeper end as the point for a stretch too short to hold at both ends. False
-   * when no part of it is in the face any more.
-   */
-  private stretchOn(o: number): boolean {
-    const q = this.query;
-    const planes = this.planes;
-    const nx = planes[o]!;
-    const ny = planes[o + 1]!;
-    const nz = planes[o + 2]!;
-    const sa = nx * q[0]! + ny * q[1]! + nz * q[2]! - planes[o + 3]!;
-    const sb = nx * q[3]! + ny * q[4]! + nz * q[5]! - planes[o + 3]!;
-    const lo = planes[o + 4]!;
-    const hi = planes[o + 5]!;
-    const s0 = sa + (sb - sa) * lo;
-    const s1 = sa + (sb - sa) * hi;
-    const r = q[6]!;
-    if ((s0 < s1 ? s0 : s1) >= r) return false;
-    q[Seg.Stretch] = 1;
-    q[Seg.Lo] = lo;
-    q[Seg.Hi] = hi;
-    q[Seg.LoDepth] = r - s0;
-    q[Seg.HiDepth] = r - s1;
-    q[7] = s0 < s1 ? lo : hi;
-    q[8] = nx;
-    q[9] = ny;
-    q[10] = nz;
-    q[11] = r - (s0 < s1 ? s0 : s1);
-    return true;
-  }
-
-  /**
-   * A capsule lying along a face touches it over a stretch [lo, hi] of its
-   * segment, not at a point. Pushed out at its deepest point only (as
-   * {@link share} does), the push jumped from one end of the stretch to the
-   * other as the tilt changed sign by a micrometre, and lifted the end the face
-   * held along with the other, a lift left as velocity: a ragdoll lying with its
-   * spine across a step's nose (the pelvis on the tread, the chest over the drop)
-   * or a shin along a tread chattered at about 1 cm/s for ever and never fell
-   * asleep, or did, depending on the last bit of its start position
-   * (test/core/ragdollLimits.test.ts). Here both ends of the stretch are
-   * kept out of the face at once, by the smallest mass-weighted move of the two
-   * particles along the face normal (Σ mᵢuᵢ² with the point at lo raised by at
-   * least its depth d₀ and the point at hi by d₁): one end alone (the section 5
-   * push there) when that clears the other too, else both ends exactly to the
-   * face. That is a projection onto a convex set, so it changes continuously
-   * with the tilt: a level segment is lifted level whichever way it tilts by a
-   * nanometre. Friction and the push-out speed limit act on each particle's
-   * share as in {@link share}.
-   */
-  private shareStretch(particles: ParticleStore, a: number, b: number, c: Collider): void {
-    const q = this.query;
-    const wa = collides(particles, a) ? particles.inverseMass[a]! : 0;
-    const wb = collides(particles, b) ? particles.inverseMass[b]! : 0;
-    if (wa + wb === 0) return;
-    const nx = q[8]!;
-    const ny = q[9]!;
-    const nz = q[10]!;
-    const pos = particles.position;
-    const prev = particles.previous;
-    const pa = a * 3;
-    const pb = b * 3;
-    const lo = q[Seg.Lo]!;
-    const hi = q[Seg.Hi]!;
-    // What each end moved in by this substep is taken back whole, what it brought in at most pushOutRoom (see share).
-    const va = (pos[pa]! - prev[pa]!) * nx + (pos[pa + 1]! - prev[pa + 1]!) * ny + (pos[pa + 2]! - prev[pa + 2]!) * nz;
-    const vb = (pos[pb]! - prev[pb]!) * nx + (pos[pb + 1]! - prev[pb + 1]!) * ny + (pos[pb + 2]! - prev[pb + 2]!) * nz;
-    let d0 = q[Seg.LoDepth]!;
-    let d1 = q[Seg.HiDepth]!;
-    const room0 = particles.pushOutRoom - ((1 - lo) * va + lo * vb);
-    const room1 = particles.pushOutRoom - ((1 - hi) * va + hi * vb);
-    if (d0 > room0 || d1 > room1) {
-      particles.flags[a] = particles.flags[a]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
-      particles.flags[b] = particles.flags[b]! | ParticleFlag.HeldBack | ParticleFlag.Pushed;
-      if (d0 > room0) d0 = room0;
-      if (d1 > room1) d1 = room1;
-    }
-    if (d0 <= 0 && d1 <= 0) return;
-    // One end alone (share's push at it), if that raises the other end far enough
-    // too: then it is the smallest move (the other end's condition is inactive).
-    // Else both ends go exactly to the face.
-    // Through scratch: a double passed to a call V8 does not inline is boxed, an allocation per contact.
-    const moves = this.moves;
-    moves[2] = wa;
-    moves[3] = wb;
-    moves[4] = lo;
-    moves[5] = d0;
-    moves[6] = hi;
-    moves[7] = d1;
-    if (!this.oneEnd(4, 6) && !this.oneEnd(6, 4)) {
-      if (wa === 0 || wb === 0) {
-        // A particle that cannot move leaves no move that puts both ends on the face: the deeper one, as share does.
-        if (d0 >= d1) this.oneEnd(4, 6);
-        else this.oneEnd(6, 4);
-      } else {
-        // (1 − lo)·ua + lo·ub = d₀, (1 − hi)·ua + hi·ub = d₁.
-        const det = hi - lo;
-        moves[0] = (d0 * hi - d1 * lo) / det;
-        moves[1] = (d1 * (1 - lo) - d0 * (1 - hi)) / det;
-      }
-    }
-    const contact = this.contact;
-    contact[0] = nx;
-    contact[1] = ny;
-    contact[2] = nz;
-    setSurface(contact, c);
-    this.move(particles, a, 0);
-    this.move(particles, b, 1);
-  }
-
-  /**
-   * The move of a stretch's ends that raises one end of it alone by its depth
-   * (the section 5 weights at that end), into `moves[0..2)` (a's, b's); true if
-   * that raises the other end by at least its depth too. The ends' parameter and
-   * depth are at `moves[end]`, `moves[end + 1]` and `moves[other]`,
-   * `moves[other + 1]`, the weights at `moves[2..4)`. An end not in the face
-   * needs no move.
-   */
-  private oneEnd(end: number, other: number): boolean {
-    const moves = this.moves;
-    const wa = moves[2]!;
-    const wb = moves[3]!;
-    const t = moves[end]!;
-    const d = moves[end + 1]!;
-    moves[0] = 0;
-    moves[1] = 0;
-    if (d > 0) {
-      const denominator = wa * (1 - t) * (1 - t) + wb * t * t;
-      if (denominator === 0) return false;
-      moves[0] = (wa * (1 - t) * d) / denominator;
-      moves[1] = (wb * t * d) / denominator;
-    }
-    const s = moves[other]!;
-    return (1 - s) * moves[0]! + s * moves[1]! >= moves[other + 1]!;
-  }
-
-  /** Moves particle `i` by `moves[slot]` along the contact normal: a push out through pushOut (friction, contact record), a pull toward the face directly. */
-  private move(particles: ParticleStore, i: number, slot: number): void {
-    const u = this.moves[slot]!;
-    if (u > 0) {
-      this.contact[3] = u;
-      pushOut(particles, i, this.contact);
-    } else if (u < 0) {
-      const p = i * 3;
-      const pos = particles.position;
-      pos[p] = pos[p]! + this.contact[0]! * u;
-      pos[p + 1] = pos[p + 1]! + this.contact[1]! * u;
-      pos[p + 2] = pos[p + 2]! + this.contact[2]! * u;
-    }
-  }
-
   private deriveAnchor(row: number, torso: TorsoRecord): void {
     const t = this.table;
     const a = t.a[row]!;
@@ -539,13 +282,6 @@ export class EdgeSystem implements Constraint, WorldFeature {
     t.anchor[row] = ha < 0 || hb < 0 || ha === hb ? -1 : ha < hb ? a : b;
   }
 }
-
-/**
- * Shortest stretch (as a share of the segment) held out at both ends: over a
- * shorter one the two ends' depths hardly differ, and solving for both would
- * divide by its length.
- */
-const STRETCH = 1e-3;
 
 /** Most face planes whose stretches one edge holds against one mesh at a time; a stretch over a further plane is pushed out on its own. */
 const PLANES = 4;
@@ -630,11 +366,13 @@ export interface CapsuleEdges {
 export function addBodyCapsuleEdges(world: World, body: BodyRecord, radius: number): CapsuleEdges {
   const ids: ConstraintId[] = [];
   const sticks = world.sticks;
-  const end = body.first + body.count;
+  // The stick table holds slots; addCapsuleEdge takes ids.
+  const first = particleSlot(body.first);
+  const end = first + body.count;
   for (let row = 0; row < sticks.count; row++) {
     const a = sticks.a[row]!;
     const b = sticks.b[row]!;
-    if (a >= body.first && a < end && b >= body.first && b < end) ids.push(addCapsuleEdge(world, a, b, radius));
+    if (a >= first && a < end && b >= first && b < end) ids.push(addCapsuleEdge(world, world.particleId(a), world.particleId(b), radius));
   }
   return { ids, remove: () => ids.forEach((id) => world.hasConstraint(id) && world.removeConstraint(id)) };
 }

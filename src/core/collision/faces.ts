@@ -79,11 +79,11 @@ export class FaceSystem implements Constraint, WorldFeature {
   private segment = new Float64Array(SegSeg.Size);
   private contact = makeContact(false);
 
-  add(world: World, a: number, b: number, c: number): number {
-    world.checkParticle(a, 'addCollisionTriangle: a');
-    world.checkParticle(b, 'addCollisionTriangle: b');
-    world.checkParticle(c, 'addCollisionTriangle: c');
-    if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${a}, ${b}, ${c}`);
+  add(world: World, idA: number, idB: number, idC: number): number {
+    const a = world.checkParticle(idA, 'addCollisionTriangle: a');
+    const b = world.checkParticle(idB, 'addCollisionTriangle: b');
+    const c = world.checkParticle(idC, 'addCollisionTriangle: c');
+    if (a === b || b === c || a === c) throw new RangeError(`addCollisionTriangle: a, b and c must differ, got ${idA}, ${idB}, ${idC}`);
     const id = this.registry.issue(this);
     this.rows.set(id, this.table.add(id, a, b, c));
     this.version++;

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { Constraint } from '../constraints/constraint.js';
 import type { WorldFeature } from '../features.js';
 import { checkNumber } from '../math.js';
@@ -103,7 +104,8 @@ class ParticleCollisionPass implements Constraint, WorldFeature {
     for (let k = 0; k < bodies.length; k++) {
       const body = bodies[k]!;
       if (!body.alive || body.serial < this.serialSeen) continue;
-      for (let i = body.first; i < body.first + body.count; i++) if (group[i] === 0) group[i] = body.id + 1;
+      const first = particleSlot(body.first);
+      for (let i = first; i < first + body.count; i++) if (group[i] === 0) group[i] = body.id + 1;
     }
     this.serialSeen = world.nextBodySerial;
   }

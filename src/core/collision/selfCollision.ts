@@ -1,4 +1,5 @@
 import type { BodyRecord } from '../bodies/body.js';
+import { particleSlot } from '../ids.js';
 import type { Constraint } from '../constraints/constraint.js';
 import { checkBoolean, checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
@@ -62,6 +63,8 @@ export interface SelfCollision {
  */
 class SelfCollisionPass implements Constraint {
   readonly contact: SurfaceSelfContact;
+  /** The body's first particle slot (its id carries a generation once the slot is reused). */
+  private readonly first: number;
   readonly edges: EdgeSelfContact | undefined;
 
   constructor(
@@ -72,8 +75,9 @@ class SelfCollisionPass implements Constraint {
     edges: boolean,
     pushOutSpeed: number,
   ) {
-    this.contact = new SurfaceSelfContact(record.first, record.count, thickness, joinedStart, joined, pushOutSpeed);
-    this.edges = edges ? new EdgeSelfContact(record.first, record.count, thickness, this.contact.search.motion, joinedStart, joined) : undefined;
+    this.first = particleSlot(record.first);
+    this.contact = new SurfaceSelfContact(this.first, record.count, thickness, joinedStart, joined, pushOutSpeed);
+    this.edges = edges ? new EdgeSelfContact(this.first, record.count, thickness, this.contact.search.motion, joinedStart, joined) : undefined;
     this.outgrownList = new Int32Array(record.count);
     this.searchedNow = new Uint8Array(record.count);
     this.next = new Float64Array(record.count);
@@ -124,7 +128,7 @@ class SelfCollisionPass implements Constraint {
    */
   prepare(world: World): void {
     const particles = world.particles;
-    const first = this.record.first;
+    const first = this.first;
     const end = first + this.record.count;
     const pos = particles.position;
     const prev = particles.previous;
@@ -220,7 +224,7 @@ class SelfCollisionPass implements Constraint {
 
   /** Particle `i` (positions `pos`) has just had its pairs picked. */
   private repicked(i: number, pos: Float64Array): void {
-    const k = i - this.record.first;
+    const k = i - this.first;
     const centre = this.centre;
     this.picked[k * 3] = pos[i * 3]! - centre[0]!;
     this.picked[k * 3 + 1] = pos[i * 3 + 1]! - centre[1]!;
@@ -238,7 +242,7 @@ class SelfCollisionPass implements Constraint {
   private findStale(world: World): number {
     const pos = world.particles.position;
     const flags = world.particles.flags;
-    const first = this.record.first;
+    const first = this.first;
     const end = first + this.record.count;
     const next = this.next;
     const picked = this.picked;
@@ -272,7 +276,7 @@ class SelfCollisionPass implements Constraint {
   private findOutgrown(world: World): number {
     const pos = world.particles.position;
     const flags = world.particles.flags;
-    const first = this.record.first;
+    const first = this.first;
     const end = first + this.record.count;
     const next = this.next;
     const search = this.contact.search;
@@ -298,7 +302,7 @@ class SelfCollisionPass implements Constraint {
 
   project(world: World): void {
     // A sleeping body has no motion to fix.
-    if ((world.particles.flags[this.record.first]! & ParticleFlag.Asleep) !== 0) return;
+    if ((world.particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
     this.contact.project(world);
     this.edges?.project(world.particles);
   }
@@ -412,13 +416,15 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
 function stickNeighbours(world: World, body: BodyRecord): { joinedStart: Int32Array; joined: Int32Array } {
   const lists: number[][] = Array.from({ length: body.count }, () => []);
   const sticks = world.sticks;
-  const end = body.first + body.count;
+  // The stick table holds slots.
+  const first = particleSlot(body.first);
+  const end = first + body.count;
   for (let row = 0; row < sticks.count; row++) {
     const a = sticks.a[row]!;
     const b = sticks.b[row]!;
-    if (a < body.first || a >= end || b < body.first || b >= end) continue;
-    lists[a - body.first]!.push(b - body.first);
-    lists[b - body.first]!.push(a - body.first);
+    if (a < first || a >= end || b < first || b >= end) continue;
+    lists[a - first]!.push(b - first);
+    lists[b - first]!.push(a - first);
   }
   const joinedStart = new Int32Array(body.count + 1);
   for (let k = 0; k < body.count; k++) joinedStart[k + 1] = joinedStart[k]! + lists[k]!.length;

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import { makeContact, pushOut, setSurface } from '../colliders/collider.js';
 import type { Constraint } from '../constraints/constraint.js';
@@ -201,15 +202,15 @@ export function protectFromTunnelling(world: World, body: BodyRecord | number, o
     if (torso < record.first || torso >= record.first + record.count) {
       throw new RangeError(`protectFromTunnelling: torsoParticle must be a particle of body ${record.id} (ids ${record.first} to ${record.first + record.count - 1}), got ${torso}`);
     }
-    edgeSystem(world).setTorso(record.first, record.count, stickHops(world, record, torso));
+    edgeSystem(world).setTorso(particleSlot(record.first), record.count, stickHops(world, record, particleSlot(torso)));
   }
-  const id = addBuiltinConstraint(world, 'tunnellingGuard', new TunnellingGuard(record.first, record.count, torso ?? -1));
+  const id = addBuiltinConstraint(world, 'tunnellingGuard', new TunnellingGuard(particleSlot(record.first), record.count, torso === undefined ? -1 : particleSlot(torso)));
   let enabled = true;
   const remove = () => {
     if (!enabled) return;
     enabled = false;
     if (world.hasConstraint(id)) world.removeConstraint(id);
-    if (torso !== undefined) edgeSystem(world).clearTorso(record.first);
+    if (torso !== undefined) edgeSystem(world).clearTorso(particleSlot(record.first));
   };
   const protection: TunnellingProtection = { remove };
   record.onRemove.push(remove);
@@ -225,19 +226,20 @@ export function protectFromTunnelling(world: World, body: BodyRecord | number, o
  * threw a ragdoll straddling a thin wall 2.8 m, at 26 m/s.
  */
 function stickHops(world: World, body: BodyRecord, torso: number): Int32Array {
+  const first = particleSlot(body.first);
   const hops = new Int32Array(body.count).fill(-1);
   const sticks = world.sticks;
-  const end = body.first + body.count;
+  const end = first + body.count;
   const neighbours: number[][] = Array.from({ length: body.count }, () => []);
   for (let row = 0; row < sticks.count; row++) {
     const a = sticks.a[row]!;
     const b = sticks.b[row]!;
-    if (a < body.first || a >= end || b < body.first || b >= end || sticks.kind[row] === StickKindCode.Min) continue;
-    neighbours[a - body.first]!.push(b - body.first);
-    neighbours[b - body.first]!.push(a - body.first);
+    if (a < first || a >= end || b < first || b >= end || sticks.kind[row] === StickKindCode.Min) continue;
+    neighbours[a - first]!.push(b - first);
+    neighbours[b - first]!.push(a - first);
   }
-  const queue = [torso - body.first];
-  hops[torso - body.first] = 0;
+  const queue = [torso - first];
+  hops[torso - first] = 0;
   for (let head = 0; head < queue.length; head++) {
     const at = queue[head]!;
     for (const next of neighbours[at]!) {

@@ -43,11 +43,11 @@ export function existingAngleTable(world: World): AngleTable | undefined {
  * addAngleConstraint(world, shoulder, elbow, hand, { min: Math.PI / 6, max: Math.PI });
  * ```
  */
-export function addAngleConstraint(world: World, a: ParticleId, middle: ParticleId, b: ParticleId, options: AngleOptions = {}): ConstraintId {
-  world.checkParticle(a, 'addAngleConstraint: a');
-  world.checkParticle(middle, 'addAngleConstraint: middle');
-  world.checkParticle(b, 'addAngleConstraint: b');
-  if (a === middle || b === middle || a === b) throw new RangeError(`addAngleConstraint: a, middle and b must be three different particles, got ${a}, ${middle}, ${b}`);
+export function addAngleConstraint(world: World, idA: ParticleId, idMiddle: ParticleId, idB: ParticleId, options: AngleOptions = {}): ConstraintId {
+  const a = world.checkParticle(idA, 'addAngleConstraint: a');
+  const middle = world.checkParticle(idMiddle, 'addAngleConstraint: middle');
+  const b = world.checkParticle(idB, 'addAngleConstraint: b');
+  if (a === middle || b === middle || a === b) throw new RangeError(`addAngleConstraint: a, middle and b must be three different particles, got ${idA}, ${idMiddle}, ${idB}`);
   const checked = checkAngleOptions(world, options, { min: 0, max: Math.PI, stiffness: 1 }, 'addAngleConstraint');
   const table = angleTable(world);
   const id = table.add(a, middle, b);

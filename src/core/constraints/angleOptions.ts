@@ -55,12 +55,12 @@ export function checkAngleOptions(world: World, o: AngleOptions, defaults: { min
   if (o.hinge === undefined) return { min, max, stiffness, compliance };
   const axis = o.hinge?.axis;
   if (!Array.isArray(axis) || axis.length !== 2) throw new TypeError(`${what}: hinge.axis must be two particle ids, got ${String(axis)}`);
-  world.checkParticle(axis[0], `${what}: hinge.axis[0]`);
-  world.checkParticle(axis[1], `${what}: hinge.axis[1]`);
-  if (axis[0] === axis[1]) throw new RangeError(`${what}: hinge.axis must be two different particles, both are ${axis[0]}`);
+  const from = world.checkParticle(axis[0], `${what}: hinge.axis[0]`);
+  const to = world.checkParticle(axis[1], `${what}: hinge.axis[1]`);
+  if (from === to) throw new RangeError(`${what}: hinge.axis must be two different particles, both are ${axis[0]}`);
   const tolerance = checkNumber(o.hinge.tolerance ?? 0, `${what}: hinge.tolerance`, 0, Math.PI / 2);
   const sideways = checkNumber(o.hinge.sideways ?? Math.PI / 2, `${what}: hinge.sideways`, 0, Math.PI / 2);
-  return { min, max, stiffness, compliance, hinge: { from: axis[0], to: axis[1], slack: Math.sin(tolerance), lean: sideways >= Math.PI / 2 ? -1 : Math.sin(sideways) } };
+  return { min, max, stiffness, compliance, hinge: { from, to, slack: Math.sin(tolerance), lean: sideways >= Math.PI / 2 ? -1 : Math.sin(sideways) } };
 }
 
 /** Writes checked options into row `row` of `table`; options without a hinge leave the row's hinge (or its lack of one) as it was. */

@@ -46,8 +46,8 @@ export interface BodyAttachmentOptions {
  * ```
  */
 export class BodyAttachment implements Constraint, SubstepStage {
-  /** The tied particles, in the order given. */
-  readonly particles: readonly ParticleId[];
+  /** The tied particles' slots (indices into the particle columns, see `particleSlot`), in the order given. */
+  readonly particles: readonly number[];
   /** Four anchor particles per link (-1 where a link has fewer). */
   readonly anchors: Int32Array;
   /** The anchors' weights cᵢ per link (Σ cᵢ = 1). */
@@ -78,21 +78,21 @@ export class BodyAttachment implements Constraint, SubstepStage {
     if (!Array.isArray(particles) || particles.length === 0) throw new TypeError(`${who}: particles must be a non-empty array of particle ids, got ${String(particles)}`);
     if (!Array.isArray(anchors) && !ArrayBuffer.isView(anchors)) throw new TypeError(`${who}: anchors must be an array of particle ids, got ${String(anchors)}`);
     if (anchors.length !== 1 && anchors.length < 4) throw new RangeError(`${who}: anchors must be one particle or four or more spanning a volume, got ${anchors.length}`);
-    particles.forEach((id, i) => world.checkParticle(id, `${who}: particles[${i}]`));
-    Array.from(anchors).forEach((id, i) => world.checkParticle(id, `${who}: anchors[${i}]`));
-    const own = particles.find((id) => Array.from(anchors).includes(id));
-    if (own !== undefined) throw new RangeError(`${who}: particle ${own} is both attached and an anchor`);
+    const slots = particles.map((id, i) => world.checkParticle(id, `${who}: particles[${i}]`));
+    const anchorSlots = Array.from(anchors).map((id, i) => world.checkParticle(id, `${who}: anchors[${i}]`));
+    const own = slots.findIndex((slot) => anchorSlots.includes(slot));
+    if (own >= 0) throw new RangeError(`${who}: particle ${particles[own]} is both attached and an anchor`);
     this.compliance = checkCompliance(options.compliance ?? 0, `${who}: compliance`);
     this.breakForce = checkBreakForce(options.breakForce, who);
     if (options.onBreak !== undefined && typeof options.onBreak !== 'function') throw new TypeError(`${who}: onBreak must be a function, got ${String(options.onBreak)}`);
     this.onBreak = options.onBreak;
     const n = particles.length;
-    this.particles = [...particles];
+    this.particles = slots;
     this.anchors = new Int32Array(n * 4).fill(-1);
     this.weights = new Float64Array(n * 4);
     this.holding = new Uint8Array(n).fill(1);
     this.lambda = new Float64Array(n * 3);
-    for (let i = 0; i < n; i++) this.placeLink(i, Array.from(anchors), who);
+    for (let i = 0; i < n; i++) this.placeLink(i, anchorSlots, who);
     this.generations = new Uint32Array(n * 5);
     for (let i = 0; i < n; i++) {
       this.generations[i * 5] = world.particles.generation[particles[i]!]!;
@@ -233,7 +233,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
       if (squared <= limit * limit) continue;
       const force = this.force(i);
       this.holding[i] = 0;
-      this.onBreak?.(this.particles[i]!, force);
+      this.onBreak?.(this.world.particles.idOf(this.particles[i]!), force);
       if (this.removed) return;
     }
   };
@@ -251,8 +251,8 @@ export class BodyAttachment implements Constraint, SubstepStage {
       return;
     }
     const world = this.world;
-    const p = world.getPosition(this.particles[i]!);
-    const at = anchors.map((a) => world.getPosition(a));
+    const p = world.getPosition(world.particles.idOf(this.particles[i]!));
+    const at = anchors.map((a) => world.getPosition(world.particles.idOf(a)));
     const sub = (u: readonly number[], v: readonly number[]) => [u[0]! - v[0]!, u[1]! - v[1]!, u[2]! - v[2]!];
     const cross = (u: readonly number[], v: readonly number[]) => [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
     const dot = (u: readonly number[], v: readonly number[]) => u[0]! * v[0]! + u[1]! * v[1]! + u[2]! * v[2]!;

@@ -47,9 +47,8 @@ export class CoupledAttachment implements Constraint {
   private readonly exchange = new Float64Array(6);
 
   constructor(world: World, particle: ParticleId, body: CoupledBody, options: CoupledAttachmentOptions = {}) {
-    if (!world.particles.isAlive(particle)) throw new RangeError(`CoupledAttachment: no particle with id ${particle}`);
     this.world = world;
-    this.particle = particle;
+    this.particle = world.checkParticle(particle, 'CoupledAttachment: particle');
     this.body = body;
     if (options.anchor !== undefined) {
       const a: [number, number, number] = [0, 0, 0];

@@ -226,11 +226,11 @@ export function planeConstraintTable(world: World): PlaneConstraintTable {
 export function addPlaneConstraint(world: World, particles: readonly ParticleId[] | ParticleId, options: PlaneConstraintOptions): ConstraintId {
   const list = typeof particles === 'number' ? [particles] : particles;
   if (!Array.isArray(list) || list.length === 0) throw new RangeError(`addPlaneConstraint: particles must be a particle id or a non-empty array of them, got ${String(particles)}`);
-  list.forEach((id, i) => world.checkParticle(id, `addPlaneConstraint: particles[${i}]`));
+  const slots = list.map((id, i) => world.checkParticle(id, `addPlaneConstraint: particles[${i}]`));
   const plane = checkPlane(options, undefined, 'addPlaneConstraint');
   const table = planeConstraintTable(world);
   const id = table.newId();
-  for (const particle of list) table.add(id, particle, plane);
+  for (const particle of slots) table.add(id, particle, plane);
   return id;
 }
 

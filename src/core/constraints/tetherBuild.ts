@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
 import { StickKindCode } from './sticks.js';
@@ -178,8 +179,8 @@ function straightened(world: World, flat: Uint8Array, particle: number, anchor: 
   const body = world.bodies[b]!;
   const layout = body.restLayout;
   if (layout === undefined) return path;
-  const i = (particle - body.first) * 3;
-  const a = (anchor - body.first) * 3;
+  const i = (particle - particleSlot(body.first)) * 3;
+  const a = (anchor - particleSlot(body.first)) * 3;
   const straight = Math.hypot(layout[i]! - layout[a]!, layout[i + 1]! - layout[a + 1]!, layout[i + 2]! - layout[a + 2]!);
   return path <= straight * DETOUR ? Math.min(straight, path) : path;
 }

@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { World } from '../world.js';
 
 /**
@@ -40,8 +41,8 @@ export function markBodiesHeldAsLaidOut(world: World, sources: Int32Array, count
       continue;
     }
     if (flat[b] === 0) continue;
-    const f = (first - record.first) * 3;
-    const j = (i - record.first) * 3;
+    const f = (first - particleSlot(record.first)) * 3;
+    const j = (i - particleSlot(record.first)) * 3;
     const laid = Math.hypot(layout[f]! - layout[j]!, layout[f + 1]! - layout[j + 1]!, layout[f + 2]! - layout[j + 2]!);
     const held = heldDistance(world, first, i, pinOf);
     if (Math.abs(held - laid) > HELD_AS_LAID_OUT * laid) flat[b] = 0;

@@ -1,3 +1,4 @@
+import { WORLD_DEFAULTS } from '../defaults.js';
 import type { World } from '../world.js';
 import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
@@ -76,7 +77,7 @@ export class Tethers implements TetherSink {
    */
   enabled: boolean;
 
-  constructor(enabled = true) {
+  constructor(enabled = WORLD_DEFAULTS.tethers) {
     this.enabled = enabled;
   }
   /** Tethers in use. */

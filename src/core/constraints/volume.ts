@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { checkCompliance } from '../materials.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
@@ -66,14 +67,14 @@ export class VolumeConstraint implements Constraint {
       if (id < first || id >= first + count) throw new RangeError(`VolumeConstraint: triangle particle ${id} lies outside the range [${first}, ${first + count})`);
       world.checkParticle(id, 'VolumeConstraint: triangles');
     }
-    this.triangles = triangles;
-    this.first = first;
+    this.triangles = triangles.map(particleSlot);
+    this.first = particleSlot(first);
     this.count = count;
     this.gradient = new Float64Array(count * 3);
     this.pressure = checkNumber(options.pressure ?? 1, 'VolumeConstraint: pressure', 0, 1);
     this.inflation = checkNumber(options.inflation ?? 1, 'VolumeConstraint: inflation', Number.MIN_VALUE);
     this.compliance = checkCompliance(options.compliance ?? 0, 'VolumeConstraint: compliance');
-    this.restVolume = enclosedVolume(world.particles.position, triangles);
+    this.restVolume = enclosedVolume(world.particles.position, this.triangles);
     if (!(this.restVolume > 0)) throw new RangeError(`VolumeConstraint: the surface must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${this.restVolume}`);
   }
 

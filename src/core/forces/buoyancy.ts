@@ -72,7 +72,7 @@ export class Buoyancy implements Force {
     const level = this.level;
     const lift = this.density * g;
     const drag = this.drag;
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.stepContext.h;
     for (let i = 0, p = 0; i < particles.end; i++, p += 3) {
       const wi = w[i]!;
       const r = radius[i]!;

@@ -54,11 +54,11 @@ export class Springs implements Force, WorldFeature {
   }
 
   /** Adds a spring between particles `a` and `b` and returns its id. */
-  add(a: ParticleId, b: ParticleId, options: SpringOptions): ConstraintId {
+  add(idA: ParticleId, idB: ParticleId, options: SpringOptions): ConstraintId {
     const world = this.world;
-    world.checkParticle(a, 'Springs.add: a');
-    world.checkParticle(b, 'Springs.add: b');
-    if (a === b) throw new RangeError(`Springs.add: a and b must differ, both are particle ${a}`);
+    const a = world.checkParticle(idA, 'Springs.add: a');
+    const b = world.checkParticle(idB, 'Springs.add: b');
+    if (a === b) throw new RangeError(`Springs.add: a and b must differ, both are particle ${idA}`);
     if (!options || typeof options !== 'object') throw new TypeError(`Springs.add: options must be an object, got ${String(options)}`);
     const k = checkNumber(options.stiffness, 'Springs.add: stiffness', 0);
     if (k === 0) throw new RangeError('Springs.add: stiffness must be > 0, got 0');
@@ -129,7 +129,7 @@ export class Springs implements Force, WorldFeature {
     const force = particles.force;
     const w = particles.inverseMass;
     const flags = particles.flags;
-    const h = world.timeStepValue / world.activeSubsteps;
+    const h = world.stepContext.h;
     for (let s = 0; s < this.count; s++) {
       const a = this.a[s]!;
       const b = this.b[s]!;

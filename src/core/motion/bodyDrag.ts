@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
 import type { CallbackId } from '../ids.js';
@@ -73,8 +74,8 @@ export class BodyDrag {
     const row = world.pinRow(pin);
     if (row < 0) throw new RangeError(`BodyDrag: no pin with id ${String(pin)}`);
     this.particle = world.pins.particle[row]!;
-    this.spring = dragSpring(world, this.particle);
-    this.body = this.spring === undefined ? undefined : world.bodyOf(this.particle);
+    this.spring = dragSpring(world, world.particles.idOf(this.particle));
+    this.body = this.spring === undefined ? undefined : world.bodyAt(this.particle);
     if (this.spring !== undefined && this.body !== undefined) {
       world.setPin(pin, this.spring);
       this.reach = new BodyReach(world, this.particle);
@@ -155,7 +156,7 @@ function limitSpeeds(world: World, body: BodyRecord, speed: number): void {
   const prev = world.particles.previous;
   const w = world.particles.inverseMass;
   const most = speed * world.substep;
-  for (let i = body.first; i < body.first + body.count; i++) {
+  for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) {
     if (w[i] === 0) continue;
     const p = i * 3;
     const dx = pos[p]! - prev[p]!;

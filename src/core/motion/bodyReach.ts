@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { StickKindCode } from '../constraints/sticks.js';
 import { ParticleFlag } from '../particles.js';
 import type { Vec3 } from '../math.js';
@@ -30,13 +31,13 @@ export class BodyReach {
     world: World,
     readonly particle: number,
   ) {
-    const body = world.bodyOf(particle);
+    const body = world.bodyAt(particle);
     if (body === undefined) {
       this.anchors = new Int32Array(0);
       this.reach = new Float64Array(0);
       return;
     }
-    const first = body.first;
+    const first = particleSlot(body.first);
     const count = body.count;
     const distance = pathLengths(world, particle, first, count);
     const flags = world.particles.flags;

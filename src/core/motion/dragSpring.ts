@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { StickKindCode } from '../constraints/sticks.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -59,7 +60,7 @@ export function dragSpring(world: World, particle: number, out: DragSpringSettin
   const own = ownInverseMass(world, particle);
   if (own === 0) return undefined;
   let mass = 0;
-  for (let i = body.first; i < body.first + body.count; i++) {
+  for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) {
     if ((particles.flags[i]! & ParticleFlag.Alive) === 0) continue;
     const w = ownInverseMass(world, i);
     // Anchors hold the body up: the hand moves the rest.

@@ -15,8 +15,8 @@ import type { World } from '../world.js';
  * hit(world, shoulder, [0, 0, -1], 0.02); // knocked 2 cm backwards
  * ```
  */
-export function hit(world: World, particle: number, direction: Vec3Like, strength: number): void {
-  world.checkParticle(particle, 'hit: particle');
+export function hit(world: World, id: number, direction: Vec3Like, strength: number): void {
+  const particle = world.checkParticle(id, 'hit: particle');
   // Read in place, calling toVec3 only to raise its error: a game may hit something every frame.
   if (direction === null || typeof direction !== 'object' || (Array.isArray(direction) && direction.length !== 3)) toVec3(direction, 'hit: direction');
   const dx = component(direction, 0);

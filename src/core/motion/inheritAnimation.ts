@@ -1,3 +1,4 @@
+import { particleSlot } from '../ids.js';
 import { checkInteger, checkNumber } from '../math.js';
 import type { World } from '../world.js';
 
@@ -30,16 +31,15 @@ export function inheritAnimation(world: World, first: number, previousPose: Arra
   checkNumber(dtBetweenPoses, 'inheritAnimation: dtBetweenPoses', 0);
   if (dtBetweenPoses === 0) throw new RangeError('inheritAnimation: dtBetweenPoses must be > 0, got 0');
   const count = currentPose.length / 3;
-  for (let i = first; i < first + count; i++) {
-    if (!world.particles.isAlive(i)) throw new RangeError(`inheritAnimation: particle ${i} (first + ${i - first}): no particle with id ${i}`);
-  }
+  for (let i = first; i < first + count; i++) world.checkParticle(i, `inheritAnimation: particle ${i} (first + ${i - first})`);
+  const slot = particleSlot(first);
   const ratio = world.substep / dtBetweenPoses;
   const pos = world.particles.position;
   const prev = world.particles.previous;
   for (let k = 0; k < currentPose.length; k++) {
     const now = currentPose[k]!;
-    pos[first * 3 + k] = now;
-    prev[first * 3 + k] = now - (now - previousPose[k]!) * ratio;
+    pos[slot * 3 + k] = now;
+    prev[slot * 3 + k] = now - (now - previousPose[k]!) * ratio;
   }
   for (let i = first; i < first + count; i++) world.wake(i);
 }

@@ -1,6 +1,7 @@
 import { useThree } from '@react-three/fiber';
 import { useState } from 'react';
 import { useEffect } from '../hooks/effects.js';
+import { particleSlot } from '../../core/ids.js';
 import { Raycaster, Vector2, Vector3 } from 'three';
 import { checkNumber, type Vec3 } from '../../core/math.js';
 import { ParticleFlag } from '../../core/particles.js';
@@ -109,7 +110,7 @@ export const DragControls = guarded('<DragControls>', function DragControls(prop
       const rect = toNdc(e);
       const { camera, controls } = get();
       const flags = world.particles.flags;
-      const filter = (i: number) => (o.grabPinned || (flags[i]! & ParticleFlag.Pinned) === 0) && (!o.filter || o.filter(i));
+      const filter = (id: number) => (o.grabPinned || (flags[particleSlot(id)]! & ParticleFlag.Pinned) === 0) && (!o.filter || o.filter(id));
       const id = pickParticle(world, camera, { x: ndc.x, y: ndc.y, width: rect.width, height: rect.height, radius: o.radius ?? 24, filter });
       if (id < 0) return;
       camera.getWorldDirection(facing);

@@ -120,7 +120,7 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
     store.getState().touchRegistry();
     return () => {
       handle.id = -1;
-      if (world.particles.isAlive(id)) world.removeParticle(id);
+      if (world.particles.slotOf(id) >= 0) world.removeParticle(id);
       store.getState().touchRegistry();
     };
   }, [world, store, handle, latest]);

@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkSolverSettings, COLLIDER_DEFAULTS, PARTICLE_DEFAULTS, World, WORLD_DEFAULTS } from '../../src/core/index.js';
+import { checkSettings, WORLD_SETTING_DEFAULTS } from '../../src/react/store.js';
+
+// Issue 27, one owner per fact: every setter checks its value, one check
+// serves `new World` and `<World>`, the substep length has one formula.
+
+describe('settings', () => {
+  it('every setter refuses a bad value, naming it', () => {
+    const world = new World();
+    expect(() => (world.sqrtApprox = 'no' as never)).toThrow("World: sqrtApprox must be true or false, got 'no'");
+    expect(() => (world.clock = 5 as never)).toThrow('World: clock must be a function, got 5');
+    expect(() => (world.iterations = 0)).toThrow('World: iterations must be an integer >= 1, got 0');
+    expect(() => (world.damping = -1)).toThrow('World: damping');
+    expect(() => (world.timeStep = 0)).toThrow('World: timeStep must be > 0, got 0');
+    expect(() => (world.substeps = 1.5)).toThrow('World: substeps');
+    expect(() => (world.budgetMs = -1)).toThrow('World: budgetMs');
+    expect(() => (world.kernel = 'gpu' as never)).toThrow("World: kernel must be 'wasm' or 'js', got 'gpu'");
+    // The refused values changed nothing.
+    expect(world.sqrtApprox).toBe(false);
+    expect(world.iterations).toBe(WORLD_DEFAULTS.iterations);
+    world.sqrtApprox = true;
+    expect(world.sqrtApprox).toBe(true);
+  });
+
+  it('new World and <World> share one check, with the same words', () => {
+    // Accepted before: a truthy string for a flag.
+    expect(() => new World({ tethers: 'yes' as never })).toThrow("World: tethers must be true or false, got 'yes'");
+    expect(() => checkSolverSettings({ sleep: 'yes' as never }, 'World')).toThrow("World: sleep must be true or false, got 'yes'");
+    for (const [key, bad] of [
+      ['iterations', 0],
+      ['seed', -1],
+      ['sleepSpeed', -1],
+      ['sqrtApprox', 'no'],
+      ['kernel', 'gpu'],
+    ] as const) {
+      let core = '';
+      let react = '';
+      try {
+        new World({ [key]: bad } as never);
+      } catch (e) {
+        core = (e as Error).message.replace('World: ', '');
+      }
+      try {
+        checkSettings({ ...WORLD_SETTING_DEFAULTS, [key]: bad }, '<World>');
+      } catch (e) {
+        react = (e as Error).message.replace('<World>: ', '');
+      }
+      expect(core, key).not.toBe('');
+      expect(react, key).toBe(core);
+    }
+    // Infinity turns the push-out limit off in both.
+    expect(() => new World({ maxPushOutSpeed: Infinity })).not.toThrow();
+    expect(() => checkSettings({ ...WORLD_SETTING_DEFAULTS, maxPushOutSpeed: Infinity }, '<World>')).not.toThrow();
+  });
+
+  it('defaults come from one module', () => {
+    const world = new World();
+    const id = world.addParticle({ position: [0, 0, 0] });
+    expect(world.getMass(id)).toBe(PARTICLE_DEFAULTS.mass);
+    expect(world.particles.friction[id]).toBe(PARTICLE_DEFAULTS.friction);
+    expect(world.sleep.speed).toBe(WORLD_DEFAULTS.sleepSpeed);
+    expect(WORLD_SETTING_DEFAULTS.substeps).toBe(WORLD_DEFAULTS.substeps);
+    for (const shape of [
+      { type: 'plane', normal: [0, 1, 0], offset: 0 },
+      { type: 'sphere', position: [0, 0, 0], radius: 1 },
+    ] as const) {
+      const collider = world.getCollider(world.addCollider(shape));
+      expect([collider.friction, collider.restitution]).toEqual([COLLIDER_DEFAULTS.friction, COLLIDER_DEFAULTS.restitution]);
+    }
+  });
+
+  it('the substep length h = timeStep / substeps is worked out in one place, the world’s substep', () => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.tsx?$/.test(entry.name) && /(world|this)\.timeStep(Value)? \/ (world|this)\.(activeSubsteps|substepsValue|substeps|substep)\b/.test(readFileSync(path, 'utf8'))) found.push(path);
+      }
+    };
+    walk(join(import.meta.dirname, '../../src'));
+    expect(found.map((p) => p.slice(p.indexOf('src')))).toEqual(['src/core/worldSettings.ts']);
+  });
+});
