@@ -61,7 +61,24 @@ export function addBody(world: World, first: number, count: number, options: Bod
   }
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, 'addBody: iterations', 1);
   const slot = takeBodySlot(world);
-  const record: BodyRecord = { id: slot, serial: world.nextBodySerial++, kind: options.kind ?? 'body', first, count, iterations, constraints: [], alive: true, onRemove: [] };
+  // Every field present from the start, set or not: records of one shape keep the step's property reads monomorphic.
+  const record: BodyRecord = {
+    id: slot,
+    serial: world.nextBodySerial++,
+    kind: options.kind ?? 'body',
+    first,
+    count,
+    iterations,
+    constraints: [],
+    alive: true,
+    onRemove: [],
+    restLayout: undefined,
+    tearStrain: undefined,
+    surface: undefined,
+    collisionGroups: undefined,
+    collideAs: undefined,
+    hull: undefined,
+  };
   world.bodies[slot] = record;
   // The body's sticks move to its own segment (own iteration count, sleep) at the next step.
   for (let i = from; i < from + count; i++) world.particles.body[i] = record.id;

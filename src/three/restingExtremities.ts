@@ -20,12 +20,17 @@ const DIRECTION_COUNT = 96;
  * skin's lowest against a plane; 26 (the cube's faces, edges and corners, up to 35°
  * apart) left the tip of a hand 0.8 cm under the floor.
  */
-const DIRECTIONS: readonly (readonly [number, number, number])[] = Array.from({ length: DIRECTION_COUNT }, (_, k) => {
-  const y = 1 - (2 * k + 1) / DIRECTION_COUNT;
-  const r = Math.sqrt(1 - y * y);
-  const angle = k * Math.PI * (3 - Math.sqrt(5));
-  return [r * Math.cos(angle), y, r * Math.sin(angle)] as const;
-});
+function directions(): readonly (readonly [number, number, number])[] {
+  // Made on first use: a module that computes on load would have to be listed in package.json's "sideEffects".
+  directionCache ??= Array.from({ length: DIRECTION_COUNT }, (_, k) => {
+    const y = 1 - (2 * k + 1) / DIRECTION_COUNT;
+    const r = Math.sqrt(1 - y * y);
+    const angle = k * Math.PI * (3 - Math.sqrt(5));
+    return [r * Math.cos(angle), y, r * Math.sin(angle)] as const;
+  });
+  return directionCache;
+}
+let directionCache: readonly (readonly [number, number, number])[] | undefined;
 
 /**
  * The points that stand for a hand's or foot's skin, in `bone`'s space, from the
@@ -33,7 +38,7 @@ const DIRECTIONS: readonly (readonly [number, number, number])[] = Array.from({ 
  * bone below it (fingers, toes), the farthest along each of 96 directions spread
  * over the sphere, and the joints of the bones below it. A plane touches the skin
  * first at one of these along its normal, or for a normal between them within a
- * millimetre of one (see `DIRECTIONS`). Without a mesh, only the joints below it
+ * millimetre of one (see `directions`). Without a mesh, only the joints below it
  * (the fingers' and toes' ends).
  *
  * @internal
@@ -64,7 +69,7 @@ export function extremityPoints(bone: Bone, mesh: SkinnedMesh | undefined): Floa
       skin.push(mesh.getVertexPosition(i, new Vector3()).applyMatrix4(toWorld).applyMatrix4(inverse));
     }
     const chosen = new Set<Vector3>();
-    for (const [x, y, z] of DIRECTIONS) {
+    for (const [x, y, z] of directions()) {
       let best: Vector3 | undefined;
       let far = -Infinity;
       for (const v of skin) {
