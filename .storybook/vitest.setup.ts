@@ -7,10 +7,11 @@ import { page } from 'vitest/browser';
 import { comparePictures, describePicture, waitForCanvas } from '../test/browser/picture.js';
 
 let consoleErrors: unknown[][] = [];
+// Taken once: a spy left from the story before would otherwise call itself.
+const original = console.error.bind(console);
 
 beforeEach(() => {
   consoleErrors = [];
-  const original = console.error.bind(console);
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => {
     consoleErrors.push(args);
     original(...args);

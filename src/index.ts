@@ -42,6 +42,7 @@ export {
   quatConjugate,
   rotateVector,
   collisionGroups,
+  particleSlot,
 } from './core/index.js';
 
 // Types only (no runtime names): what the components' props, the hooks' options

@@ -97,9 +97,7 @@ function nearestPart(doll: AnimatedRagdoll, point: Vector3): RagdollPart {
   let distance = Infinity;
   const at = new Vector3();
   for (const part of ragdollParts) {
-    const id = doll.ragdoll.part(part);
-    const pos = doll.world.particles.position;
-    at.set(pos[id * 3]!, pos[id * 3 + 1]!, pos[id * 3 + 2]!);
+    at.set(...doll.world.getPosition(doll.ragdoll.part(part)));
     const d = at.distanceTo(point);
     if (d < distance) [best, distance] = [part, d];
   }

@@ -3,7 +3,7 @@ import { useFrame } from '@react-three/fiber';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import * as THREE from 'three';
 import { expect, waitFor } from 'storybook/test';
-import { Ground, Particle, World, useAfterStep, useWorld, type ParticleHandle, type Vec3 } from '../src/index.js';
+import { Ground, Particle, World, particleSlot, useAfterStep, useWorld, type ParticleHandle, type Vec3 } from '../src/index.js';
 import { projectilePosition, targetPractice, type Launch } from '../src/teaching/index.js';
 import { Scene } from './support/Scene.js';
 import { WorldProbe } from './support/WorldProbe.js';
@@ -163,10 +163,12 @@ function Shot({ index, start, target, shot, onJudged }: { index: number; start: 
     const id = particle.current?.id ?? -1;
     const t = track.current;
     if (id < 0 || t.judged) return;
+    // Positions are indexed by slot (an id carries a generation once its slot is reused, as after a remount).
     const p = w.positions;
-    const x = p[id * 3]!;
-    const y = p[id * 3 + 1]!;
-    const z = p[id * 3 + 2]!;
+    const slot = particleSlot(id);
+    const x = p[slot * 3]!;
+    const y = p[slot * 3 + 1]!;
+    const z = p[slot * 3 + 2]!;
     closestOnSegment(t.previous, x, y, z, target, t);
     t.previous[0] = x;
     t.previous[1] = y;

@@ -169,14 +169,14 @@ export function distance(a: readonly number[], b: readonly number[]): number {
 
 /** Mean position of particles `[first, first + count)`. */
 export function centroid(probe: Probe, first: number, count: number): [number, number, number] {
-  const p = probe.world.positions;
   let x = 0;
   let y = 0;
   let z = 0;
   for (let i = first; i < first + count; i++) {
-    x += p[i * 3]!;
-    y += p[i * 3 + 1]!;
-    z += p[i * 3 + 2]!;
+    const [px, py, pz] = probe.world.getPosition(i);
+    x += px;
+    y += py;
+    z += pz;
   }
   return [x / count, y / count, z / count];
 }
