@@ -133,17 +133,15 @@ export class World extends WorldSettings {
   freeBodySlots: number[] = [];
   /** @internal The serial the next body gets (never reused, unlike slots). */
   nextBodySerial = 1;
-  /** @internal Stick id → row in `sticks` (the table reports every move). */
+  /**
+   * @internal What the world's own ids name: a stick's or pin's row (the tables report every
+   * move), a user constraint, a collider, a force generator, a callback and the list it is in.
+   */
   stickRows = new Map<number, number>();
-  /** @internal Pin id → row in `pins`. */
   pinRows = new Map<number, number>();
-  /** @internal User constraint id → the constraint. */
   customIds = new Map<number, Constraint>();
-  /** @internal Collider id → the collider. */
   colliderIds = new Map<number, Collider>();
-  /** @internal Force id → the force generator. */
   forceIds = new Map<number, Force>();
-  /** @internal Callback id → the callback and the list it is in. */
   callbackIds = new Map<number, { list: ((world: World) => void)[]; callback: (world: World) => void }>();
 
   constructor(options: WorldOptions = {}) {
@@ -187,7 +185,7 @@ export class World extends WorldSettings {
     return this.sticks.count + this.pins.count + custom;
   }
 
-  /** Current positions, xyz interleaved by particle id. Re-read after adding particles or sticks: the array may be replaced (see {@link WorldOptions.kernel}). */
+  /** Current positions, xyz interleaved by particle slot (`particleSlot(id)`; an id is its slot until the slot is reused). Re-read after adding particles or sticks: the array may be replaced (see {@link WorldOptions.kernel}). */
   get positions(): Float64Array {
     return this.particles.position;
   }
@@ -488,11 +486,7 @@ export class World extends WorldSettings {
     for (let i = 0; i < this.particles.end * 3; i++) q[i] = p[i]! - (p[i]! - q[i]!) * ratio;
   }
 
-  /**
-   * @internal With the WebAssembly kernel on, puts arrays that were replaced (by
-   * growth or a restore) back into its memory; without memory for them, falls back
-   * to the TypeScript loops. Six comparisons when nothing was replaced.
-   */
+  /** @internal With the WebAssembly kernel on, puts arrays replaced (by growth or a restore) back into its memory, or falls back to the TypeScript loops without memory for them. */
   placeKernelColumns(): void {
     if (this.stickKernel !== null && !this.stickKernel.adopt(this.particles, this.sticks)) this.stickKernel = null;
   }

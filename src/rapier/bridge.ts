@@ -4,6 +4,7 @@
 // on a moving kinematic box 1.6× slower (test/bench/rapierBridge.bench.ts).
 import { CoupledAttachment, CoupledBody, type ColliderId, type ColliderShape, type KinematicCollider, type ParticleId, type Vec3Like, type World } from '../core/index.js';
 import { RAPIER_SHAPE_NAMES, RapierShape, type RapierBodyLike, type RapierColliderLike, type RapierWorldLike } from './rapierTypes.js';
+import { readCentre, readColliderPose, readPoseBefore } from './rapierPoses.js';
 
 /** What {@link bridgeRapier} takes. */
 export interface RapierBridgeOptions {
@@ -390,71 +391,6 @@ function readMass(entry: Coupling): void {
   i[4] = m.m22;
   i[5] = i[7] = m.m23;
   i[8] = m.m33;
-}
-
-/** A collider's own world pose (position xyz, quaternion xyzw) into `out`: current only after Rapier's step. */
-function readColliderPose(collider: RapierColliderLike, out: Float64Array): void {
-  const t = collider.translation();
-  const r = collider.rotation();
-  out[0] = t.x;
-  out[1] = t.y;
-  out[2] = t.z;
-  out[3] = r.x;
-  out[4] = r.y;
-  out[5] = r.z;
-  out[6] = r.w;
-}
-
-/**
- * A collider's world pose before Rapier's step into `out`, read from its body
- * when it has one: the body's pose composed with the collider's pose relative to
- * it. Rapier brings a collider's own `translation()` and `rotation()` up to date
- * only in its step, so they are stale after a body's `setTranslation` until the
- * next one: @react-three/rapier places its bodies so after making their
- * colliders (which then read (0, 0, 0) until the first step), and the bridge
- * writes sinew's yield back so every step. The body's pose is current. Within
- * float32 rounding of `last` (the pose Rapier's last step left), `last` itself:
- * Rapier composes in float32, and a collider standing still keeps still.
- */
-function readPoseBefore(collider: RapierColliderLike, out: Float64Array, last: Float64Array): void {
-  const body = collider.parent();
-  const local = body ? collider.translationWrtParent() : null;
-  const turn = body ? collider.rotationWrtParent() : null;
-  if (!body || !local || !turn) {
-    readColliderPose(collider, out);
-    return;
-  }
-  const t = body.translation();
-  const q = body.rotation();
-  // The body's rotation applied to the collider's offset (v + 2w(u×v) + 2u×(u×v), u the quaternion's vector part).
-  const cx = 2 * (q.y * local.z - q.z * local.y);
-  const cy = 2 * (q.z * local.x - q.x * local.z);
-  const cz = 2 * (q.x * local.y - q.y * local.x);
-  out[0] = t.x + local.x + q.w * cx + (q.y * cz - q.z * cy);
-  out[1] = t.y + local.y + q.w * cy + (q.z * cx - q.x * cz);
-  out[2] = t.z + local.z + q.w * cz + (q.x * cy - q.y * cx);
-  // The body's rotation, then the collider's within it: q ⊗ turn.
-  out[3] = q.w * turn.x + q.x * turn.w + q.y * turn.z - q.z * turn.y;
-  out[4] = q.w * turn.y - q.x * turn.z + q.y * turn.w + q.z * turn.x;
-  out[5] = q.w * turn.z + q.x * turn.y - q.y * turn.x + q.z * turn.w;
-  out[6] = q.w * turn.w - q.x * turn.x - q.y * turn.y - q.z * turn.z;
-  for (let k = 0; k < 7; k++) {
-    // A few float32 ulps of the coordinate (2⁻²³ relative), at least 1e-6.
-    if (!(Math.abs(out[k]! - last[k]!) <= 1e-6 * Math.max(1, Math.abs(last[k]!)))) return;
-  }
-  out.set(last);
-}
-
-function readCentre(body: RapierBodyLike, out: Float64Array): void {
-  const c = body.worldCom();
-  const r = body.rotation();
-  out[0] = c.x;
-  out[1] = c.y;
-  out[2] = c.z;
-  out[3] = r.x;
-  out[4] = r.y;
-  out[5] = r.z;
-  out[6] = r.w;
 }
 
 /** The sinew shape (in the collider's frame) of a Rapier collider, or the name of a shape sinew cannot follow. */

@@ -85,11 +85,9 @@ export class BodyBroadPhase {
   private runs = 0;
   /** @internal */
   segBox: Float64Array = new Float64Array(6 * 16);
-  /** [0] substeps still to come after this one, [1] how far gravity moves a particle over them (m), [2] scratch: a sweep (m). */
-  /** @internal */
+  /** @internal [0] substeps still to come after this one, [1] how far gravity moves a particle over them (m), [2] scratch: a sweep (m). */
   ahead: Float64Array = new Float64Array(3);
-  /** The overlap of the pair being listed, and a probe box. */
-  /** @internal */
+  /** @internal The overlap of the pair being listed, and a probe box. */
   overlap: Float64Array = new Float64Array(6);
   /** @internal */
   probe: Float64Array = new Float64Array(6);
@@ -412,8 +410,7 @@ export class BodyBroadPhase {
     if (solids !== null) solids.rest(this, p, q);
   }
 
-  /** True when participant `q` has triangles and `p` has what meets them (segments or a hull). */
-  /** @internal */
+  /** @internal True when participant `q` has triangles and `p` has what meets them (segments or a hull). */
   trianglesFor(p: number, q: number): boolean {
     const f = this.features;
     return f.triChunkFrom[q] !== f.triChunkTo[q] && (f.segFrom[p] !== f.chainTo[p] || f.hull[p]! >= 0);
@@ -439,8 +436,7 @@ export class BodyBroadPhase {
     }
   }
 
-  /** True when triangle `t` of chunk `c`, grown by how far the chunk may move, meets the box at `sb` in `boxes`. */
-  /** @internal */
+  /** @internal True when triangle `t` of chunk `c`, grown by how far the chunk may move, meets the box at `sb` in `boxes`. */
   triangleMeets(t: number, c: number, boxes: Float64Array, sb: number): boolean {
     const f = this.features;
     const probe = this.probe;
@@ -459,18 +455,15 @@ export class BodyBroadPhase {
     return this.meets(probe, 0, boxes, sb);
   }
 
-  /** The particles' positions, previous positions and radii (set by `run`). */
-  /** @internal */
+  /** @internal The particles' positions, previous positions and radii (set by `run`). */
   positions: Float64Array = new Float64Array(0);
   /** @internal */
   previous: Float64Array = new Float64Array(0);
   private radius: Float64Array = new Float64Array(0);
-  /** A hull corner's box. */
-  /** @internal */
+  /** @internal A hull corner's box. */
   corners: Float64Array = new Float64Array(6);
 
-  /** True when box `a` at `ao` meets box `b` at `bo`. */
-  /** @internal */
+  /** @internal True when box `a` at `ao` meets box `b` at `bo`. */
   meets(a: Float64Array, ao: number, b: Float64Array, bo: number): boolean {
     return a[ao]! <= b[bo + 3]! && a[ao + 3]! >= b[bo]! && a[ao + 1]! <= b[bo + 4]! && a[ao + 4]! >= b[bo + 1]! && a[ao + 2]! <= b[bo + 5]! && a[ao + 5]! >= b[bo + 2]!;
   }
