@@ -3,7 +3,7 @@ import { BallCollider, Physics, RigidBody, type RapierRigidBody } from '@react-t
 import { useEffect, useRef } from 'react';
 import { DoubleSide } from 'three';
 import { expect } from 'storybook/test';
-import { Cloth, DragControls, Wind, World } from '../src/react/index.js';
+import { Cloth, DragControls, World } from '../src/react/index.js';
 import { RapierBridge } from '../src/rapier/index.js';
 import { sleep, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
@@ -105,8 +105,6 @@ function HammockScene(args: HammockArgs) {
             <meshStandardMaterial map={map} side={DoubleSide} roughness={0.85} />
           </Cloth>
           <Balls {...args} />
-          {/* A light breeze: the hammock keeps moving a little once the balls have come to rest in it. */}
-          <Wind velocity={[0.8, 0, 0.5]} gust={0.6} gustFrequency={0.7} />
           <DragControls />
           <WorldProbe />
         </World>
@@ -133,6 +131,8 @@ function HammockScene(args: HammockArgs) {
  */
 export const HammockCatchingRapierBalls: StoryObj<HammockArgs> = {
   name: 'Hammock catching Rapier balls',
+  // The balls come to rest in the cloth within the play function's three seconds, which checks that they fell.
+  tags: ['comes-to-rest'],
   render: (args) => <HammockScene {...args} />,
   args: { balls: 3, mass: 1 },
   argTypes: {
