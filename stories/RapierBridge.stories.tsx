@@ -131,8 +131,6 @@ function HammockScene(args: HammockArgs) {
  */
 export const HammockCatchingRapierBalls: StoryObj<HammockArgs> = {
   name: 'Hammock catching Rapier balls',
-  // The balls come to rest in the cloth within the play function's three seconds, which checks that they fell.
-  tags: ['comes-to-rest'],
   render: (args) => <HammockScene {...args} />,
   args: { balls: 3, mass: 1 },
   argTypes: {
@@ -163,5 +161,10 @@ export const HammockCatchingRapierBalls: StoryObj<HammockArgs> = {
       await expect(ball.translation().y).toBeLessThan(1.1);
     }
     await expect(lowest).toBeGreaterThan(0.3);
+    // Drop the first ball again from higher up: the scene is moving, not at rest, when its picture is checked.
+    const again = balls[0]!;
+    const at = again.translation();
+    again.setTranslation({ x: at.x, y: 2.4, z: at.z }, true);
+    again.setLinvel({ x: 0, y: 0, z: 0 }, true);
   },
 };
