@@ -483,7 +483,7 @@ export class BodyBroadPhase {
   }
 }
 
-/** @internal The broad phase's state a snapshot keeps (see {@link BodyBroadPhase.saveState}). */
+/** The broad phase's state a snapshot keeps (see {@link BodyBroadPhase.saveState}): plain data. */
 export interface BroadPhaseState {
   runs: number;
   order: Int32Array;

@@ -439,7 +439,7 @@ export function bodyContacts(world: World): BodyContacts {
   return world.features.of(BODY_CONTACTS);
 }
 
-/** @internal What a snapshot keeps of the body contacts (see {@link BodyContacts.saveState}). */
+/** What a snapshot keeps of the body contacts (see {@link BodyContacts.saveState}): plain data, for `world.snapshot()`. */
 export interface BodyContactsState {
   key: Int32Array;
   face: Int32Array;
