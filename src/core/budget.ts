@@ -14,12 +14,6 @@ import { checkInteger, checkNumber } from './math.js';
  * (they are the larger unit), iterations only once substeps are at their minimum.
  */
 export class TimeBudget {
-  /** Milliseconds per frame; 0 turns the controller off. */
-  budgetMs: number;
-  /** Substeps never drop below this (capped by the world's `substeps`). */
-  minSubsteps: number;
-  /** Relaxation passes never drop below this (capped by each body's own count). */
-  minIterations: number;
   /** Smoothed cost of one substep-pass in ms; 0 until the first frame is measured. */
   costPerPass = 0;
   /** Substeps chosen for the coming frame. */
@@ -27,10 +21,38 @@ export class TimeBudget {
   /** Iterations chosen for the coming frame. */
   iterations = 1;
 
+  private budgetValue: number;
+  private minSubstepsValue: number;
+  private minIterationsValue: number;
+
   constructor(budgetMs = WORLD_DEFAULTS.budgetMs, minSubsteps = WORLD_DEFAULTS.minSubsteps, minIterations = WORLD_DEFAULTS.minIterations) {
-    this.budgetMs = checkBudget(budgetMs, 'World: budgetMs');
-    this.minSubsteps = checkInteger(minSubsteps, 'World: minSubsteps', 1);
-    this.minIterations = checkInteger(minIterations, 'World: minIterations', 1);
+    this.budgetValue = checkNumber(budgetMs, 'World: budgetMs', 0);
+    this.minSubstepsValue = checkInteger(minSubsteps, 'World: minSubsteps', 1);
+    this.minIterationsValue = checkInteger(minIterations, 'World: minIterations', 1);
+  }
+
+  /** Milliseconds per frame (>= 0); 0 turns the controller off. */
+  get budgetMs(): number {
+    return this.budgetValue;
+  }
+  set budgetMs(ms: number) {
+    this.budgetValue = checkNumber(ms, 'World: budgetMs', 0);
+  }
+
+  /** Substeps never drop below this (an integer >= 1, capped by the world's `substeps`). */
+  get minSubsteps(): number {
+    return this.minSubstepsValue;
+  }
+  set minSubsteps(n: number) {
+    this.minSubstepsValue = checkInteger(n, 'World: minSubsteps', 1);
+  }
+
+  /** Relaxation passes never drop below this (an integer >= 1, capped by each body's own count). */
+  get minIterations(): number {
+    return this.minIterationsValue;
+  }
+  set minIterations(n: number) {
+    this.minIterationsValue = checkInteger(n, 'World: minIterations', 1);
   }
 
   /** True when a budget is set. */
@@ -85,8 +107,4 @@ export function scaledIterations(n: number, active: number, configured: number, 
   const scaled = ((n * active) / configured + 0.5) | 0;
   const floor = n < min ? n : min;
   return scaled > floor ? scaled : floor;
-}
-
-function checkBudget(ms: number, what: string): number {
-  return checkNumber(ms, what, 0);
 }

@@ -50,8 +50,6 @@ const DROPPING_CALLS = 3;
  * ```
  */
 export class RealTimeWatch {
-  /** Called once, the first time the world is measured slower than real time; without it, `console.warn`. */
-  onSlow: ((report: SlowerThanRealTimeReport) => void) | undefined;
   /** True once the world has said it is slower than real time (it says so once). */
   said = false;
   private given = 0;
@@ -61,9 +59,18 @@ export class RealTimeWatch {
   private steps = 0;
   private steppingMs = 0;
 
+  private onSlowValue: ((report: SlowerThanRealTimeReport) => void) | undefined;
+
   constructor(onSlow?: (report: SlowerThanRealTimeReport) => void) {
-    if (onSlow !== undefined && typeof onSlow !== 'function') throw new TypeError(`World: onSlowerThanRealTime must be a function, got ${String(onSlow)}`);
-    this.onSlow = onSlow;
+    this.onSlowValue = checkOnSlow(onSlow);
+  }
+
+  /** Called once, the first time the world is measured slower than real time; without it, `console.warn`. A function or undefined; anything else throws, naming it. */
+  get onSlow(): ((report: SlowerThanRealTimeReport) => void) | undefined {
+    return this.onSlowValue;
+  }
+  set onSlow(onSlow: ((report: SlowerThanRealTimeReport) => void) | undefined) {
+    this.onSlowValue = checkOnSlow(onSlow);
   }
 
   /**
@@ -119,4 +126,9 @@ function slowMessage(ratio: number, msPerStep: number, stepsPerSecond: number, s
     'To keep up: fewer particles or sticks, fewer substeps or iterations, budgetMs (the world then lowers substeps and iterations to fit), ' +
     'sleep: true for bodies at rest, a longer timeStep, or a higher maxStepsPerAdvance when rendering is what is slow.'
   );
+}
+
+function checkOnSlow(onSlow: unknown): ((report: SlowerThanRealTimeReport) => void) | undefined {
+  if (onSlow !== undefined && typeof onSlow !== 'function') throw new TypeError(`World: onSlowerThanRealTime must be a function, got ${String(onSlow)}`);
+  return onSlow as ((report: SlowerThanRealTimeReport) => void) | undefined;
 }

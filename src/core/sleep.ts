@@ -3,7 +3,7 @@ import { particleSlot } from './ids.js';
 import { clearContact } from './colliders/contactResponse.js';
 import { widen } from './constraints/table.js';
 import { isAnchor } from './constraints/coloring.js';
-import { checkNumber } from './math.js';
+import { checkBoolean, checkNumber } from './math.js';
 import { copyValues, ParticleFlag, type ParticleStore } from './particles.js';
 import { PassSchedule } from './passSchedule.js';
 import { boxAwake, drifted, moving, pushed, resting } from './restDetection.js';
@@ -42,16 +42,9 @@ export interface SleepSnapshot {
  * Allocates only when bodies or particles were added.
  */
 export class SleepSystem {
-  /** Put resting bodies to sleep. Turning it off wakes every body at the next step. */
-  enabled: boolean;
-  /**
-   * Speed (m/s) below which a particle counts as resting. A body also must not
-   * drift more than `speed · time / 4` over the rest period, so a slow swing
-   * whose turning point dips below the speed does not freeze mid-way.
-   */
-  speed: number;
-  /** Seconds a body must rest before it falls asleep. */
-  time: number;
+  private enabledValue: boolean;
+  private speedValue: number;
+  private timeValue: number;
   /** What the solver works on in the coming step: awake particle ranges and passes per body. */
   readonly schedule = new PassSchedule();
   /** Live bodies awake after the latest step. */
@@ -78,9 +71,37 @@ export class SleepSystem {
   private bodyCount = 0;
 
   constructor(enabled = WORLD_DEFAULTS.sleep, speed = WORLD_DEFAULTS.sleepSpeed, time = WORLD_DEFAULTS.sleepTime) {
-    this.enabled = enabled;
-    this.speed = checkNumber(speed, 'World: sleepSpeed', 0);
-    this.time = checkNumber(time, 'World: sleepTime', 0);
+    this.enabledValue = checkBoolean(enabled, 'World: sleep');
+    this.speedValue = checkNumber(speed, 'World: sleepSpeed', 0);
+    this.timeValue = checkNumber(time, 'World: sleepTime', 0);
+  }
+
+  /** Put resting bodies to sleep (true or false; anything else throws, naming it). Turning it off wakes every body at the next step. */
+  get enabled(): boolean {
+    return this.enabledValue;
+  }
+  set enabled(on: boolean) {
+    this.enabledValue = checkBoolean(on, 'World: sleep');
+  }
+
+  /**
+   * Speed (m/s, >= 0) below which a particle counts as resting. A body also must not
+   * drift more than `speed · time / 4` over the rest period, so a slow swing
+   * whose turning point dips below the speed does not freeze mid-way.
+   */
+  get speed(): number {
+    return this.speedValue;
+  }
+  set speed(speed: number) {
+    this.speedValue = checkNumber(speed, 'World: sleepSpeed', 0);
+  }
+
+  /** Seconds (>= 0) a body must rest before it falls asleep. */
+  get time(): number {
+    return this.timeValue;
+  }
+  set time(seconds: number) {
+    this.timeValue = checkNumber(seconds, 'World: sleepTime', 0);
   }
 
   /** Awake particle ranges, triples `[from, to, passes]`, for `rangeCount` ranges (the schedule's). */

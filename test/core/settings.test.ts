@@ -25,6 +25,47 @@ describe('settings', () => {
     expect(world.sqrtApprox).toBe(true);
   });
 
+  it("the settings of the world's parts refuse a bad value, naming it, and keep the last good one", () => {
+    const world = new World();
+    const refused: [() => unknown, string][] = [
+      [() => (world.sleep.enabled = 'yes' as never), "World: sleep must be true or false, got 'yes'"],
+      [() => (world.sleep.speed = -0.5), 'World: sleepSpeed must be a finite number in [0, Infinity], got -0.5'],
+      [() => (world.sleep.speed = Number.NaN), 'World: sleepSpeed must be a finite number in [0, Infinity], got NaN'],
+      [() => (world.sleep.time = -2), 'World: sleepTime must be a finite number in [0, Infinity], got -2'],
+      [() => (world.sleep.time = Infinity), 'World: sleepTime must be a finite number in [0, Infinity], got Infinity'],
+      [() => (world.budget.minSubsteps = 0), 'World: minSubsteps must be an integer >= 1, got 0'],
+      [() => (world.budget.minSubsteps = 2.5), 'World: minSubsteps must be an integer >= 1, got 2.5'],
+      [() => (world.budget.minIterations = -3), 'World: minIterations must be an integer >= 1, got -3'],
+      [() => (world.budget.budgetMs = -4), 'World: budgetMs must be a finite number in [0, Infinity], got -4'],
+      [() => (world.tethers.enabled = 1 as never), 'World: tethers must be true or false, got 1'],
+      [() => (world.realTime.onSlow = 'log' as never), 'World: onSlowerThanRealTime must be a function, got log'],
+    ];
+    for (const [set, message] of refused) expect(set).toThrow(message);
+    // The refused values changed nothing.
+    expect([world.sleep.enabled, world.sleep.speed, world.sleep.time]).toEqual([WORLD_DEFAULTS.sleep, WORLD_DEFAULTS.sleepSpeed, WORLD_DEFAULTS.sleepTime]);
+    expect([world.budget.minSubsteps, world.budget.minIterations, world.budget.budgetMs]).toEqual([WORLD_DEFAULTS.minSubsteps, WORLD_DEFAULTS.minIterations, WORLD_DEFAULTS.budgetMs]);
+    expect([world.tethers.enabled, world.realTime.onSlow]).toEqual([WORLD_DEFAULTS.tethers, undefined]);
+    // Good values, the bounds included, are taken as given.
+    world.sleep.enabled = true;
+    world.sleep.speed = 0;
+    world.sleep.time = 0.25;
+    world.budget.minSubsteps = 3;
+    world.budget.minIterations = 1;
+    world.budget.budgetMs = 0.5;
+    world.tethers.enabled = false;
+    const onSlow = (): void => {};
+    world.realTime.onSlow = onSlow;
+    expect([world.sleep.enabled, world.sleep.speed, world.sleep.time]).toEqual([true, 0, 0.25]);
+    expect([world.budget.minSubsteps, world.budget.minIterations, world.budget.budgetMs, world.budgetMs]).toEqual([3, 1, 0.5, 0.5]);
+    expect(world.tethers.enabled).toBe(false);
+    expect(world.realTime.onSlow).toBe(onSlow);
+    world.realTime.onSlow = undefined;
+    expect(world.realTime.onSlow).toBeUndefined();
+    // The push-out limit's off switch.
+    world.contacts.maxPushOutSpeed = Infinity;
+    expect(world.contacts.maxPushOutSpeed).toBe(Infinity);
+  });
+
   it('new World and <World> share one check, with the same words', () => {
     // Accepted before: a truthy string for a flag.
     expect(() => new World({ tethers: 'yes' as never })).toThrow("World: tethers must be true or false, got 'yes'");

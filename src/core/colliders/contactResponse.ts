@@ -1,3 +1,4 @@
+import { WORLD_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import type { ParticleStore } from '../particles.js';
 import type { StepContext } from '../stepContext.js';
@@ -8,8 +9,8 @@ import type { StepContext } from '../stepContext.js';
  * {@link respondToContacts}.
  */
 export class ContactSettings {
-  private pushOutSpeed = 3;
-  private bounceSpeed = 0.5;
+  private pushOutSpeed: number = WORLD_DEFAULTS.maxPushOutSpeed;
+  private bounceSpeed: number = WORLD_DEFAULTS.restitutionThreshold;
 
   /**
    * Most speed (m/s) that pushing a particle out of a collider may give it along

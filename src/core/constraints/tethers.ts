@@ -1,4 +1,5 @@
 import { WORLD_DEFAULTS } from '../defaults.js';
+import { checkBoolean } from '../math.js';
 import type { World } from '../world.js';
 import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
@@ -70,15 +71,23 @@ export interface TethersSnapshot {
  * 1.5 g of cotton.
  */
 export class Tethers implements TetherSink {
-  /**
-   * Tether the particles to their anchors: `WorldOptions.tethers`, default true.
-   * False drops every tether before the next step (plain relaxation, as the
-   * paper has it); true measures them again.
-   */
-  enabled: boolean;
+  private enabledValue: boolean;
 
   constructor(enabled = WORLD_DEFAULTS.tethers) {
-    this.enabled = enabled;
+    this.enabledValue = checkBoolean(enabled, 'World: tethers');
+  }
+
+  /**
+   * Tether the particles to their anchors: `WorldOptions.tethers`, default true
+   * (true or false; anything else throws, naming it). False drops every tether
+   * before the next step (plain relaxation, as the paper has it); true measures
+   * them again.
+   */
+  get enabled(): boolean {
+    return this.enabledValue;
+  }
+  set enabled(on: boolean) {
+    this.enabledValue = checkBoolean(on, 'World: tethers');
   }
   /** Tethers in use. */
   count = 0;
