@@ -8,7 +8,30 @@ export { World, type WorldOptions, type ParticleOptions, type StickOptions, type
 export type { ParticleId, ConstraintId, ColliderId, ForceId, CallbackId, BodyId, RemovableId } from './ids.js';
 export { particleSlot, MAX_PARTICLES, PARTICLE_SLOT_BITS, PARTICLE_GENERATIONS } from './ids.js';
 export { WORLD_DEFAULTS, checkSolverSettings, type SolverSettings } from './worldOptions.js';
-export { PARTICLE_DEFAULTS, STICK_DEFAULTS, PIN_DEFAULTS, COLLIDER_DEFAULTS } from './defaults.js';
+export {
+  PARTICLE_DEFAULTS,
+  STICK_DEFAULTS,
+  PIN_DEFAULTS,
+  COLLIDER_DEFAULTS,
+  ANGLE_DEFAULTS,
+  PLANE_CONSTRAINT_DEFAULTS,
+  VOLUME_DEFAULTS,
+  ATTACHMENT_DEFAULTS,
+  BODY_ATTACHMENT_DEFAULTS,
+  SPRING_DEFAULTS,
+  BUOYANCY_DEFAULTS,
+  GRAVITATION_DEFAULTS,
+  ELECTRIC_DEFAULTS,
+  WIND_DEFAULTS,
+  ATTRACTOR_DEFAULTS,
+  EXPLOSION_DEFAULTS,
+  CLOTH_DEFAULTS,
+  ROPE_DEFAULTS,
+  SOFT_BODY_DEFAULTS,
+  RIGID_DEFAULTS,
+  RAGDOLL_DEFAULTS,
+  PLANT_DEFAULTS,
+} from './defaults.js';
 export type { WorldStats } from './stats.js';
 export { RealTimeWatch, type SlowerThanRealTimeReport } from './realTime.js';
 export { TimeBudget } from './budget.js';

@@ -1,5 +1,6 @@
 import { particleSlot } from '../ids.js';
 import type { CallbackId } from '../ids.js';
+import { CLOTH_DEFAULTS, PIN_DEFAULTS, STICK_DEFAULTS } from '../defaults.js';
 import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -15,7 +16,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
  * of cloth around it (density × spacing², as a `material` sets it): the
  * README's 24 × 16 flag at 0.08 m weighs 0.37 kg.
  */
-export const DEFAULT_CLOTH_AREAL_DENSITY = 0.15;
+export const DEFAULT_CLOTH_AREAL_DENSITY = CLOTH_DEFAULTS.arealDensity;
 
 /**
  * A named set of cloth particles, in grid terms: row 0 is the `'top'` edge and
@@ -161,9 +162,9 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createCloth: options must be an object, got ${String(options)}`);
   const width = checkInteger(options.width, 'createCloth: width', 2);
   const height = checkInteger(options.height, 'createCloth: height', 2);
-  const spacing = checkNumber(options.spacing ?? 0.1, 'createCloth: spacing', Number.MIN_VALUE);
+  const spacing = checkNumber(options.spacing ?? CLOTH_DEFAULTS.spacing, 'createCloth: spacing', Number.MIN_VALUE);
   const origin = toVec3(options.corner ?? [0, 0, 0], 'createCloth: corner');
-  const orientation = options.orientation ?? 'vertical';
+  const orientation = options.orientation ?? CLOTH_DEFAULTS.orientation;
   if (orientation !== 'vertical' && orientation !== 'horizontal') throw new RangeError(`createCloth: orientation must be 'vertical' or 'horizontal', got ${String(orientation)}`);
   const fromMaterial = options.material === undefined ? undefined : fabricSticks(fabric(options.material, 'createCloth: material'), spacing);
   if (fromMaterial !== undefined && (options.mass !== undefined || options.particleMass !== undefined))
@@ -172,10 +173,10 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const shear = options.shear === false ? undefined : stickOptionsOf(options.shear, 'shear', fromMaterial?.shear);
   const bend = options.bend === false || (options.bend === undefined && fromMaterial === undefined) ? undefined : stickOptionsOf(options.bend, 'bend', fromMaterial?.bend);
   const tearStrain = options.tearStrain === undefined ? undefined : checkTearStrain(options.tearStrain, 'createCloth: tearStrain');
-  const pinned = pinnedIndices(options.pin ?? 'none', width, height);
-  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createCloth: pinCompliance') };
+  const pinned = pinnedIndices(options.pin ?? CLOTH_DEFAULTS.pin, width, height);
+  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? PIN_DEFAULTS.compliance, 'createCloth: pinCompliance') };
   const count = width * height;
-  const mass = fromMaterial?.mass ?? massOfEachParticle(options, count, 'createCloth', DEFAULT_CLOTH_AREAL_DENSITY * spacing * spacing);
+  const mass = fromMaterial?.mass ?? massOfEachParticle(options, count, 'createCloth', CLOTH_DEFAULTS.arealDensity * spacing * spacing);
 
   const list: ParticleOptions[] = [];
   for (let j = 0; j < height; j++) {
@@ -189,7 +190,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
   const body = world.addBody(first, count, { kind: 'cloth', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
   body.restLayout = world.positions.slice(particleSlot(first) * 3, (particleSlot(first) + count) * 3);
-  if (checkBoolean(options.surfaceContacts ?? true, 'createCloth: surfaceContacts')) body.collideAs = 'surface';
+  if (checkBoolean(options.surfaceContacts ?? CLOTH_DEFAULTS.surfaceContacts, 'createCloth: surfaceContacts')) body.collideAs = 'surface';
   const at = (i: number, j: number) => first + j * width + i;
 
   const sticks = makeSticks(world, body, width, height, at, structural, shear, bend);
@@ -350,9 +351,9 @@ function makeSticks(
 function stickOptionsOf(options: ClothStickOptions | undefined, family: ClothStickFamily, materialCompliance: number | undefined): StickOptions {
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new TypeError(`createCloth: ${family} must be { stiffness, compliance, damping } or false, got ${String(options)}`);
-  const stiffness = checkStiffness(options?.stiffness ?? 1, `createCloth: ${family}.stiffness`);
-  const compliance = checkCompliance(options?.compliance ?? materialCompliance ?? 0, `createCloth: ${family}.compliance`);
-  const damping = checkDamping(options?.damping ?? 0, `createCloth: ${family}.damping`);
+  const stiffness = checkStiffness(options?.stiffness ?? STICK_DEFAULTS.stiffness, `createCloth: ${family}.stiffness`);
+  const compliance = checkCompliance(options?.compliance ?? materialCompliance ?? STICK_DEFAULTS.compliance, `createCloth: ${family}.compliance`);
+  const damping = checkDamping(options?.damping ?? STICK_DEFAULTS.damping, `createCloth: ${family}.damping`);
   return { stiffness, compliance, damping };
 }
 

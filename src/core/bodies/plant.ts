@@ -1,4 +1,5 @@
 import { particleSlot } from '../ids.js';
+import { PLANT_DEFAULTS } from '../defaults.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -89,15 +90,15 @@ export interface PlantHandle {
 export function createPlant(world: World, options: PlantOptions = {}): PlantHandle {
   if (!options || typeof options !== 'object') throw new TypeError(`createPlant: options must be an object, got ${String(options)}`);
   const base = toVec3(options.root ?? [0, 0, 0], 'createPlant: root');
-  const height = checkNumber(options.height ?? 0.5, 'createPlant: height', Number.MIN_VALUE);
-  const segments = checkInteger(options.segments ?? 6, 'createPlant: segments', 2);
-  const width = checkNumber(options.width ?? 0.1, 'createPlant: width', Number.MIN_VALUE);
+  const height = checkNumber(options.height ?? PLANT_DEFAULTS.height, 'createPlant: height', Number.MIN_VALUE);
+  const segments = checkInteger(options.segments ?? PLANT_DEFAULTS.segments, 'createPlant: segments', 2);
+  const width = checkNumber(options.width ?? PLANT_DEFAULTS.width, 'createPlant: width', Number.MIN_VALUE);
   const tipWidth = checkNumber(options.tipWidth ?? width, 'createPlant: tipWidth', Number.MIN_VALUE);
-  const up = unit(toVec3(options.direction ?? [0, 1, 0], 'createPlant: direction'), 'createPlant: direction');
-  const side = unit(toVec3(options.across ?? [1, 0, 0], 'createPlant: across'), 'createPlant: across');
+  const up = unit(toVec3(options.direction ?? PLANT_DEFAULTS.direction, 'createPlant: direction'), 'createPlant: direction');
+  const side = unit(toVec3(options.across ?? PLANT_DEFAULTS.across, 'createPlant: across'), 'createPlant: across');
   const cos = up[0] * side[0] + up[1] * side[1] + up[2] * side[2];
   if (Math.abs(cos) > 1e-6) throw new RangeError(`createPlant: across must be perpendicular to direction, got a cosine of ${cos} between them`);
-  const stiffness = checkStiffness(options.stiffness ?? 0.5, 'createPlant: stiffness');
+  const stiffness = checkStiffness(options.stiffness ?? PLANT_DEFAULTS.stiffness, 'createPlant: stiffness');
   const count = 3 * (segments + 1);
   const mass = massOfEachParticle(options, count, 'createPlant');
 
@@ -117,7 +118,7 @@ export function createPlant(world: World, options: PlantOptions = {}): PlantHand
   }
   const collisionGroups = checkCollisionGroups(options.collisionGroups, 'createPlant: collisionGroups');
   const first = world.addParticles(list);
-  const body = world.addBody(first, count, { kind: 'plant', iterations: options.iterations ?? 1 });
+  const body = world.addBody(first, count, { kind: 'plant', iterations: options.iterations ?? PLANT_DEFAULTS.iterations });
   body.collisionGroups = collisionGroups;
   const at = (s: number, level: number) => first + 3 * level + s;
 

@@ -3,6 +3,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
 import { addCapsuleEdge } from '../collision/edges.js';
 import { protectFromTunnelling } from '../collision/sweep.js';
 import { addAngleConstraint } from '../constraints/angle.js';
+import { RAGDOLL_DEFAULTS } from '../defaults.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { hit } from '../motion/hit.js';
 import { rotateVector, toRotation, type RotationLike } from '../quaternion.js';
@@ -283,21 +284,21 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   const position = toVec3(options.feet ?? [0, 0, 0], `${what}: feet`);
   const rotation = toRotation(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
-  const height = positive(options.height ?? 1.8, `${what}: height`);
-  const mass = positive(options.mass ?? 70 * (height / 1.75) ** 3, `${what}: mass`);
-  const pose = options.pose ?? 'standing';
+  const height = positive(options.height ?? RAGDOLL_DEFAULTS.height, `${what}: height`);
+  const mass = positive(options.mass ?? RAGDOLL_DEFAULTS.mass * (height / RAGDOLL_DEFAULTS.massHeight) ** 3, `${what}: mass`);
+  const pose = options.pose ?? RAGDOLL_DEFAULTS.pose;
   if (pose !== 'standing' && pose !== 'T') throw new RangeError(`${what}: pose must be 'standing' or 'T', got ${String(pose)}`);
   const iterations = options.iterations === undefined ? undefined : checkInteger(options.iterations, `${what}: iterations`, 1);
-  const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
-  const restitution = checkNumber(options.restitution ?? 0, `${what}: restitution`, 0, 1);
-  const angleStiffness = checkNumber(options.angleStiffness ?? 1, `${what}: angleStiffness`, 0, 1);
+  const friction = checkNumber(options.friction ?? RAGDOLL_DEFAULTS.friction, `${what}: friction`, 0);
+  const restitution = checkNumber(options.restitution ?? RAGDOLL_DEFAULTS.restitution, `${what}: restitution`, 0, 1);
+  const angleStiffness = checkNumber(options.angleStiffness ?? RAGDOLL_DEFAULTS.angleStiffness, `${what}: angleStiffness`, 0, 1);
   if (angleStiffness === 0) throw new RangeError(`${what}: angleStiffness must be in (0, 1], got 0`);
-  const jointDamping = checkNumber(options.jointDamping ?? 2, `${what}: jointDamping`, 0);
-  const ownPasses = checkInteger(options.ownPasses ?? 16, `${what}: ownPasses`, 0);
-  const limitFriction = checkNumber(options.limitFriction ?? 0.5, `${what}: limitFriction`, 0);
-  const elbowHinges = options.elbowHinges ?? true;
+  const jointDamping = checkNumber(options.jointDamping ?? RAGDOLL_DEFAULTS.jointDamping, `${what}: jointDamping`, 0);
+  const ownPasses = checkInteger(options.ownPasses ?? RAGDOLL_DEFAULTS.ownPasses, `${what}: ownPasses`, 0);
+  const limitFriction = checkNumber(options.limitFriction ?? RAGDOLL_DEFAULTS.limitFriction, `${what}: limitFriction`, 0);
+  const elbowHinges = options.elbowHinges ?? RAGDOLL_DEFAULTS.elbowHinges;
   if (typeof elbowHinges !== 'boolean') throw new TypeError(`${what}: elbowHinges must be true or false, got ${String(elbowHinges)}`);
-  const twists = options.twistLimits ?? true;
+  const twists = options.twistLimits ?? RAGDOLL_DEFAULTS.twistLimits;
   if (typeof twists !== 'boolean') throw new TypeError(`${what}: twistLimits must be true or false, got ${String(twists)}`);
 
   const joints = options.joints === undefined ? undefined : checkJoints(options.joints, `${what}: joints`);
@@ -334,7 +335,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
   }));
   for (const [a, b] of braces) stick(a, b, standing(a, b));
   for (const t of torsoLimits) stick(t.a, t.b, standing(t.a, t.b) * t.stretch, t.kind);
-  if (options.selfCollision ?? true) for (const c of selfCollisions) stick(c.a, c.b, c.distance * height, 'min');
+  if (options.selfCollision ?? RAGDOLL_DEFAULTS.selfCollision) for (const c of selfCollisions) stick(c.a, c.b, c.distance * height, 'min');
 
   const degrees = Math.PI / 180;
   const angles = angleLimits.map((l) => {
@@ -352,7 +353,7 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
         hinge: l.hinge && {
           axis: [id(l.hinge.axis[0]), id(l.hinge.axis[1])],
           tolerance: l.hinge.tolerance * degrees,
-          sideways: (l.hinge.sideways ?? (!twists && isKnee(l.name) ? KNEE_LEAN : 90)) * degrees,
+          sideways: (l.hinge.sideways ?? (!twists && isKnee(l.name) ? KNEE_LEAN : RAGDOLL_DEFAULTS.hingeSideways)) * degrees,
         },
       }),
     };
@@ -360,8 +361,8 @@ export function createRagdoll(world: World, options: RagdollOptions = {}): Ragdo
     return angle;
   });
   // Edges and the guard remove themselves with the body.
-  if (options.capsules ?? true) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
-  if (options.protectFromTunnelling ?? true) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
+  if (options.capsules ?? RAGDOLL_DEFAULTS.capsules) for (const limb of limbs) addCapsuleEdge(world, limb.from, limb.to, limb.radius);
+  if (options.protectFromTunnelling ?? RAGDOLL_DEFAULTS.protectFromTunnelling) protectFromTunnelling(world, record, { torsoParticle: id('chest') });
   // The limits below read the particle columns inside the step: slots, not ids.
   const slot = (part: RagdollPart) => particleSlot(first) + ragdollParts.indexOf(part);
   const arm = (side: 'left' | 'right') => ({

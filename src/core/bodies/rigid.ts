@@ -2,6 +2,7 @@ import { particleSlot } from '../ids.js';
 import type { Placement } from '../placement.js';
 import { addCapsuleEdge, setCapsuleEdgeRadius } from '../collision/edges.js';
 import { addBodyHull } from '../collision/hull.js';
+import { RIGID_DEFAULTS } from '../defaults.js';
 import { checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { quatFromAxisAngle, rotateVector, toRotation, type RotationLike } from '../quaternion.js';
 import type { ParticleOptions, World } from '../world.js';
@@ -19,7 +20,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
  * sticks and springs back: thrown face-on at 10 m/s with restitution 0 it
  * rebounded at 2.97 m/s (2 passes: 1.43, 3: 0.67, 4: 0.34 m/s, 10: 0.14 m/s).
  */
-export const RIGID_MIN_ITERATIONS = 4;
+export const RIGID_MIN_ITERATIONS = RIGID_DEFAULTS.minIterations;
 
 /** Options every rigid-body builder takes. */
 export interface RigidBodyOptions extends Placement, CollisionGroupOptions {
@@ -172,7 +173,7 @@ export class RigidBody {
  */
 export function createTetrahedron(world: World, options: TetrahedronOptions = {}): RigidBody {
   const what = 'createTetrahedron';
-  const a = checkPositive(options.size ?? 1, `${what}: size`);
+  const a = checkPositive(options.size ?? RIGID_DEFAULTS.size, `${what}: size`);
   const height = a * Math.sqrt(2 / 3);
   const r = a / Math.sqrt(3);
   // The centroid of a tetrahedron lies a quarter of its height above the base.
@@ -195,7 +196,7 @@ export function createTetrahedron(world: World, options: TetrahedronOptions = {}
  */
 export function createBox(world: World, options: BoxOptions = {}): RigidBody {
   const what = 'createBox';
-  const size = options.size ?? 1;
+  const size = options.size ?? RIGID_DEFAULTS.size;
   const s = typeof size === 'number' ? [size, size, size] : toVec3(size, `${what}: size`);
   if (!s.every((x) => Number.isFinite(x) && x > 0)) throw new RangeError(`${what}: size must be finite numbers > 0, got [${s.join(', ')}]`);
   const local: number[] = [];
@@ -256,11 +257,10 @@ interface Masses {
  * `volume`. A flat body without a density spans no volume: it weighs 1 kg.
  */
 function densityMass(volume: number, density: number | undefined, what: string): number {
-  return density === undefined && !(volume > 0) ? 1 : massFromDensity(volume, density, what);
+  return density === undefined && !(volume > 0) ? RIGID_DEFAULTS.flatMass : massFromDensity(volume, density, what);
 }
 
-function evenMasses(mass: number | undefined, n: number, what: string): Masses {
-  const m = mass ?? 1;
+function evenMasses(m: number, n: number, what: string): Masses {
   if (typeof m !== 'number' || Number.isNaN(m) || m < 0) throw new RangeError(`${what}: mass must be >= 0 (0 or Infinity = immovable), got ${String(m)}`);
   const immovable = m === 0 || m === Infinity;
   return { perVertex: new Array<number>(n).fill(immovable ? 1 : m / n), immovable };
@@ -278,9 +278,9 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   const rotation = toRotation(options.rotation ?? [0, 0, 0, 1], `${what}: rotation`);
   const velocity = toVec3(options.velocity ?? [0, 0, 0], `${what}: velocity`);
   const spin = toVec3(options.angularVelocity ?? [0, 0, 0], `${what}: angularVelocity`);
-  const radius = checkNumber(options.radius ?? 0, `${what}: radius`, 0);
-  const friction = checkNumber(options.friction ?? 0.5, `${what}: friction`, 0);
-  const restitution = checkNumber(options.restitution ?? 0, `${what}: restitution`, 0, 1);
+  const radius = checkNumber(options.radius ?? RIGID_DEFAULTS.radius, `${what}: radius`, 0);
+  const friction = checkNumber(options.friction ?? RIGID_DEFAULTS.friction, `${what}: friction`, 0);
+  const restitution = checkNumber(options.restitution ?? RIGID_DEFAULTS.restitution, `${what}: restitution`, 0, 1);
   // A large point set needs more passes to stay rigid (see rigidPairs).
   const iterations = options.iterations === undefined ? Math.max(world.iterations, RIGID_MIN_ITERATIONS, Math.ceil(n / 10)) : checkInteger(options.iterations, `${what}: iterations`, 1);
   const shared = checkShared(world, options.shared ?? {}, n, what);
@@ -325,7 +325,7 @@ function buildRigid(world: World, kind: string, local: number[], masses: Masses,
   }
   shape.vertices.set(vertices.map(particleSlot));
   const edges = localEdges.map(([i, j]) => [vertices[i]!, vertices[j]!] as const);
-  const capsules = (options.collideEdges ?? true) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
+  const capsules = (options.collideEdges ?? RIGID_DEFAULTS.collideEdges) && !immovable ? addEdgeCapsules(world, edges, record, radius) : [];
   // Other bodies meet it as the convex hull of its vertices.
   addBodyHull(world, record, vertices.map(particleSlot), local);
   // A free body turns as its angular momentum asks, not along Verlet's chords (joined bodies share particles: they keep the chords).

@@ -1,3 +1,4 @@
+import { RIGID_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 
 /**
@@ -5,7 +6,7 @@ import { checkNumber } from '../math.js';
  * what a solid of its size does: a 0.5 m crate 62.5 kg, a 10 cm block 0.5 kg.
  * The default of every rigid builder given no `mass`.
  */
-export const DEFAULT_RIGID_DENSITY = 500;
+export const DEFAULT_RIGID_DENSITY = RIGID_DEFAULTS.density;
 
 /**
  * Mass (kg) of a solid of `volume` m³: `density` (kg/m³, > 0; when undefined,
@@ -17,7 +18,7 @@ export const DEFAULT_RIGID_DENSITY = 500;
  * ```
  */
 export function massFromDensity(volume: number, density: number | undefined, what: string): number {
-  const rho = checkNumber(density ?? DEFAULT_RIGID_DENSITY, `${what}: density`, 0);
+  const rho = checkNumber(density ?? RIGID_DEFAULTS.density, `${what}: density`, 0);
   if (rho === 0 || rho === Infinity) throw new RangeError(`${what}: density must be a finite number > 0 (kg/m³), got ${rho}`);
   // A flat body would get mass 0, which means immovable: say so rather than pin it.
   if (!(volume > 0)) throw new RangeError(`${what}: points must not all lie on one line or in one plane when the mass comes from a density (they span no volume); give mass`);

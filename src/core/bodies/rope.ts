@@ -1,4 +1,5 @@
 import { axialCompliance, checkCompliance, checkDamping, ropeMaterial, type RopeMaterial, type RopeName } from '../materials.js';
+import { PIN_DEFAULTS, ROPE_DEFAULTS, STICK_DEFAULTS } from '../defaults.js';
 import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord } from './body.js';
@@ -10,7 +11,7 @@ import { checkCollisionGroups, type CollisionGroupOptions } from '../collision/c
  * Linear density (kg/m) of a rope given no mass or material: a 10 mm
  * climbing rope's 65 g/m, rounded up for its sheath (a 2 m rope weighs 0.2 kg).
  */
-export const DEFAULT_ROPE_LINEAR_DENSITY = 0.1;
+export const DEFAULT_ROPE_LINEAR_DENSITY = ROPE_DEFAULTS.linearDensity;
 
 /** What {@link createRope} takes. */
 export interface RopeOptions extends MassOptions, CollisionGroupOptions {
@@ -123,7 +124,7 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const from = toVec3(options.from, 'createRope: from');
   const to = toVec3(options.to, 'createRope: to');
   const segments = checkInteger(options.segments, 'createRope: segments', 1);
-  const kind = options.kind ?? 'equal';
+  const kind = options.kind ?? ROPE_DEFAULTS.kind;
   if (kind !== 'equal' && kind !== 'max') throw new RangeError(`createRope: kind must be 'equal' or 'max', got ${String(kind)}`);
   const span = Math.hypot(to[0] - from[0], to[1] - from[1], to[2] - from[2]);
   const length = checkNumber(options.length ?? span, 'createRope: length', Number.MIN_VALUE);
@@ -133,10 +134,10 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const material = options.material === undefined ? undefined : ropeMaterial(options.material, 'createRope: material');
   if (material !== undefined && (options.mass !== undefined || options.particleMass !== undefined)) throw new RangeError('createRope: a material sets the mass; give no mass or particleMass with it');
   const mass =
-    material !== undefined ? (material.linearDensity * length) / (segments + 1) : massOfEachParticle(options, segments + 1, 'createRope', (DEFAULT_ROPE_LINEAR_DENSITY * length) / (segments + 1));
-  const compliance = checkCompliance(options.compliance ?? (material ? axialCompliance(material.axialStiffness, length / segments) : 0), 'createRope: compliance');
-  const damping = checkDamping(options.damping ?? 0, 'createRope: damping');
-  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? 0, 'createRope: pinCompliance') };
+    material !== undefined ? (material.linearDensity * length) / (segments + 1) : massOfEachParticle(options, segments + 1, 'createRope', (ROPE_DEFAULTS.linearDensity * length) / (segments + 1));
+  const compliance = checkCompliance(options.compliance ?? (material ? axialCompliance(material.axialStiffness, length / segments) : STICK_DEFAULTS.compliance), 'createRope: compliance');
+  const damping = checkDamping(options.damping ?? STICK_DEFAULTS.damping, 'createRope: damping');
+  const pinOptions = { compliance: checkCompliance(options.pinCompliance ?? PIN_DEFAULTS.compliance, 'createRope: pinCompliance') };
 
   const list: ParticleOptions[] = [];
   for (let i = 0; i <= segments; i++) {
@@ -153,7 +154,7 @@ export function createRope(world: World, options: RopeOptions): RopeHandle {
   const first = world.addParticles(list);
   const body = world.addBody(first, segments + 1, { kind: 'rope', iterations: options.iterations });
   body.collisionGroups = collisionGroups;
-  if (checkBoolean(options.segmentContacts ?? true, 'createRope: segmentContacts')) {
+  if (checkBoolean(options.segmentContacts ?? ROPE_DEFAULTS.segmentContacts, 'createRope: segmentContacts')) {
     body.collideAs = 'chain';
     // Its segments meet cloths' triangles in the body-contact stage, which a world of cloths and ropes has no other reason to run.
     bodyContacts(world);

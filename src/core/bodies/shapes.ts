@@ -1,3 +1,4 @@
+import { PARTICLE_DEFAULTS } from '../defaults.js';
 import { checkInteger, checkNumber, component, type Vec3, type Vec3Like } from '../math.js';
 
 /**
@@ -202,7 +203,7 @@ export interface MassOptions {
  * the builder. With neither option each particle weighs `defaultEach` kg (the
  * builder's default: from a density).
  */
-export function massOfEachParticle(options: MassOptions, count: number, what: string, defaultEach = 1): number {
+export function massOfEachParticle(options: MassOptions, count: number, what: string, defaultEach: number = PARTICLE_DEFAULTS.mass): number {
   if (options.mass !== undefined && options.particleMass !== undefined) {
     throw new RangeError(`${what}: give mass (the whole body's) or particleMass (each particle's), not both; got mass ${String(options.mass)} and particleMass ${String(options.particleMass)}`);
   }

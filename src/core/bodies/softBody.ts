@@ -1,6 +1,7 @@
 import { particleSlot } from '../ids.js';
 import { VolumeConstraint, enclosedVolume } from '../constraints/volume.js';
 import type { Placement } from '../placement.js';
+import { SOFT_BODY_DEFAULTS, VOLUME_DEFAULTS } from '../defaults.js';
 import { checkInteger, checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
@@ -99,11 +100,11 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
   const vertexCount = mesh.vertices.length / 3;
   const { edges, opposite } = meshEdges(mesh.faces, vertexCount, 'createSoftBody: shape');
   const center = toVec3(options.position ?? [0, 0, 0], 'createSoftBody: position');
-  const compliance = checkCompliance(options.compliance ?? 0, 'createSoftBody: compliance');
-  const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? 0.1 : 1), 'createSoftBody: stiffness');
+  const compliance = checkCompliance(options.compliance ?? SOFT_BODY_DEFAULTS.compliance, 'createSoftBody: compliance');
+  const stiffness = checkStiffness(options.stiffness ?? (options.compliance === undefined ? SOFT_BODY_DEFAULTS.stiffness : SOFT_BODY_DEFAULTS.stiffnessWithCompliance), 'createSoftBody: stiffness');
   const mass = massOfEachParticle(options, vertexCount, 'createSoftBody');
-  const pressure = checkNumber(options.pressure ?? 1, 'createSoftBody: pressure', 0, 1);
-  const inflation = checkNumber(options.inflation ?? 1, 'createSoftBody: inflation', Number.MIN_VALUE);
+  const pressure = checkNumber(options.pressure ?? VOLUME_DEFAULTS.pressure, 'createSoftBody: pressure', 0, 1);
+  const inflation = checkNumber(options.inflation ?? VOLUME_DEFAULTS.inflation, 'createSoftBody: inflation', Number.MIN_VALUE);
   const volume = enclosedVolume(mesh.vertices, mesh.faces);
   if (!(volume > 0)) throw new RangeError(`createSoftBody: shape must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${volume}`);
   const velocity = options.velocity === undefined ? undefined : toVec3(options.velocity, 'createSoftBody: velocity');
@@ -160,16 +161,16 @@ export function createSoftBody(world: World, options: SoftBodyOptions = {}): Sof
 
 /** The mesh the options describe, relative to the centre. */
 function softBodyMesh(options: SoftBodyOptions): TriangleMesh {
-  const shape = options.shape ?? 'sphere';
+  const shape = options.shape ?? SOFT_BODY_DEFAULTS.shape;
   if (shape === 'box') {
-    const size = options.size ?? 1;
+    const size = options.size ?? SOFT_BODY_DEFAULTS.size;
     const edges: Vec3Like = typeof size === 'number' ? [size, size, size] : size;
-    return boxMesh(toVec3(edges, 'createSoftBody: size'), checkInteger(options.resolution ?? 3, 'createSoftBody: resolution', 1));
+    return boxMesh(toVec3(edges, 'createSoftBody: size'), checkInteger(options.resolution ?? SOFT_BODY_DEFAULTS.boxResolution, 'createSoftBody: resolution', 1));
   }
   if (shape === 'sphere') {
-    const size = options.size ?? 1;
+    const size = options.size ?? SOFT_BODY_DEFAULTS.size;
     if (typeof size !== 'number') throw new TypeError(`createSoftBody: size of a sphere must be its diameter (a number), got ${JSON.stringify(size)}`);
-    return sphereMesh(checkNumber(size, 'createSoftBody: size', Number.MIN_VALUE) / 2, checkInteger(options.resolution ?? 2, 'createSoftBody: resolution', 0));
+    return sphereMesh(checkNumber(size, 'createSoftBody: size', Number.MIN_VALUE) / 2, checkInteger(options.resolution ?? SOFT_BODY_DEFAULTS.sphereResolution, 'createSoftBody: resolution', 0));
   }
   if (!shape || typeof shape !== 'object' || !shape.vertices || !shape.faces) {
     throw new TypeError(`createSoftBody: shape must be 'box', 'sphere' or { vertices, faces }, got ${JSON.stringify(shape)}`);

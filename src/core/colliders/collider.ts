@@ -1,3 +1,4 @@
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 
 /**
@@ -49,7 +50,7 @@ export function makeContact(gradual = true): Contact {
 /** Writes the surface properties of `collider` (friction, restitution) into `contact`. */
 export function setSurface(contact: Contact, collider: Collider): void {
   contact[4] = collider.friction;
-  contact[5] = collider.restitution ?? 0;
+  contact[5] = collider.restitution ?? COLLIDER_DEFAULTS.restitution;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { makeLineCast } from '../collision/lineCast.js';
+import { COLLIDER_DEFAULTS } from '../defaults.js';
 import type { Vec3, Vec3Like } from '../math.js';
 import { ParticleStore } from '../particles.js';
 import { isQuaternionForm, toRotation, type Quat, type QuatLike, type RotationLike } from '../quaternion.js';
@@ -150,7 +151,7 @@ export class KinematicCollider implements Collider, CoupledFrame {
 
   /** Bounciness of the surface (the shape's). */
   get restitution(): number {
-    return this.shape.restitution ?? 0;
+    return this.shape.restitution ?? COLLIDER_DEFAULTS.restitution;
   }
   set restitution(e: number) {
     this.shape.restitution = e;

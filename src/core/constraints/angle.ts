@@ -1,3 +1,4 @@
+import { ANGLE_DEFAULTS } from '../defaults.js';
 import type { ConstraintId, ParticleId } from '../ids.js';
 // Angle constraints as the API offers them: add, change, remove, measure. The
 // rows and their projection are in angleTable.ts, the one-way hinge in hinge.ts,
@@ -48,7 +49,7 @@ export function addAngleConstraint(world: World, idA: ParticleId, idMiddle: Part
   const middle = world.checkParticle(idMiddle, 'addAngleConstraint: middle');
   const b = world.checkParticle(idB, 'addAngleConstraint: b');
   if (a === middle || b === middle || a === b) throw new RangeError(`addAngleConstraint: a, middle and b must be three different particles, got ${idA}, ${idMiddle}, ${idB}`);
-  const checked = checkAngleOptions(world, options, { min: 0, max: Math.PI, stiffness: 1 }, 'addAngleConstraint');
+  const checked = checkAngleOptions(world, options, ANGLE_DEFAULTS, 'addAngleConstraint');
   const table = angleTable(world);
   const id = table.add(a, middle, b);
   writeAngleOptions(table, table.rows.get(id)!, checked);

@@ -1,4 +1,5 @@
 import { checkCompliance } from '../materials.js';
+import { ANGLE_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import type { World } from '../world.js';
 import type { AngleTable } from './angleTable.js';
@@ -51,15 +52,15 @@ export function checkAngleOptions(world: World, o: AngleOptions, defaults: { min
   if (min > max) throw new RangeError(`${what}: min must not exceed max, got min ${min} and max ${max}`);
   const stiffness = checkNumber(o.stiffness ?? defaults.stiffness, `${what}: stiffness`, 0, 1);
   if (stiffness === 0) throw new RangeError(`${what}: stiffness must be in (0, 1], got 0`);
-  const compliance = checkCompliance(o.compliance ?? defaults.compliance ?? 0, `${what}: compliance`);
+  const compliance = checkCompliance(o.compliance ?? defaults.compliance ?? ANGLE_DEFAULTS.compliance, `${what}: compliance`);
   if (o.hinge === undefined) return { min, max, stiffness, compliance };
   const axis = o.hinge?.axis;
   if (!Array.isArray(axis) || axis.length !== 2) throw new TypeError(`${what}: hinge.axis must be two particle ids, got ${String(axis)}`);
   const from = world.checkParticle(axis[0], `${what}: hinge.axis[0]`);
   const to = world.checkParticle(axis[1], `${what}: hinge.axis[1]`);
   if (from === to) throw new RangeError(`${what}: hinge.axis must be two different particles, both are ${axis[0]}`);
-  const tolerance = checkNumber(o.hinge.tolerance ?? 0, `${what}: hinge.tolerance`, 0, Math.PI / 2);
-  const sideways = checkNumber(o.hinge.sideways ?? Math.PI / 2, `${what}: hinge.sideways`, 0, Math.PI / 2);
+  const tolerance = checkNumber(o.hinge.tolerance ?? ANGLE_DEFAULTS.hingeTolerance, `${what}: hinge.tolerance`, 0, Math.PI / 2);
+  const sideways = checkNumber(o.hinge.sideways ?? ANGLE_DEFAULTS.hingeSideways, `${what}: hinge.sideways`, 0, Math.PI / 2);
   return { min, max, stiffness, compliance, hinge: { from, to, slack: Math.sin(tolerance), lean: sideways >= Math.PI / 2 ? -1 : Math.sin(sideways) } };
 }
 

@@ -1,5 +1,6 @@
 import type { CallbackId, ConstraintId, ParticleId } from '../ids.js';
 import { checkCompliance } from '../materials.js';
+import { BODY_ATTACHMENT_DEFAULTS } from '../defaults.js';
 import { checkOptions } from '../math.js';
 import { checkBreakForce } from '../motion/attachment.js';
 import { ParticleFlag } from '../particles.js';
@@ -82,7 +83,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
     const anchorSlots = Array.from(anchors).map((id, i) => world.checkParticle(id, `${who}: anchors[${i}]`));
     const own = slots.findIndex((slot) => anchorSlots.includes(slot));
     if (own >= 0) throw new RangeError(`${who}: particle ${particles[own]} is both attached and an anchor`);
-    this.compliance = checkCompliance(options.compliance ?? 0, `${who}: compliance`);
+    this.compliance = checkCompliance(options.compliance ?? BODY_ATTACHMENT_DEFAULTS.compliance, `${who}: compliance`);
     this.breakForce = checkBreakForce(options.breakForce, who);
     if (options.onBreak !== undefined && typeof options.onBreak !== 'function') throw new TypeError(`${who}: onBreak must be a function, got ${String(options.onBreak)}`);
     this.onBreak = options.onBreak;

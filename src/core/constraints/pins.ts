@@ -1,3 +1,4 @@
+import { PIN_DEFAULTS } from '../defaults.js';
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import { ConstraintTable, widen, type TableSnapshot } from './table.js';
 
@@ -55,7 +56,7 @@ export class PinTable extends ConstraintTable {
    * a compliance (m/N, 0: rigid) and damping (N·s/m), and returns its row;
    * low-level, `world.addPin` also makes the particle immovable while rigidly pinned.
    */
-  add(id: number, particle: number, x: number, y: number, z: number, compliance = 0, damping = 0, maxForce = Infinity): number {
+  add(id: number, particle: number, x: number, y: number, z: number, compliance: number = PIN_DEFAULTS.compliance, damping: number = PIN_DEFAULTS.damping, maxForce = Infinity): number {
     const row = this.addRow(id);
     this.particle[row] = particle;
     this.setTarget(row, x, y, z);

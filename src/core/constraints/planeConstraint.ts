@@ -1,5 +1,6 @@
 import type { ConstraintId, ParticleId } from '../ids.js';
 import { checkCompliance } from '../materials.js';
+import { PLANE_CONSTRAINT_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
@@ -260,11 +261,11 @@ function checkPlane(o: Partial<PlaneConstraintOptions>, current: CheckedPlane | 
     if (length === 0) throw new RangeError(`${what}: normal must not be [0, 0, 0]`);
     normal = [n[0] / length, n[1] / length, n[2] / length];
   }
-  const offset = checkNumber(o.offset ?? current?.offset ?? 0, `${what}: offset`);
-  const mode = o.mode ?? current?.mode ?? 'on';
+  const offset = checkNumber(o.offset ?? current?.offset ?? PLANE_CONSTRAINT_DEFAULTS.offset, `${what}: offset`);
+  const mode = o.mode ?? current?.mode ?? PLANE_CONSTRAINT_DEFAULTS.mode;
   if (mode !== 'on' && mode !== 'above') throw new RangeError(`${what}: mode must be 'on' or 'above', got ${String(mode)}`);
-  const stiffness = checkNumber(o.stiffness ?? current?.stiffness ?? 1, `${what}: stiffness`, 0, 1);
+  const stiffness = checkNumber(o.stiffness ?? current?.stiffness ?? PLANE_CONSTRAINT_DEFAULTS.stiffness, `${what}: stiffness`, 0, 1);
   if (stiffness === 0) throw new RangeError(`${what}: stiffness must be in (0, 1], got 0`);
-  const compliance = checkCompliance(o.compliance ?? current?.compliance ?? 0, `${what}: compliance`);
+  const compliance = checkCompliance(o.compliance ?? current?.compliance ?? PLANE_CONSTRAINT_DEFAULTS.compliance, `${what}: compliance`);
   return { normal: normal!, offset, mode, stiffness, compliance };
 }

@@ -1,3 +1,4 @@
+import { STICK_DEFAULTS } from '../defaults.js';
 import { ConstraintTable, widen, type TableSnapshot } from './table.js';
 
 /** How a stick treats its rest length. */
@@ -129,7 +130,7 @@ export class StickTable extends ConstraintTable {
   }
 
   /** Appends a stick for constraint `id` between particles `a` and `b` (rest length in m) and returns its row (rows move later, see above); low-level, `world.addStick` also keeps the id-to-row map. */
-  add(id: number, a: number, b: number, rest: number, stiffness: number, kind: StickKindCode, compliance = 0, damping = 0): number {
+  add(id: number, a: number, b: number, rest: number, stiffness: number, kind: StickKindCode, compliance: number = STICK_DEFAULTS.compliance, damping: number = STICK_DEFAULTS.damping): number {
     const row = this.addRow(id);
     this.a[row] = a;
     this.b[row] = b;

@@ -1,5 +1,6 @@
 import { particleSlot } from '../ids.js';
 import { checkCompliance } from '../materials.js';
+import { VOLUME_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -71,9 +72,9 @@ export class VolumeConstraint implements Constraint {
     this.first = particleSlot(first);
     this.count = count;
     this.gradient = new Float64Array(count * 3);
-    this.pressure = checkNumber(options.pressure ?? 1, 'VolumeConstraint: pressure', 0, 1);
-    this.inflation = checkNumber(options.inflation ?? 1, 'VolumeConstraint: inflation', Number.MIN_VALUE);
-    this.compliance = checkCompliance(options.compliance ?? 0, 'VolumeConstraint: compliance');
+    this.pressure = checkNumber(options.pressure ?? VOLUME_DEFAULTS.pressure, 'VolumeConstraint: pressure', 0, 1);
+    this.inflation = checkNumber(options.inflation ?? VOLUME_DEFAULTS.inflation, 'VolumeConstraint: inflation', Number.MIN_VALUE);
+    this.compliance = checkCompliance(options.compliance ?? VOLUME_DEFAULTS.compliance, 'VolumeConstraint: compliance');
     this.restVolume = enclosedVolume(world.particles.position, this.triangles);
     if (!(this.restVolume > 0)) throw new RangeError(`VolumeConstraint: the surface must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${this.restVolume}`);
   }

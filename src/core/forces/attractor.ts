@@ -1,3 +1,4 @@
+import { ATTRACTOR_DEFAULTS } from '../defaults.js';
 import { checkNumber, component, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -37,7 +38,7 @@ export class Attractor implements Force {
     if (!options || typeof options !== 'object') throw new TypeError(`Attractor: options must be an object, got ${String(options)}`);
     this.position = options.position;
     this.strengthValue = checkNumber(options.strength, 'Attractor: strength');
-    this.radiusValue = checkRadius(options.radius ?? Infinity, 'Attractor: radius');
+    this.radiusValue = checkRadius(options.radius ?? ATTRACTOR_DEFAULTS.radius, 'Attractor: radius');
   }
 
   /** The point of attraction. Assign a new vector to move it (the array returned is read-only). */

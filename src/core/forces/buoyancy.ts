@@ -1,3 +1,4 @@
+import { BUOYANCY_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -46,8 +47,8 @@ export class Buoyancy implements Force {
   constructor(options: BuoyancyOptions) {
     if (!options || typeof options !== 'object') throw new TypeError(`Buoyancy: options must be an object, got ${String(options)}`);
     this.level = checkNumber(options.level, 'Buoyancy: level');
-    this.density = checkNumber(options.density ?? 1000, 'Buoyancy: density', 0);
-    this.drag = checkNumber(options.drag ?? 3, 'Buoyancy: drag', 0);
+    this.density = checkNumber(options.density ?? BUOYANCY_DEFAULTS.density, 'Buoyancy: density', 0);
+    this.drag = checkNumber(options.drag ?? BUOYANCY_DEFAULTS.drag, 'Buoyancy: drag', 0);
   }
 
   /** Adds this substep's buoyancy and drag on every submerged particle to `world.particles.force`. */

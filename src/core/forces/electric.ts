@@ -1,3 +1,4 @@
+import { ELECTRIC_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import type { World } from '../world.js';
 import type { Force } from './force.js';
@@ -43,8 +44,8 @@ export class ElectricForce implements Force {
 
   constructor(options: ElectricForceOptions = {}) {
     if (!options || typeof options !== 'object') throw new TypeError(`ElectricForce: options must be an object, got ${String(options)}`);
-    this.K = checkNumber(options.K ?? 8.9875517923e9, 'ElectricForce: K', 0);
-    this.softening = checkNumber(options.softening ?? 0, 'ElectricForce: softening', 0);
+    this.K = checkNumber(options.K ?? ELECTRIC_DEFAULTS.K, 'ElectricForce: K', 0);
+    this.softening = checkNumber(options.softening ?? ELECTRIC_DEFAULTS.softening, 'ElectricForce: softening', 0);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { GRAVITATION_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import type { World } from '../world.js';
 import type { Force } from './force.js';
@@ -38,8 +39,8 @@ export class GravitationalForce implements Force {
 
   constructor(options: GravitationalForceOptions = {}) {
     if (!options || typeof options !== 'object') throw new TypeError(`GravitationalForce: options must be an object, got ${String(options)}`);
-    this.G = checkNumber(options.G ?? 6.674e-11, 'GravitationalForce: G', 0);
-    this.softening = checkNumber(options.softening ?? 0, 'GravitationalForce: softening', 0);
+    this.G = checkNumber(options.G ?? GRAVITATION_DEFAULTS.G, 'GravitationalForce: G', 0);
+    this.softening = checkNumber(options.softening ?? GRAVITATION_DEFAULTS.softening, 'GravitationalForce: softening', 0);
     this.members = options.particles === undefined ? null : checkIds(options.particles, 'GravitationalForce: particles');
   }
 

@@ -1,6 +1,7 @@
 import type { ConstraintId, ParticleId } from '../ids.js';
 import { widen } from '../constraints/table.js';
 import type { WorldFeature } from '../features.js';
+import { SPRING_DEFAULTS } from '../defaults.js';
 import { checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -65,7 +66,7 @@ export class Springs implements Force, WorldFeature {
     const p = world.particles.position;
     const length = options.length ?? Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
     checkNumber(length, 'Springs.add: length', 0);
-    const damping = checkNumber(options.damping ?? 0, 'Springs.add: damping', 0);
+    const damping = checkNumber(options.damping ?? SPRING_DEFAULTS.damping, 'Springs.add: damping', 0);
     if (this.count === this.a.length) this.grow(this.count * 2);
     const row = this.count++;
     const id = world.registry.issue(this);

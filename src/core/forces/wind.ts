@@ -1,5 +1,6 @@
 import type { ForceId } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
+import { WIND_DEFAULTS } from '../defaults.js';
 import { checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { World } from '../world.js';
 import type { Force } from './force.js';
@@ -61,11 +62,11 @@ export class Wind implements Force {
   constructor(options: WindOptions, seed: number) {
     if (!options || typeof options !== 'object') throw new TypeError(`Wind: options must be an object, got ${String(options)}`);
     this.velocity = toVec3(options.velocity, 'Wind: velocity');
-    this.coefficient = checkNumber(options.coefficient ?? 1, 'Wind: coefficient', 0);
-    this.gust = checkNumber(options.gust ?? 0, 'Wind: gust', 0);
-    this.gustFrequency = checkNumber(options.gustFrequency ?? 0.5, 'Wind: gustFrequency', 0);
-    this.turbulence = checkNumber(options.turbulence ?? 0, 'Wind: turbulence', 0);
-    this.turbulenceScale = checkNumber(options.turbulenceScale ?? 1, 'Wind: turbulenceScale', Number.MIN_VALUE);
+    this.coefficient = checkNumber(options.coefficient ?? WIND_DEFAULTS.coefficient, 'Wind: coefficient', 0);
+    this.gust = checkNumber(options.gust ?? WIND_DEFAULTS.gust, 'Wind: gust', 0);
+    this.gustFrequency = checkNumber(options.gustFrequency ?? WIND_DEFAULTS.gustFrequency, 'Wind: gustFrequency', 0);
+    this.turbulence = checkNumber(options.turbulence ?? WIND_DEFAULTS.turbulence, 'Wind: turbulence', 0);
+    this.turbulenceScale = checkNumber(options.turbulenceScale ?? WIND_DEFAULTS.turbulenceScale, 'Wind: turbulenceScale', Number.MIN_VALUE);
     this.seed = checkNumber(seed, 'Wind: seed') | 0;
     if (options.bodies !== undefined && !Array.isArray(options.bodies)) throw new TypeError(`Wind: bodies must be an array of body records, got ${String(options.bodies)}`);
     this.bodies = options.bodies;

@@ -1,6 +1,7 @@
 import type { WorldFeature } from '../features.js';
 import type { CallbackId, ParticleId } from '../ids.js';
 import { checkCompliance, checkDamping } from '../materials.js';
+import { ATTACHMENT_DEFAULTS } from '../defaults.js';
 import { checkOptions, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import { toQuat, type QuatLike } from '../quaternion.js';
 import type { StepContext, SubstepStage } from '../stepContext.js';
@@ -116,8 +117,8 @@ export class Attachment implements SubstepStage, WorldFeature {
     particles.forEach((id, i) => world.checkParticle(id, `${who}: particles[${i}]`));
     const duplicate = particles.find((id, i) => particles.indexOf(id) !== i);
     if (duplicate !== undefined) throw new RangeError(`${who}: particle ${duplicate} is listed twice`);
-    const compliance = checkCompliance(options.compliance ?? 0, `${who}: compliance`);
-    const damping = checkDamping(options.damping ?? 0, `${who}: damping`);
+    const compliance = checkCompliance(options.compliance ?? ATTACHMENT_DEFAULTS.compliance, `${who}: compliance`);
+    const damping = checkDamping(options.damping ?? ATTACHMENT_DEFAULTS.damping, `${who}: damping`);
     this.breakForce = checkBreakForce(options.breakForce, who);
     if (options.onBreak !== undefined && typeof options.onBreak !== 'function') throw new TypeError(`${who}: onBreak must be a function, got ${String(options.onBreak)}`);
     this.onBreak = options.onBreak;

@@ -1,3 +1,4 @@
+import { EXPLOSION_DEFAULTS } from '../defaults.js';
 import { checkNumber, component, type Vec3Like } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
@@ -37,7 +38,7 @@ export function explode(world: World, center: Vec3Like, options: ExplosionOption
   const cz = checkNumber(component(center, 2), 'explode: center z');
   if (!options || typeof options !== 'object') throw new TypeError(`explode: options must be an object, got ${String(options)}`);
   const strength = checkNumber(options.strength, 'explode: strength', 0);
-  const radius = options.radius ?? Infinity;
+  const radius = options.radius ?? EXPLOSION_DEFAULTS.radius;
   if (typeof radius !== 'number' || Number.isNaN(radius) || radius <= 0) throw new RangeError(`explode: radius must be > 0, got ${String(radius)}`);
   const maxPush = checkNumber(options.maxPush ?? Math.cbrt(strength), 'explode: maxPush', 0);
   const particles = world.particles;
