@@ -1,3 +1,4 @@
+import { ANIMATED_RAGDOLL_DEFAULTS } from '../core/defaults.js';
 import { particleSlot } from '../core/ids.js';
 import { Vector3, type Object3D } from 'three';
 import { createRagdoll, type Ragdoll, type RagdollOptions } from '../core/bodies/ragdoll.js';
@@ -126,13 +127,13 @@ export class AnimatedRagdoll {
     this.world = world;
     this.root = root;
     const { names, mesh, height: _height, strength, strikeSpeed, ...physical } = options as AnimatedRagdollOptions & { height?: number };
-    this.strikeSpeed = strikeSpeed ?? 2;
+    this.strikeSpeed = strikeSpeed ?? ANIMATED_RAGDOLL_DEFAULTS.strikeSpeed;
     if (typeof this.strikeSpeed !== 'number' || !Number.isFinite(this.strikeSpeed) || this.strikeSpeed < 0) {
       throw new RangeError(`AnimatedRagdoll: strikeSpeed must be a finite number >= 0, got ${String(strikeSpeed)}`);
     }
     root.updateWorldMatrix(true, true);
     this.fit = fitRagdoll(root, { names, mesh, height: _height });
-    this.setStrength(strength ?? 0);
+    this.setStrength(strength ?? ANIMATED_RAGDOLL_DEFAULTS.strength);
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
@@ -264,7 +265,7 @@ export class AnimatedRagdoll {
         if (!(ragdollParts as readonly string[]).includes(part)) throw new RangeError(`${what}.${part} is not a ragdoll part (parts: ${ragdollParts.join(', ')})`);
         checkStrength(value, `${what}.${part}`);
       }
-      ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? 0));
+      ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? ANIMATED_RAGDOLL_DEFAULTS.strength));
     } else throw new TypeError(`${what} must be a number in [0, 1] or an object of them by part, got ${String(strength)}`);
     if (this.ragdoll && this.isActive) {
       this.blend.stop();

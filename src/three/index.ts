@@ -23,5 +23,6 @@ export { ColliderWireframes } from './colliderWireframes.js';
 // stay in their modules.
 export { fitRagdoll, type FitRagdollOptions, type RagdollFit, type PartAnchor } from './fitRagdoll.js';
 export { AnimatedRagdoll, type AnimatedRagdollOptions, type RagdollStrength } from './animatedRagdoll.js';
+export { ANIMATED_RAGDOLL_DEFAULTS } from '../core/defaults.js';
 export { type SwungBone } from './swingDriver.js';
 export { dualQuaternionSkinning } from './dualQuaternionSkinning.js';

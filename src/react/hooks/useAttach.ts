@@ -3,6 +3,7 @@ import { useContext, useMemo, useState, type RefObject } from 'react';
 import { Quaternion, Vector3, type Object3D } from 'three';
 import { BodyAttachment } from '../../core/constraints/bodyAttachment.js';
 import type { ParticleId } from '../../core/ids.js';
+import { ATTACHMENT_DEFAULTS } from '../../core/defaults.js';
 import { checkCompliance, checkDamping } from '../../core/materials.js';
 import type { Vec3Like } from '../../core/math.js';
 import { Attachment, checkBreakForce } from '../../core/motion/attachment.js';
@@ -101,8 +102,8 @@ export function useAttachAs(who: string, to: AttachTarget, particles: readonly P
     if (typeof to !== 'string' && (typeof to !== 'object' || to === null || !('current' in to || 'matrixWorld' in to)))
       throw new TypeError(`${who}: to must be a ref to a three.js object, an object, or a body name, got ${String(to)}`);
   });
-  checks.run(() => checkCompliance(options.compliance ?? 0, `${who}: compliance`));
-  checks.run(() => checkDamping(options.damping ?? 0, `${who}: damping`));
+  checks.run(() => checkCompliance(options.compliance ?? ATTACHMENT_DEFAULTS.compliance, `${who}: compliance`));
+  checks.run(() => checkDamping(options.damping ?? ATTACHMENT_DEFAULTS.damping, `${who}: damping`));
   checks.run(() => checkBreakForce(options.breakForce, who));
   checks.throwIfAny();
   const [handle] = useState(() => new LiveAttach());

@@ -1,5 +1,6 @@
 import { useLayoutEffect } from './effects.js';
 import { createCloth, pinnedIndices, type ClothHandle, type ClothOptions, type ClothPin } from '../../core/bodies/cloth.js';
+import { CLOTH_DEFAULTS, PIN_DEFAULTS } from '../../core/defaults.js';
 import { checkCompliance } from '../../core/materials.js';
 import { addSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
@@ -66,13 +67,13 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   );
   useLiveParticles(api, who, options);
 
-  const pinKey = JSON.stringify(options.pin ?? 'none');
+  const pinKey = JSON.stringify(options.pin ?? CLOTH_DEFAULTS.pin);
   const pinCompliance = options.pinCompliance;
   useLayoutEffect(() => {
     const cloth = api.current;
     if (!cloth) return undefined;
     // Checked here too (createCloth checks it when it builds): a change re-makes only the pins, not the cloth.
-    const compliance = checkCompliance(pinCompliance ?? 0, `${who}: pinCompliance`);
+    const compliance = checkCompliance(pinCompliance ?? PIN_DEFAULTS.compliance, `${who}: pinCompliance`);
     const pins = pinnedIndices(JSON.parse(pinKey) as ClothPin, cloth.width, cloth.height, who).map((index) => world.addPin(cloth.first + index, undefined, { compliance }));
     return () => {
       for (const pin of pins) if (world.hasConstraint(pin)) world.removeConstraint(pin);
@@ -88,7 +89,7 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
     return () => faces.remove();
   }, [world, api, solid, key]);
 
-  const surfaceContacts = options.surfaceContacts ?? true;
+  const surfaceContacts = options.surfaceContacts ?? CLOTH_DEFAULTS.surfaceContacts;
   useLayoutEffect(() => {
     const record = api.current?.body;
     if (record) record.collideAs = surfaceContacts ? 'surface' : undefined;

@@ -1,6 +1,7 @@
 import { useLayoutEffect } from './effects.js';
 import { createRope, type RopeHandle, type RopeOptions } from '../../core/bodies/rope.js';
 import { bodyContacts } from '../../core/collision/bodyContacts.js';
+import { PIN_DEFAULTS, ROPE_DEFAULTS } from '../../core/defaults.js';
 import { checkCompliance } from '../../core/materials.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
@@ -59,7 +60,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
   );
   useLiveParticles(api, who, options);
 
-  const segmentContacts = options.segmentContacts ?? true;
+  const segmentContacts = options.segmentContacts ?? ROPE_DEFAULTS.segmentContacts;
   useLayoutEffect(() => {
     const record = api.current?.body;
     if (!record) return;
@@ -71,7 +72,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
     const rope = api.current;
     if (!rope) return undefined;
     // Checked here too (createRope checks it when it builds): a change re-makes only the pins, not the rope.
-    const compliance = checkCompliance(pinCompliance ?? 0, `${who}: pinCompliance`);
+    const compliance = checkCompliance(pinCompliance ?? PIN_DEFAULTS.compliance, `${who}: pinCompliance`);
     const pins: number[] = [];
     if (pinStart) pins.push(world.addPin(rope.first, undefined, { compliance }));
     if (pinEnd) pins.push(world.addPin(rope.last, undefined, { compliance }));
