@@ -1,7 +1,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSolverSettings, COLLIDER_DEFAULTS, PARTICLE_DEFAULTS, World, WORLD_DEFAULTS } from '../../src/core/index.js';
+import {
+  Buoyancy,
+  checkSolverSettings,
+  CLOTH_DEFAULTS,
+  COLLIDER_DEFAULTS,
+  createBox,
+  createCloth,
+  createPlant,
+  createRagdoll,
+  createRope,
+  PARTICLE_DEFAULTS,
+  PLANT_DEFAULTS,
+  RAGDOLL_DEFAULTS,
+  RIGID_DEFAULTS,
+  ROPE_DEFAULTS,
+  BUOYANCY_DEFAULTS,
+  World,
+  WORLD_DEFAULTS,
+} from '../../src/core/index.js';
 import { checkSettings, WORLD_SETTING_DEFAULTS } from '../../src/react/store.js';
 
 // Issue 27, one owner per fact: every setter checks its value, one check
@@ -111,6 +129,63 @@ describe('settings', () => {
       const collider = world.getCollider(world.addCollider(shape));
       expect([collider.friction, collider.restitution]).toEqual([COLLIDER_DEFAULTS.friction, COLLIDER_DEFAULTS.restitution]);
     }
+  });
+
+  it('a default changed in the defaults module changes what is built: no builder keeps its own copy', () => {
+    // Each row: a default, a value it never has, what a builder given no such option
+    // makes, and what that should be for a value v of the default.
+    const plant = (w: World) => createPlant(w);
+    const rows: [Record<string, unknown>, string, number, (w: World) => number, (v: number) => number][] = [
+      [PARTICLE_DEFAULTS, 'mass', 3, (w) => w.getMass(w.addParticle({ position: [0, 0, 0] })), (v) => v],
+      [CLOTH_DEFAULTS, 'spacing', 0.25, (w) => w.getPosition(createCloth(w, { width: 2, height: 2 }).first + 1)[0], (v) => v],
+      [CLOTH_DEFAULTS, 'arealDensity', 0.4, (w) => w.getMass(createCloth(w, { width: 2, height: 2, spacing: 1 }).first), (v) => v],
+      // Two particles share a 1 m rope's mass.
+      [ROPE_DEFAULTS, 'linearDensity', 0.6, (w) => w.getMass(createRope(w, { from: [0, 0, 0], to: [1, 0, 0], segments: 1 }).first), (v) => v / 2],
+      [RIGID_DEFAULTS, 'radius', 0.05, (w) => w.particles.radius[createBox(w).first]!, (v) => v],
+      // A 1 m cube's eight corners share density × 1 m³.
+      [RIGID_DEFAULTS, 'density', 200, (w) => w.getMass(createBox(w).first), (v) => v / 8],
+      [RAGDOLL_DEFAULTS, 'friction', 0.9, (w) => w.particles.friction[createRagdoll(w).first]!, (v) => v],
+      // The tip's right edge stands at the blade's height.
+      [PLANT_DEFAULTS, 'height', 0.8, (w) => w.getPosition(plant(w).first + plant(w).count - 1)[1], (v) => v],
+      [BUOYANCY_DEFAULTS, 'density', 800, () => new Buoyancy({ level: 0 }).density, (v) => v],
+    ];
+    for (const [defaults, key, changed, built, expected] of rows) {
+      const original = defaults[key] as number;
+      expect(original, key).not.toBe(changed);
+      expect(built(new World()), key).toBeCloseTo(expected(original), 12);
+      defaults[key] = changed;
+      try {
+        expect(built(new World()), key).toBeCloseTo(expected(changed), 12);
+      } finally {
+        defaults[key] = original;
+      }
+    }
+  });
+
+  it('no engine file falls back to a number of its own: the inline `?? literal` left stand for an absent thing, not a default', () => {
+    const found: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (/\.ts$/.test(entry.name) && entry.name !== 'defaults.ts') {
+          // A value read through `?.` that falls back is a count of something absent (0), and -1 is "no row".
+          const text = readFileSync(path, 'utf8');
+          for (const m of text.matchAll(/([\w.[\]!()]+) \?\? (\d[\d.e+-]*|Infinity)\b/g)) if (text[m.index - 1] !== '?') found.push(`${entry.name}: ${m[0]}`);
+        }
+      }
+    };
+    for (const layer of ['core', 'three']) walk(join(import.meta.dirname, '../../src', layer));
+    expect(found.sort()).toEqual([
+      // A strain of Infinity is no tearing; a particle given no charge has none.
+      'cloth.ts: strain ?? Infinity',
+      'electric.ts: this.charges[id] ?? 0',
+      // A bone's share of its swing: all of it, unless blended.
+      'swingDriver.ts: spec.share ?? 1',
+      // A user constraint that does not count itself is one constraint.
+      'world.ts: c.constraintCount ?? 1',
+      'world.ts: c.constraintCount ?? 1',
+    ]);
   });
 
   it('the substep length h = timeStep / substeps is worked out in one place, the world’s substep', () => {
