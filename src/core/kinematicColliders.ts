@@ -1,4 +1,5 @@
 import { KinematicCollider, type KinematicPoseOptions } from './colliders/kinematic.js';
+import type { FeatureKind, WorldFeature } from './features.js';
 import type { ColliderId } from './ids.js';
 import type { Vec3Like } from './math.js';
 import type { RotationLike } from './quaternion.js';
@@ -14,9 +15,34 @@ const kinematicStage: SubstepStage = {
   },
 };
 
+/** What a snapshot keeps of the kinematic colliders: each one's motion (see `KinematicCollider.saveState`) by collider id. */
+export type KinematicCollidersState = Record<number, Float64Array>;
+
+/**
+ * The kinematic colliders' motion in snapshots: where each one's latest step
+ * ended is where its next starts, so a restored world must have it back.
+ * Colliders are not in a snapshot (their ids stay taken); their motion is, by id.
+ */
+const KINEMATIC_COLLIDERS: FeatureKind<WorldFeature> = {
+  name: 'kinematicColliders',
+  create: (world) => ({
+    saveState(): KinematicCollidersState {
+      const out: KinematicCollidersState = {};
+      for (const [id, collider] of world.colliderIds) if (collider instanceof KinematicCollider) out[id] = collider.saveState();
+      return out;
+    },
+    loadState(_world: World, data: unknown): void {
+      if (data !== undefined && (data === null || typeof data !== 'object')) throw new TypeError(`restore: the snapshot's kinematic colliders must be an object, got ${String(data)}`);
+      const state = data as KinematicCollidersState | undefined;
+      for (const [id, collider] of world.colliderIds) if (collider instanceof KinematicCollider) collider.loadState(world, state?.[id]);
+    },
+  }),
+};
+
 /** A collider was added: a kinematic one joins the world's list, and the substep stage that moves it is registered once. */
 export function trackKinematic(world: World, collider: unknown): void {
   if (!(collider instanceof KinematicCollider)) return;
+  world.features.of(KINEMATIC_COLLIDERS);
   world.kinematicColliders.push(collider);
   if (collider.body !== null) collider.body.riders.push(collider);
   if (!world.stages.substep.has(kinematicStage)) addSubstepStage(world, 'kinematicColliders', kinematicStage);

@@ -10,6 +10,7 @@ import { boundRadius } from './boundRadius.js';
 import { collides, makeContact, type Collider } from './collider.js';
 import type { CoupledBody, CoupledFrame } from './coupledBody.js';
 import { collideCoupledInFrame, collideInFrame } from './kinematicContact.js';
+import { packState, unpackState } from './motionState.js';
 import { identityPose, measureTurn, poseMatrix, turnedQuaternion, turnToWorld } from './poseMath.js';
 
 /** What {@link KinematicCollider.setPose} takes besides the pose. */
@@ -139,6 +140,45 @@ export class KinematicCollider implements Collider, CoupledFrame {
     this.boundRadius = boundRadius(shape);
     this.local.allocate(1);
     this.placeFrames(this.endPose);
+  }
+
+  /**
+   * The collider's motion for a snapshot: its poses (where the latest step
+   * started and ended, the target), velocities, impulses, swept box and the
+   * running step's turn and frames. The shape and `near` are settings, not in it.
+   */
+  saveState(): Float64Array {
+    return packState(this.motionColumns(), [this.substep, this.pathGiven ? 1 : 0, this.perSecond]);
+  }
+
+  /** Returns to {@link KinematicCollider.saveState}'s motion; without one (the collider was added after the snapshot) it stays where it is. */
+  loadState(_world: World, data: unknown): void {
+    const scalars = unpackState(data, this.motionColumns(), 3, 'kinematic collider');
+    if (scalars === undefined) return;
+    this.substep = scalars[0]!;
+    this.pathGiven = scalars[1] === 1;
+    this.perSecond = scalars[2]!;
+  }
+
+  private motionColumns(): Float64Array[] {
+    return [
+      this.startPose,
+      this.endPose,
+      this.targetPose,
+      this.velocity,
+      this.angularVelocity,
+      this.impulse,
+      this.angularImpulse,
+      this.sweptBox,
+      this.turn,
+      this.previousOrigin,
+      this.previousAxes,
+      this.origin,
+      this.axes,
+      this.box,
+      this.baseOrigin,
+      this.baseAxes,
+    ];
   }
 
   /** Coulomb coefficient of the surface (the shape's). */
