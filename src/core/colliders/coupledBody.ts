@@ -3,6 +3,7 @@ import { readQuat, readVec3 } from '../motion/poseTrack.js';
 import type { Quat, QuatLike } from '../quaternion.js';
 import type { StepContext, SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
+import { packState, unpackState } from './motionState.js';
 import { measureTurn, poseMatrix, turnedQuaternion } from './poseMath.js';
 import { markCoupledBody } from './coupledBodies.js';
 import { addSubstepStage, dropSubstepStage } from '../stages.js';
@@ -93,6 +94,8 @@ export class CoupledBody implements SubstepStage {
   readonly riders: CoupledFrame[] = [];
 
   private readonly world: World;
+  /** Its name among the world's features (its motion is in snapshots). */
+  private readonly feature: string;
   private pathGiven = false;
   private stepSeen = -1;
   /** Substeps of the running step begun so far. */
@@ -123,6 +126,44 @@ export class CoupledBody implements SubstepStage {
     this.setMass(options.mass, options.inverseInertia);
     addSubstepStage(world, 'coupledBodies', this);
     markCoupledBody(this);
+    this.feature = world.features.addInstance('coupledBody', this);
+  }
+
+  /**
+   * The body's motion for a snapshot: the step's path, sinew's offset and turn
+   * off it, what it added to the velocities and the impulses, and where the
+   * running step is. Mass, inertia and gravity are settings, not in it.
+   */
+  saveState(): Float64Array {
+    return packState(this.motionColumns(), [this.pathGiven ? 1 : 0, this.stepSeen, this.substep, this.h, this.yielded ? 1 : 0]);
+  }
+
+  /** Returns to {@link CoupledBody.saveState}'s motion; without one (the body was made after the snapshot) it stays. */
+  loadState(_world: World, data: unknown): void {
+    const scalars = unpackState(data, this.motionColumns(), 5, 'coupled body');
+    if (scalars === undefined) return;
+    this.pathGiven = scalars[0] === 1;
+    this.stepSeen = scalars[1]!;
+    this.substep = scalars[2]!;
+    this.h = scalars[3]!;
+    this.yielded = scalars[4] === 1;
+  }
+
+  private motionColumns(): Float64Array[] {
+    return [
+      this.startPose,
+      this.endPose,
+      this.offset,
+      this.offsetRotation,
+      this.offsetAxes,
+      this.velocityChange,
+      this.angularVelocityChange,
+      this.impulse,
+      this.angularImpulse,
+      this.turn,
+      this.pathPose,
+      this.pathAxes,
+    ];
   }
 
   /** Sets mass (kg, > 0, Infinity = immovable) and world-axes inverse inertia (see the constructor). */
@@ -171,6 +212,7 @@ export class CoupledBody implements SubstepStage {
   /** Stops the body's substep stage. Its colliders should be removed first. */
   remove(): void {
     dropSubstepStage(this.world, this);
+    this.world.features.delete(this.feature);
   }
 
   /** Once per substep, ahead of the other stages: the path's pose for this substep, and the offset carried on at its velocity. */
