@@ -250,6 +250,9 @@ export class SleepSystem {
     }
     const flags = world.particles.flags;
     this.sleepingParticles = 0;
+    // The counts the next step reads before it plans (a sleeper pushed by a force wakes only while some body sleeps).
+    this.sleepingBodies = 0;
+    this.awakeBodies = 0;
     for (let b = 0; b < bodies; b++) {
       const body = world.bodies[b]!;
       // A removed body's range may hold other bodies' particles by now: it sleeps no one.
@@ -263,7 +266,10 @@ export class SleepSystem {
         if ((flags[i]! & (ParticleFlag.Alive | ParticleFlag.Asleep)) === (ParticleFlag.Alive | ParticleFlag.Asleep)) sleepers++;
       this.sleepers[b] = sleepers;
       this.sleepingParticles += sleepers;
+      if (this.asleep[b] === 1) this.sleepingBodies++;
+      else this.awakeBodies++;
     }
+    this.awakeParticles = world.particles.count - this.sleepingParticles;
     this.islandsFor = -1;
     this.schedule.invalidate();
   }
