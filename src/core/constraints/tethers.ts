@@ -30,6 +30,9 @@ export interface TethersSnapshot {
   slotCount: number;
   paused: Uint8Array;
   lastTarget: Float64Array;
+  /** Per particle up to the particle end, as of its latest projection: taut tethers and the sum of their directions (body contacts read them before the next projection); absent from older snapshots (none taut). */
+  taut?: Uint8Array;
+  pull?: Float64Array;
 }
 
 /**
@@ -381,6 +384,8 @@ export class Tethers implements TetherSink {
       slotCount: this.slotCount,
       paused: this.paused.slice(0, this.slotCount),
       lastTarget: this.lastTarget.slice(0, this.slotCount * 3),
+      taut: this.taut.slice(0, world.particles.end),
+      pull: this.pull.slice(0, world.particles.end * 3),
     };
   }
 
@@ -398,6 +403,11 @@ export class Tethers implements TetherSink {
     this.countLong();
     this.paused.set(snap.paused);
     this.lastTarget.set(snap.lastTarget);
+    if (snap.taut !== undefined && snap.pull !== undefined) {
+      const end = Math.min(snap.taut.length, this.taut.length);
+      this.taut.set(snap.taut.subarray(0, end));
+      this.pull.set(snap.pull.subarray(0, end * 3));
+    }
   }
 
   /** Forgets every tether and slot (the start of a build). */
