@@ -1,3 +1,4 @@
+import type { WorldFeature } from '../features.js';
 import type { World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 
@@ -48,7 +49,7 @@ export interface ClothSticks {
  * every triangle that used a broken stick. The check allocates nothing; only an
  * actual tear does (removing constraints).
  */
-export class ClothTearing {
+export class ClothTearing implements WorldFeature {
   /** Sticks broken so far. */
   torn = 0;
   /** Break when length > rest · (1 + strain). */
@@ -57,6 +58,8 @@ export class ClothTearing {
   private readonly surface: Surface;
   private readonly body: BodyRecord;
   private readonly world: World;
+  /** Its name among the world's features: which sticks are torn is in snapshots. */
+  private readonly feature: string;
 
   constructor(world: World, body: BodyRecord, sticks: ClothSticks, surface: Surface, strain: number) {
     this.world = world;
@@ -64,6 +67,29 @@ export class ClothTearing {
     this.sticks = sticks;
     this.surface = surface;
     this.strain = strain;
+    this.feature = world.features.addInstance('clothTearing', this);
+  }
+
+  /** Which sticks are whole (their constraint ids, -1 once torn) and how many tore: a restore before a tear mends it, triangles and all. */
+  saveState(): { ids: Int32Array; torn: number } {
+    return { ids: this.sticks.id.slice(0, this.sticks.count), torn: this.torn };
+  }
+
+  /** Returns to {@link ClothTearing.saveState}'s sticks (the stick table brings the mended sticks back) and rebuilds the surface from them. */
+  loadState(_world: World, data: unknown): void {
+    if (data === undefined) return;
+    const state = data as { ids?: unknown; torn?: unknown };
+    if (!(state.ids instanceof Int32Array) || state.ids.length !== this.sticks.count || typeof state.torn !== 'number') {
+      throw new TypeError(`restore: the snapshot's cloth tearing state must be { ids: Int32Array of ${this.sticks.count}, torn: number }, got ${String(data)}`);
+    }
+    this.sticks.id.set(state.ids);
+    this.torn = state.torn;
+    this.rebuildSurface();
+  }
+
+  /** The cloth went: its tearing leaves the world's features. */
+  bodyRemoved(world: World, body: BodyRecord): void {
+    if (body === this.body) world.features.delete(this.feature);
   }
 
   /** Breaks the overstretched sticks; returns how many broke (bend sticks taken along included). */
