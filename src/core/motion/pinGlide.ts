@@ -39,6 +39,8 @@ export class PinGlide {
   private moving = false;
   private readonly following: CallbackId;
   private removed = false;
+  /** Its name among the world's features: where the glide is going and has got to is in snapshots. */
+  private readonly feature: string;
 
   /** @param options.freeSide keep the target out of static colliders (default true). */
   constructor(
@@ -53,6 +55,25 @@ export class PinGlide {
     this.free = freeSide ? new FreePoint() : null;
     for (let k = 0; k < 3; k++) this.goal[k] = this.from[k] = this.last[k] = world.pins.target[row * 3 + k]!;
     this.following = world.onBeforeStep(this.follow);
+    this.feature = world.features.addInstance('pinGlide', this);
+  }
+
+  /** The glide's goal, where the frame began, the latest targets and whether it is still moving: a restored glide goes on as it did. */
+  saveState(): Float64Array {
+    return Float64Array.from([...this.goal, ...this.from, ...this.target, ...this.last, this.moving ? 1 : 0]);
+  }
+
+  /** Returns to {@link PinGlide.saveState}'s glide; without one (it began after the snapshot) it stays. */
+  loadState(_world: World, data: unknown): void {
+    if (data === undefined) return;
+    if (!(data instanceof Float64Array) || data.length !== 13) throw new TypeError(`restore: the snapshot's pin glide state must be a Float64Array of 13 numbers, got ${String(data)}`);
+    for (let k = 0; k < 3; k++) {
+      this.goal[k] = data[k]!;
+      this.from[k] = data[3 + k]!;
+      this.target[k] = data[6 + k]!;
+      this.last[k] = data[9 + k]!;
+    }
+    this.moving = data[12] === 1;
   }
 
   /** Sends the pin to `target`, over the steps of the next frame. Called per pointer move, so it copies nothing. */
@@ -73,6 +94,7 @@ export class PinGlide {
     if (this.removed) return;
     this.removed = true;
     this.world.remove(this.following);
+    this.world.features.delete(this.feature);
   }
 
   /** Before every step: the pin's share of the way from where the frame began to the goal. */
