@@ -95,8 +95,28 @@ function randomWorld(seed: number, kernel: StickKernel): Scene {
     const a = pick(loose);
     const b = pick(loose.filter((id) => id !== a));
     const kind = pick(['equal', 'min', 'max'] as const);
-    world.addStick(a, b, { kind, compliance: chance(0.4) ? r(0, 1e-3) : 0, damping: chance(0.3) ? r(0, 2) : 0 });
+    const stick = world.addStick(a, b, { kind, compliance: chance(0.4) ? r(0, 1e-3) : 0, damping: chance(0.3) ? r(0, 2) : 0 });
     parts.push(`${kind} stick`);
+    if (chance(0.2)) {
+      // Changed within the compared steps, so that the restored run changes it again.
+      const compliance = r(0, 1e-2);
+      drives.push((w) => {
+        if (w.stepCount === BEFORE + 3) w.setStick(stick, { compliance });
+      });
+      parts.push('stick changed');
+    }
+  }
+  if (chance(0.15)) {
+    const id = pick(loose);
+    drives.push((w) => {
+      if (w.stepCount === BEFORE + 2) w.setMass(id, 3);
+      if (w.stepCount % 5 === 1) w.applyImpulse(id, [0.2, 0.5, 0]);
+    });
+    parts.push('mass and impulses');
+  }
+  if (chance(0.2)) {
+    core.addCapsuleEdge(world, loose[0]!, loose[1]!, r(0.02, 0.08));
+    parts.push('capsule edge');
   }
   if (chance(0.5)) {
     const pin = world.addPin(pick(loose), undefined, { compliance: chance(0.5) ? r(0, 1e-3) : 0 });
@@ -148,6 +168,25 @@ function randomWorld(seed: number, kernel: StickKernel): Scene {
     bodyFirsts.push(core.createTetrahedron(world, { position: point(0.5, 1.5), size: 0.3, angularVelocity: [0, r(-4, 4), 1] }).first);
     parts.push('tetrahedron');
   }
+  if (box && chance(0.3)) {
+    // A second box hanging from the first by a shared corner (a ball joint).
+    const at = world.getPosition(box.vertices[0]!);
+    core.createBox(world, { position: [at[0] + 0.1, at[1] - 0.1, at[2] + 0.1], size: 0.2, shared: core.ballJoint(box, 0, 6) });
+    parts.push('ball joint');
+  }
+  if (chance(0.15)) {
+    const s = r(0.1, 0.2);
+    const points: Vec3[] = [
+      [s, 0, 0],
+      [-s, 0, 0],
+      [0, s, 0],
+      [0, -s, 0],
+      [0, 0, s],
+      [0, 0, -s],
+    ];
+    bodyFirsts.push(core.createConvex(world, { points, position: point(0.5, 1.5), angularVelocity: [r(-3, 3), 0, r(-3, 3)] }).first);
+    parts.push('convex');
+  }
   if (chance(0.2)) {
     const doll = core.createRagdoll(world, { feet: [r(-1, 1), r(0, 0.5), r(-1, 1)], height: r(0.5, 1.8), velocity: [r(-1, 1), 0, 0] });
     if (chance(0.5)) core.protectFromTunnelling(world, doll.body);
@@ -195,6 +234,18 @@ function randomWorld(seed: number, kernel: StickKernel): Scene {
     world.addForce(electric);
     parts.push('electric');
   }
+  if (chance(0.1)) {
+    world.addForce(new core.GravitationalForce({ G: r(0.01, 0.1), softening: 0.05, particles: loose }));
+    parts.push('gravitation');
+  }
+  if (chance(0.15)) {
+    const id = pick(loose);
+    const strength = r(0.1, 1);
+    drives.push((w) => {
+      if (w.stepCount % 4 === 2) core.hit(w, id, [0, 1, 1], strength);
+    });
+    parts.push('hits');
+  }
   if (chance(0.2)) {
     const centre = point(0, 0.5);
     drives.push((w) => {
@@ -209,6 +260,14 @@ function randomWorld(seed: number, kernel: StickKernel): Scene {
     const at = point(1, 1.5);
     drives.push((_, t) => held.setPose([at[0] + 0.3 * Math.sin(3 * t), at[1], at[2]], [0, 0, 0, 1]));
     parts.push('attachment');
+  }
+  if (bodyFirsts.length > 0 && chance(0.25)) {
+    // A body held by the pointer: a pin dragged along a circle.
+    const id = pick(bodyFirsts);
+    const drag = new core.BodyDrag(world, world.addPin(id));
+    const from = world.getPosition(id);
+    drives.push((_, t) => drag.to([from[0] + 0.3 * Math.sin(2 * t), from[1] + 0.2 * (1 - Math.cos(2 * t)), from[2]]));
+    parts.push('body drag');
   }
   if (rope && box && chance(0.6)) {
     new core.BodyAttachment(world, [rope.last], [box.first]);
@@ -300,6 +359,14 @@ describe('50 seeded random worlds repeat their run after a restore, bit for bit'
         'soft body',
         'plant',
         'explosions',
+        'ball joint',
+        'convex',
+        'body drag',
+        'hits',
+        'gravitation',
+        'capsule edge',
+        'stick changed',
+        'mass and impulses',
       ]) {
         expect(seen, kind).toContain(kind);
       }
@@ -309,6 +376,29 @@ describe('50 seeded random worlds repeat their run after a restore, bit for bit'
 
 describe('what the sweep found missing from snapshots, each on its own', () => {
   for (const kernel of kernels) {
+    it(`a cloth dragged by the pointer at three steps a frame, past a sphere, glides on as it did (${kernel})`, () => {
+      const world = new World({ kernel });
+      world.addCollider({ type: 'sphere', position: [0.2, 0.6, 0.1], radius: 0.15 });
+      const cloth = core.createCloth(world, { width: 5, height: 5, spacing: 0.1, corner: [0, 1, 0], pin: 'top' });
+      const drag = new core.BodyDrag(world, world.addPin(cloth.first + 22));
+      // One pointer move a frame, 1/20 s a frame: the glide spreads each over three steps.
+      const frames = (count: number): Float64Array[] => {
+        const out: Float64Array[] = [];
+        for (let f = 0; f < count; f++) {
+          const t = world.stepCount / 60;
+          drag.to([0.2 + 0.3 * Math.sin(4 * t), 0.6 + 0.2 * Math.cos(3 * t), 0.1 + 0.2 * Math.sin(2 * t)]);
+          world.advance(3 / 60);
+          out.push(world.particles.position.slice(0, world.particles.end * 3));
+        }
+        return out;
+      };
+      frames(4);
+      const snap = world.snapshot();
+      const first = frames(8);
+      world.restore(structuredClone(snap));
+      expect(difference(first, frames(8))).toBe('');
+    });
+
     it(`a cloth torn after the snapshot is whole again after a restore, its surface too, and tears the same way (${kernel})`, () => {
       const world = new World({ kernel });
       const cloth = core.createCloth(world, { width: 5, height: 5, spacing: 0.1, pin: 'top', tearStrain: 0.2 });
