@@ -4,6 +4,7 @@ import type { Group } from 'three';
 import { BoxCollider as CoreBoxCollider } from '../../core/colliders/box.js';
 import { KinematicCollider } from '../../core/colliders/kinematic.js';
 import { ObbCollider } from '../../core/colliders/obb.js';
+import { COLLIDER_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { toRotation, type RotationLike } from '../../core/quaternion.js';
 import { buildCollider } from '../hooks/buildCollider.js';
@@ -54,7 +55,17 @@ export interface BoxColliderProps extends Placement {
  */
 export const BoxCollider = guarded(
   '<BoxCollider>',
-  function BoxCollider({ position, size = 1, rotation, inside = false, friction = 1, restitution = 0, follow = false, children, ref }: BoxColliderProps) {
+  function BoxCollider({
+    position,
+    size = 1,
+    rotation,
+    inside = false,
+    friction = COLLIDER_DEFAULTS.friction,
+    restitution = COLLIDER_DEFAULTS.restitution,
+    follow = false,
+    children,
+    ref,
+  }: BoxColliderProps) {
     const center = useStableVec3(position ?? ORIGIN, '<BoxCollider>: position')!;
     const edges = useStableVec3(typeof size === 'number' ? [size, size, size] : size, '<BoxCollider>: size')!;
     if (edges.some((e) => e < 0)) throw new RangeError(`<BoxCollider>: size must be >= 0, got [${edges.join(', ')}]`);

@@ -2,6 +2,7 @@ import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from '
 import { Quaternion, Vector3, type Group } from 'three';
 import { CapsuleCollider as CoreCapsuleCollider } from '../../core/colliders/capsule.js';
 import { KinematicCollider } from '../../core/colliders/kinematic.js';
+import { COLLIDER_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { buildCollider } from '../hooks/buildCollider.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
@@ -51,7 +52,9 @@ export interface CapsuleColliderProps {
  * </CapsuleCollider>
  * ```
  */
-export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleCollider({ a, b, radius, friction = 1, restitution = 0, follow = false, children, ref }: CapsuleColliderProps) {
+export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleCollider({ a, b, radius, friction, restitution, follow = false, children, ref }: CapsuleColliderProps) {
+  friction ??= COLLIDER_DEFAULTS.friction;
+  restitution ??= COLLIDER_DEFAULTS.restitution;
   const from = useStableVec3(a, '<CapsuleCollider>: a');
   const to = useStableVec3(b, '<CapsuleCollider>: b');
   if (!from) throw new TypeError('<CapsuleCollider>: a is required, got undefined');

@@ -2,6 +2,7 @@ import { useFrame } from '@react-three/fiber';
 import { useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { Group } from 'three';
+import { ANIMATED_RAGDOLL_DEFAULTS } from '../../core/defaults.js';
 import type { RagdollPart } from '../../core/bodies/ragdollSkeleton.js';
 import { AnimatedRagdoll, type RagdollStrength } from '../../three/animatedRagdoll.js';
 import { useSinew } from '../context.js';
@@ -49,7 +50,8 @@ export interface CharacterRagdollProps {
  * // on a shot: doll.current?.hit('chest', ray.direction, 0.01);
  * ```
  */
-export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength = 0, getUp = 1, strikeSpeed, ref }: CharacterRagdollProps) {
+export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength, getUp = 1, strikeSpeed, ref }: CharacterRagdollProps) {
+  strength ??= ANIMATED_RAGDOLL_DEFAULTS.strength;
   const { world } = useSinew('<CharacterRagdoll>');
   const holder = useRef<Group>(null);
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);

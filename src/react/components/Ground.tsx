@@ -1,4 +1,5 @@
 import { useImperativeHandle, useMemo, type ReactNode, type Ref } from 'react';
+import { COLLIDER_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber } from '../../core/math.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { PropChecks } from '../badProps.js';
@@ -43,7 +44,17 @@ export interface GroundProps {
  */
 export const Ground = guarded(
   '<Ground>',
-  function Ground({ height = 0, friction = 1, restitution = 0, visible = true, color = '#7a808a', size = 40, receiveShadow = true, children, ref }: GroundProps) {
+  function Ground({
+    height = 0,
+    friction = COLLIDER_DEFAULTS.friction,
+    restitution = COLLIDER_DEFAULTS.restitution,
+    visible = true,
+    color = '#7a808a',
+    size = 40,
+    receiveShadow = true,
+    children,
+    ref,
+  }: GroundProps) {
     const checks = new PropChecks('<Ground>');
     checks.run(() => checkNumber(height, '<Ground>: height'));
     checks.run(() => checkNumber(friction, '<Ground>: friction', 0));

@@ -3,6 +3,7 @@ import { useLayoutEffect } from '../hooks/effects.js';
 import type { Group } from 'three';
 import { TriangleMeshCollider } from '../../core/colliders/triangleMesh.js';
 import { collectTriangles } from '../../three/collectTriangles.js';
+import { COLLIDER_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber } from '../../core/math.js';
 import type { World } from '../../core/world.js';
 import { useSinew } from '../context.js';
@@ -46,7 +47,7 @@ class LiveMeshCollider implements ColliderHandle {
  * </MeshCollider>
  * ```
  */
-export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ friction = 1, restitution = 0, children, ref }: MeshColliderProps) {
+export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ friction = COLLIDER_DEFAULTS.friction, restitution = COLLIDER_DEFAULTS.restitution, children, ref }: MeshColliderProps) {
   const { world, store } = useSinew('<MeshCollider>');
   checkNumber(friction, '<MeshCollider>: friction', 0);
   checkNumber(restitution, '<MeshCollider>: restitution', 0, 1);

@@ -1,6 +1,7 @@
 import type { Placement } from '../../core/placement.js';
 import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
+import { COLLIDER_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber } from '../../core/math.js';
 import { useColliderAs, type ColliderHandle } from '../hooks/useCollider.js';
 import { useFollow } from '../hooks/useFollow.js';
@@ -45,7 +46,16 @@ export interface SphereColliderProps extends Placement {
  */
 export const SphereCollider = guarded(
   '<SphereCollider>',
-  function SphereCollider({ position, radius, inside = false, friction = 1, restitution = 0, follow = false, children, ref }: SphereColliderProps) {
+  function SphereCollider({
+    position,
+    radius,
+    inside = false,
+    friction = COLLIDER_DEFAULTS.friction,
+    restitution = COLLIDER_DEFAULTS.restitution,
+    follow = false,
+    children,
+    ref,
+  }: SphereColliderProps) {
     const center = useStableVec3(position ?? ORIGIN, '<SphereCollider>: position')!;
     checkNumber(radius, '<SphereCollider>: radius', 0);
     checkNumber(friction, '<SphereCollider>: friction', 0);

@@ -2,6 +2,7 @@ import { useImperativeHandle, useRef, type Ref } from 'react';
 import { useEffect, useLayoutEffect } from '../hooks/effects.js';
 import type { BodyRecord } from '../../core/bodies/body.js';
 import { createWind, type WindHandle } from '../../core/forces/wind.js';
+import { WIND_DEFAULTS } from '../../core/defaults.js';
 import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useLatest } from '../hooks/useLatest.js';
@@ -41,7 +42,13 @@ export interface WindProps {
  * <Wind velocity={[0, 0, windSpeed]} gust={0.4} turbulence={0.3} />
  * ```
  */
-export const Wind = guarded('<Wind>', function Wind({ velocity, coefficient = 1, gust = 0, gustFrequency = 0.5, turbulence = 0, turbulenceScale = 1, seed, bodies, ref }: WindProps) {
+export const Wind = guarded('<Wind>', function Wind({ velocity, coefficient, gust, gustFrequency, turbulence, turbulenceScale, seed, bodies, ref }: WindProps) {
+  // The core's defaults (one owner): a prop left out falls back to what createWind would use.
+  coefficient ??= WIND_DEFAULTS.coefficient;
+  gust ??= WIND_DEFAULTS.gust;
+  gustFrequency ??= WIND_DEFAULTS.gustFrequency;
+  turbulence ??= WIND_DEFAULTS.turbulence;
+  turbulenceScale ??= WIND_DEFAULTS.turbulenceScale;
   const { world, store } = useSinew('<Wind>');
   const v = useStableVec3(velocity, '<Wind>: velocity');
   if (!v) throw new TypeError('<Wind>: velocity is required, got undefined');
