@@ -11,6 +11,12 @@ import {
   createPlant,
   createRagdoll,
   createRope,
+  createWind,
+  ELECTRIC_DEFAULTS,
+  ElectricForce,
+  GRAVITATION_DEFAULTS,
+  GravitationalForce,
+  WIND_DEFAULTS,
   PARTICLE_DEFAULTS,
   PLANT_DEFAULTS,
   RAGDOLL_DEFAULTS,
@@ -82,6 +88,49 @@ describe('settings', () => {
     // The push-out limit's off switch.
     world.contacts.maxPushOutSpeed = Infinity;
     expect(world.contacts.maxPushOutSpeed).toBe(Infinity);
+  });
+
+  it("the force generators' settings refuse a bad value, naming it, and take good ones", () => {
+    const world = new World();
+    const water = new Buoyancy({ level: 0 });
+    const gravitation = new GravitationalForce();
+    const electric = new ElectricForce();
+    const wind = createWind(world, { velocity: [1, 0, 0] });
+    const refused: [() => unknown, string][] = [
+      [() => (water.level = Number.NaN), 'Buoyancy: level must be a finite number, got NaN'],
+      [() => (water.density = -1), 'Buoyancy: density must be a finite number in [0, Infinity], got -1'],
+      [() => (water.drag = Infinity), 'Buoyancy: drag must be a finite number in [0, Infinity], got Infinity'],
+      [() => (gravitation.G = -1e-11), 'GravitationalForce: G must be a finite number in [0, Infinity], got -1e-11'],
+      [() => (gravitation.softening = -0.1), 'GravitationalForce: softening must be a finite number in [0, Infinity], got -0.1'],
+      [() => (electric.K = 'big' as never), 'ElectricForce: K must be a finite number in [0, Infinity], got big'],
+      [() => (electric.softening = -1), 'ElectricForce: softening must be a finite number in [0, Infinity], got -1'],
+      [() => (wind.velocity = [1, Number.NaN, 0]), 'Wind: velocity must be finite numbers, got [1, NaN, 0]'],
+      [() => (wind.coefficient = -2), 'Wind: coefficient must be a finite number in [0, Infinity], got -2'],
+      [() => (wind.gust = -0.5), 'Wind: gust must be a finite number in [0, Infinity], got -0.5'],
+      [() => (wind.gustFrequency = -1), 'Wind: gustFrequency must be a finite number in [0, Infinity], got -1'],
+      [() => (wind.turbulence = -0.1), 'Wind: turbulence must be a finite number in [0, Infinity], got -0.1'],
+      [() => (wind.turbulenceScale = 0), `Wind: turbulenceScale must be a finite number in [${Number.MIN_VALUE}, Infinity], got 0`],
+      [() => (wind.seed = Infinity), 'Wind: seed must be a finite number, got Infinity'],
+      [() => (wind.bodies = 'all' as never), 'Wind: bodies must be an array of body records, got all'],
+    ];
+    for (const [set, message] of refused) expect(set).toThrow(message);
+    // The refused values changed nothing: the constructors' (the defaults module's) stand.
+    expect([water.level, water.density, water.drag]).toEqual([0, BUOYANCY_DEFAULTS.density, BUOYANCY_DEFAULTS.drag]);
+    expect([gravitation.G, electric.K, wind.coefficient, wind.turbulenceScale]).toEqual([GRAVITATION_DEFAULTS.G, ELECTRIC_DEFAULTS.K, WIND_DEFAULTS.coefficient, WIND_DEFAULTS.turbulenceScale]);
+    expect(wind.velocity).toEqual([1, 0, 0]);
+    water.level = -2.5;
+    water.density = 0;
+    gravitation.G = 1;
+    electric.softening = 0.05;
+    wind.velocity = { x: 0, y: 0, z: 3 };
+    wind.gust = 0.4;
+    wind.seed = 7.9;
+    wind.bodies = [];
+    expect([water.level, water.density, gravitation.G, electric.softening, wind.gust, wind.seed]).toEqual([-2.5, 0, 1, 0.05, 0.4, 7]);
+    expect([wind.velocity, wind.bodies]).toEqual([[0, 0, 3], []]);
+    // The velocity may still be changed in place.
+    wind.velocity[0] = 2;
+    expect(wind.velocity).toEqual([2, 0, 3]);
   });
 
   it('new World and <World> share one check, with the same words', () => {

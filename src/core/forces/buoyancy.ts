@@ -37,18 +37,39 @@ export interface BuoyancyOptions {
 export class Buoyancy implements Force {
   // Fields start as numbers (not undefined) so that storing a double, e.g. a rising
   // water level every frame, does not box it.
-  /** Height of the surface (m) along the direction opposite to gravity. */
-  level = 0;
-  /** Liquid density (kg/m³). */
-  density = 0;
-  /** Liquid drag (1/s). */
-  drag = 0;
+  private levelValue = 0;
+  private densityValue = 0;
+  private dragValue = 0;
 
   constructor(options: BuoyancyOptions) {
     if (!options || typeof options !== 'object') throw new TypeError(`Buoyancy: options must be an object, got ${String(options)}`);
     this.level = checkNumber(options.level, 'Buoyancy: level');
     this.density = checkNumber(options.density ?? BUOYANCY_DEFAULTS.density, 'Buoyancy: density', 0);
     this.drag = checkNumber(options.drag ?? BUOYANCY_DEFAULTS.drag, 'Buoyancy: drag', 0);
+  }
+
+  /** Height of the surface (m) along the direction opposite to gravity; a finite number (anything else throws, naming it). */
+  get level(): number {
+    return this.levelValue;
+  }
+  set level(value: number) {
+    this.levelValue = checkNumber(value, 'Buoyancy: level');
+  }
+
+  /** Liquid density (kg/m³, >= 0). */
+  get density(): number {
+    return this.densityValue;
+  }
+  set density(value: number) {
+    this.densityValue = checkNumber(value, 'Buoyancy: density', 0);
+  }
+
+  /** Liquid drag (1/s, >= 0). */
+  get drag(): number {
+    return this.dragValue;
+  }
+  set drag(value: number) {
+    this.dragValue = checkNumber(value, 'Buoyancy: drag', 0);
   }
 
   /** Adds this substep's buoyancy and drag on every submerged particle to `world.particles.force`. */

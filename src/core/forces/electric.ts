@@ -29,10 +29,8 @@ export interface ElectricForceOptions {
  */
 export class ElectricForce implements Force {
   // Numbers from the start (not undefined), so later stores of doubles are not boxed.
-  /** Coulomb's constant (N·m²/C²). */
-  K = 0;
-  /** Softening length (m). */
-  softening = 0;
+  private kValue = 0;
+  private softeningValue = 0;
   /** Charge (C) by particle id. */
   private charges = new Float64Array(16);
   /** Ids with a non-zero charge, in `[0, chargedCount)`. */
@@ -46,6 +44,22 @@ export class ElectricForce implements Force {
     if (!options || typeof options !== 'object') throw new TypeError(`ElectricForce: options must be an object, got ${String(options)}`);
     this.K = checkNumber(options.K ?? ELECTRIC_DEFAULTS.K, 'ElectricForce: K', 0);
     this.softening = checkNumber(options.softening ?? ELECTRIC_DEFAULTS.softening, 'ElectricForce: softening', 0);
+  }
+
+  /** Coulomb's constant (N·m²/C², >= 0; anything else throws, naming it). */
+  get K(): number {
+    return this.kValue;
+  }
+  set K(value: number) {
+    this.kValue = checkNumber(value, 'ElectricForce: K', 0);
+  }
+
+  /** Softening length (m, >= 0). */
+  get softening(): number {
+    return this.softeningValue;
+  }
+  set softening(value: number) {
+    this.softeningValue = checkNumber(value, 'ElectricForce: softening', 0);
   }
 
   /**

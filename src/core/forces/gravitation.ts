@@ -28,10 +28,8 @@ export interface GravitationalForceOptions {
  */
 export class GravitationalForce implements Force {
   // Numbers from the start (not undefined), so later stores of doubles are not boxed.
-  /** Gravitational constant (N·m²/kg²). */
-  G = 0;
-  /** Softening length (m). */
-  softening = 0;
+  private gValue = 0;
+  private softeningValue = 0;
   private readonly members: Int32Array | null;
   private scratch: Int32Array = new Int32Array(16);
   private readonly count = new Int32Array(1);
@@ -42,6 +40,22 @@ export class GravitationalForce implements Force {
     this.G = checkNumber(options.G ?? GRAVITATION_DEFAULTS.G, 'GravitationalForce: G', 0);
     this.softening = checkNumber(options.softening ?? GRAVITATION_DEFAULTS.softening, 'GravitationalForce: softening', 0);
     this.members = options.particles === undefined ? null : checkIds(options.particles, 'GravitationalForce: particles');
+  }
+
+  /** Gravitational constant (N·m²/kg², >= 0; anything else throws, naming it). */
+  get G(): number {
+    return this.gValue;
+  }
+  set G(value: number) {
+    this.gValue = checkNumber(value, 'GravitationalForce: G', 0);
+  }
+
+  /** Softening length (m, >= 0). */
+  get softening(): number {
+    return this.softeningValue;
+  }
+  set softening(value: number) {
+    this.softeningValue = checkNumber(value, 'GravitationalForce: softening', 0);
   }
 
   /** Adds this substep's gravitational pull between every pair to `world.particles.force`. */

@@ -40,36 +40,93 @@ export interface WindOptions {
  * nothing per step. All fields may be changed live.
  */
 export class Wind implements Force {
-  /** Mean wind velocity (m/s); mutate in place or assign. */
-  velocity: Vec3;
-  /** See {@link WindOptions.coefficient}. */
-  coefficient: number;
-  /** See {@link WindOptions.gust}. */
-  gust: number;
-  /** See {@link WindOptions.gustFrequency}. */
-  gustFrequency: number;
-  /** See {@link WindOptions.turbulence}. */
-  turbulence: number;
-  /** See {@link WindOptions.turbulenceScale}. */
-  turbulenceScale: number;
-  /** Seed of the noise. */
-  seed: number;
-  /** Bodies blown on, or undefined for every body with a surface. */
-  bodies: readonly BodyRecord[] | undefined;
+  // Numbers from the start (not undefined), so later stores of doubles are not boxed.
+  private velocityValue: Vec3 = [0, 0, 0];
+  private coefficientValue = 0;
+  private gustValue = 0;
+  private gustFrequencyValue = 0;
+  private turbulenceValue = 0;
+  private turbulenceScaleValue = 1;
+  private seedValue = 0;
+  private bodiesValue: readonly BodyRecord[] | undefined = undefined;
   /** Noise lattice query and answer: [x, y, z, value] (typed, so no double crosses a call). */
   private readonly query = new Float64Array(4);
 
   constructor(options: WindOptions, seed: number) {
     if (!options || typeof options !== 'object') throw new TypeError(`Wind: options must be an object, got ${String(options)}`);
-    this.velocity = toVec3(options.velocity, 'Wind: velocity');
-    this.coefficient = checkNumber(options.coefficient ?? WIND_DEFAULTS.coefficient, 'Wind: coefficient', 0);
-    this.gust = checkNumber(options.gust ?? WIND_DEFAULTS.gust, 'Wind: gust', 0);
-    this.gustFrequency = checkNumber(options.gustFrequency ?? WIND_DEFAULTS.gustFrequency, 'Wind: gustFrequency', 0);
-    this.turbulence = checkNumber(options.turbulence ?? WIND_DEFAULTS.turbulence, 'Wind: turbulence', 0);
-    this.turbulenceScale = checkNumber(options.turbulenceScale ?? WIND_DEFAULTS.turbulenceScale, 'Wind: turbulenceScale', Number.MIN_VALUE);
-    this.seed = checkNumber(seed, 'Wind: seed') | 0;
-    if (options.bodies !== undefined && !Array.isArray(options.bodies)) throw new TypeError(`Wind: bodies must be an array of body records, got ${String(options.bodies)}`);
+    this.velocity = options.velocity;
+    this.coefficient = options.coefficient ?? WIND_DEFAULTS.coefficient;
+    this.gust = options.gust ?? WIND_DEFAULTS.gust;
+    this.gustFrequency = options.gustFrequency ?? WIND_DEFAULTS.gustFrequency;
+    this.turbulence = options.turbulence ?? WIND_DEFAULTS.turbulence;
+    this.turbulenceScale = options.turbulenceScale ?? WIND_DEFAULTS.turbulenceScale;
+    this.seed = seed;
     this.bodies = options.bodies;
+  }
+
+  /** Mean wind velocity (m/s); mutate in place, or assign finite `[x, y, z]` (anything else throws, naming it). */
+  get velocity(): Vec3 {
+    return this.velocityValue;
+  }
+  set velocity(v: Vec3Like) {
+    this.velocityValue = toVec3(v, 'Wind: velocity');
+  }
+
+  /** See {@link WindOptions.coefficient} (>= 0). */
+  get coefficient(): number {
+    return this.coefficientValue;
+  }
+  set coefficient(c: number) {
+    this.coefficientValue = checkNumber(c, 'Wind: coefficient', 0);
+  }
+
+  /** See {@link WindOptions.gust} (>= 0). */
+  get gust(): number {
+    return this.gustValue;
+  }
+  set gust(share: number) {
+    this.gustValue = checkNumber(share, 'Wind: gust', 0);
+  }
+
+  /** See {@link WindOptions.gustFrequency} (Hz, >= 0). */
+  get gustFrequency(): number {
+    return this.gustFrequencyValue;
+  }
+  set gustFrequency(hz: number) {
+    this.gustFrequencyValue = checkNumber(hz, 'Wind: gustFrequency', 0);
+  }
+
+  /** See {@link WindOptions.turbulence} (>= 0). */
+  get turbulence(): number {
+    return this.turbulenceValue;
+  }
+  set turbulence(share: number) {
+    this.turbulenceValue = checkNumber(share, 'Wind: turbulence', 0);
+  }
+
+  /** See {@link WindOptions.turbulenceScale} (m, > 0). */
+  get turbulenceScale(): number {
+    return this.turbulenceScaleValue;
+  }
+  set turbulenceScale(m: number) {
+    this.turbulenceScaleValue = checkNumber(m, 'Wind: turbulenceScale', Number.MIN_VALUE);
+  }
+
+  /** Seed of the noise (a finite number, taken as a 32-bit integer). */
+  get seed(): number {
+    return this.seedValue;
+  }
+  set seed(seed: number) {
+    this.seedValue = checkNumber(seed, 'Wind: seed') | 0;
+  }
+
+  /** Bodies blown on (an array of body records), or undefined for every body with a surface. */
+  get bodies(): readonly BodyRecord[] | undefined {
+    return this.bodiesValue;
+  }
+  set bodies(bodies: readonly BodyRecord[] | undefined) {
+    if (bodies !== undefined && !Array.isArray(bodies)) throw new TypeError(`Wind: bodies must be an array of body records, got ${String(bodies)}`);
+    this.bodiesValue = bodies;
   }
 
   /** Adds this substep's wind force on every triangle of the target bodies to `world.particles.force`. */
