@@ -136,9 +136,9 @@ export class AnimatedRagdoll {
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
-    const first = this.ragdoll.first;
-    // The driver reads the particle columns: slots, not ids.
-    const swung = swungBones(this.fit, particleSlot(first));
+    // The driver and the get-up's blend read the particle columns: slots, not ids.
+    const first = particleSlot(this.ragdoll.first);
+    const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
     const driven = new Set<Object3D>(swung.map((s) => s.bone));
     // Each hand and foot bone once (a rig may map two parts to one), unless the driver poses it.
@@ -291,7 +291,7 @@ export class AnimatedRagdoll {
   getUp(seconds: number): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
     if (!this.isActive || this.removed) return;
-    this.blend.start(this.world.particles.position, this.ragdoll.first, seconds);
+    this.blend.start(this.world.particles.position, particleSlot(this.ragdoll.first), seconds);
     this.applyStrength(this.rigid);
   }
 

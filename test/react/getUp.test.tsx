@@ -84,6 +84,13 @@ describe('getUp', () => {
     expect(js).toEqual(wasm);
   });
 
+  it('is the same in reused particle slots as in a fresh world, bit for bit', () => {
+    const c: GetUpCase = { rig: 'unreal', hit: ['chest', [0, 0, -1], 0.01], lie: 1, seconds: 0.5 };
+    const reused = measureGetUp({ ...c, reusedSlots: true });
+    expectSmoothGetUp(reused, c);
+    expect(reused).toEqual(measureGetUp(c));
+  });
+
   it('ends when hit or activated: the body is physical again and falls', () => {
     for (const stop of ['hit', 'activate'] as const) {
       const w = walker({}, 0);
