@@ -116,6 +116,8 @@ export class AnimatedRagdoll {
   /** Bounds of a body one step ahead (min xyz, max xyz), scratch of `strikes`. */
   private readonly ahead = new Float64Array(6);
   private readonly reach: number;
+  /** The slots of each limb's ends (from, to), which `strikes` reads the particle columns at. */
+  private readonly limbSlots: Int32Array;
 
   /**
    * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
@@ -136,6 +138,7 @@ export class AnimatedRagdoll {
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
+    this.limbSlots = Int32Array.from(this.ragdoll.limbs.flatMap((l) => [particleSlot(l.from), particleSlot(l.to)]));
     // The driver and the get-up's blend read the particle columns: slots, not ids.
     const first = particleSlot(this.ragdoll.first);
     const swung = swungBones(this.fit, first);
@@ -432,12 +435,13 @@ export class AnimatedRagdoll {
     const reach = this.reach;
     for (let k = 0; k < 3; k++) if (ahead[k]! > box[3 + k]! + reach || ahead[3 + k]! < box[k]! - reach) return false;
     const limbs = this.ragdoll.limbs;
+    const ends = this.limbSlots;
     for (let l = 0; l < limbs.length; l++) {
       const limb = limbs[l]!;
       let overlaps = true;
       for (let k = 0; k < 3 && overlaps; k++) {
-        const a = pos[limb.from * 3 + k]!;
-        const b = pos[limb.to * 3 + k]!;
+        const a = pos[ends[l * 2]! * 3 + k]!;
+        const b = pos[ends[l * 2 + 1]! * 3 + k]!;
         overlaps = ahead[k]! <= Math.max(a, b) + limb.radius && ahead[3 + k]! >= Math.min(a, b) - limb.radius;
       }
       if (overlaps) return true;
