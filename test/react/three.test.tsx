@@ -163,13 +163,16 @@ describe('read-back (src/three)', () => {
     expected.elements.forEach((v, i) => expect(out[16 + i]).toBeCloseTo(v, 6));
   });
 
-  it('writes particle and capsule instances, with bounds around them', () => {
+  it("writes particle and capsule instances, with bounds around them, read at the particles' slots", () => {
     const world = new World({ sleep: false });
+    // Reused slots: the ids carry the slots' generation, which the columns are not indexed by.
+    world.removeParticle(world.addParticle({ position: [9, 9, 9] }));
     const first = world.addParticles([
       { position: [0, 0, 0], radius: 0.1 },
       { position: [0, -1, 0], radius: 0.2 },
       { position: [3, 0, 0], radius: 0.1 },
     ]);
+    expect(first).toBeGreaterThanOrEqual(2 ** 20);
     const balls = new InstancedMesh(new SphereGeometry(1), new MeshBasicMaterial(), 3);
     writeParticleInstances(balls, world, first, 3, CURRENT);
     const m = new Matrix4();
