@@ -1,4 +1,4 @@
-import { BodyAttachment, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
+import { BodyAttachment, World, particleSlot, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
 
 // Light things carrying heavy things (issue 25), each built as a user would,
 // every option at its default, and the numbers the issue names read back.
@@ -52,7 +52,7 @@ export function hammock(options: WorldOptions = {}): { world: World; cloth: Clot
 /** Mean height (m) of particles `ids`. */
 export function meanHeight(world: World, ids: readonly number[]): number {
   let y = 0;
-  for (const id of ids) y += world.positions[id * 3 + 1]!;
+  for (const id of ids) y += world.positions[particleSlot(id) * 3 + 1]!;
   return y / ids.length;
 }
 
