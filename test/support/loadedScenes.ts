@@ -26,7 +26,9 @@ export function strain(world: World, pairs: readonly (readonly [number, number])
   const p = world.positions;
   let sum = 0;
   let max = 0;
-  for (const [a, b] of pairs) {
+  for (const [idA, idB] of pairs) {
+    const a = particleSlot(idA);
+    const b = particleSlot(idB);
     const e = Math.hypot(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!) / rest - 1;
     sum += e;
     if (e > max) max = e;
@@ -60,7 +62,8 @@ export function meanHeight(world: World, ids: readonly number[]): number {
 export function ropeLength(world: World, rope: RopeHandle): number {
   const p = world.positions;
   let length = 0;
-  for (let i = rope.first; i < rope.first + rope.count - 1; i++) length += Math.hypot(p[i * 3]! - p[i * 3 + 3]!, p[i * 3 + 1]! - p[i * 3 + 4]!, p[i * 3 + 2]! - p[i * 3 + 5]!);
+  const first = particleSlot(rope.first);
+  for (let i = first; i < first + rope.count - 1; i++) length += Math.hypot(p[i * 3]! - p[i * 3 + 3]!, p[i * 3 + 1]! - p[i * 3 + 4]!, p[i * 3 + 2]! - p[i * 3 + 5]!);
   return length;
 }
 
