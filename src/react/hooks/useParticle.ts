@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useLayoutEffect } from './effects.js';
+import { PARTICLE_DEFAULTS } from '../../core/defaults.js';
 import { particleSlot } from '../../core/ids.js';
 import { checkNumber, type Vec3, type Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';
@@ -98,10 +99,10 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
   const position = useStableVec3(options.position, `${who}: position`);
   if (!position) throw new TypeError(`${who}: position is required, got undefined`);
   const velocity = useStableVec3(options.velocity, `${who}: velocity`);
-  const mass = checkMass(options.mass ?? 1, who);
-  const radius = checkNumber(options.radius ?? 0, `${who}: radius`, 0);
-  const friction = checkNumber(options.friction ?? 0.5, `${who}: friction`, 0);
-  const restitution = checkNumber(options.restitution ?? 0, `${who}: restitution`, 0, 1);
+  const mass = checkMass(options.mass ?? PARTICLE_DEFAULTS.mass, who);
+  const radius = checkNumber(options.radius ?? PARTICLE_DEFAULTS.radius, `${who}: radius`, 0);
+  const friction = checkNumber(options.friction ?? PARTICLE_DEFAULTS.friction, `${who}: friction`, 0);
+  const restitution = checkNumber(options.restitution ?? PARTICLE_DEFAULTS.restitution, `${who}: restitution`, 0, 1);
   const { name } = options;
   if (name !== undefined && (typeof name !== 'string' || name === '' || name.includes('.'))) {
     throw new TypeError(`${who}: name must be a non-empty string without ".", got ${JSON.stringify(name)}`);

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useEffect } from './effects.js';
+import { PIN_DEFAULTS } from '../../core/defaults.js';
 import { checkCompliance, checkDamping } from '../../core/materials.js';
 import { toVec3, type Vec3, type Vec3Like } from '../../core/math.js';
 import type { PinOptions, World } from '../../core/world.js';
@@ -66,8 +67,8 @@ export function usePinAs(who: string, particle: ParticleRef, target?: Vec3Like, 
   const checks = new PropChecks(who);
   // Every bad prop in one error; the target is checked again (without throwing now) by useStableVec3.
   checks.run(() => target === undefined || toVec3(target, `${who}: target`));
-  const compliance = checks.run(() => checkCompliance(options.compliance ?? 0, `${who}: compliance`));
-  const damping = checks.run(() => checkDamping(options.damping ?? 0, `${who}: damping`));
+  const compliance = checks.run(() => checkCompliance(options.compliance ?? PIN_DEFAULTS.compliance, `${who}: compliance`));
+  const damping = checks.run(() => checkDamping(options.damping ?? PIN_DEFAULTS.damping, `${who}: damping`));
   checks.throwIfAny();
   const stableTarget = useStableVec3(target, `${who}: target`);
   const [handle] = useState(() => new LivePin(world));

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useEffect } from './effects.js';
+import { STICK_DEFAULTS } from '../../core/defaults.js';
 import { particleSlot } from '../../core/ids.js';
 import { checkNumber } from '../../core/math.js';
 import type { StickKind } from '../../core/constraints/sticks.js';
@@ -72,12 +73,12 @@ export function useStickAs(who: string, a: ParticleRef, b: ParticleRef, options:
   const checks = new PropChecks(who);
   const length = options.length === undefined ? undefined : checks.run(() => checkNumber(options.length, `${who}: length`, 0));
   const stiffness = checks.run(() => {
-    if (checkNumber(options.stiffness ?? 1, `${who}: stiffness`, 0, 1) === 0) throw new RangeError(`${who}: stiffness must be in (0, 1], got 0`);
-    return options.stiffness ?? 1;
+    if (checkNumber(options.stiffness ?? STICK_DEFAULTS.stiffness, `${who}: stiffness`, 0, 1) === 0) throw new RangeError(`${who}: stiffness must be in (0, 1], got 0`);
+    return options.stiffness ?? STICK_DEFAULTS.stiffness;
   });
-  const kind = options.kind ?? 'equal';
-  const compliance = checks.run(() => checkNumber(options.compliance ?? 0, `${who}: compliance`, 0));
-  const damping = checks.run(() => checkNumber(options.damping ?? 0, `${who}: damping`, 0));
+  const kind = options.kind ?? STICK_DEFAULTS.kind;
+  const compliance = checks.run(() => checkNumber(options.compliance ?? STICK_DEFAULTS.compliance, `${who}: compliance`, 0));
+  const damping = checks.run(() => checkNumber(options.damping ?? STICK_DEFAULTS.damping, `${who}: damping`, 0));
   checks.run(() => {
     if (!KINDS.includes(kind)) throw new RangeError(`${who}: kind must be 'equal', 'min' or 'max', got ${String(kind)}`);
   });
