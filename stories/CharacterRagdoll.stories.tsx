@@ -2,11 +2,12 @@ import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { AnimationMixer, Vector3, type InstancedMesh } from 'three';
-import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, MeshCollider, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
+import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { ragdollParts, type RagdollPart } from 'sinew-physics/core';
 import { Floor } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';
+import { Staircase } from './support/Staircase.js';
 import { WorldProbe } from './support/WorldProbe.js';
 
 const buttonStyle = {
@@ -180,28 +181,6 @@ const RUN = 0.3;
 const STAIR_WIDTH = 2.4;
 const LANDING = 1.4;
 
-/** A landing `STEPS` rises up with a flight of steps down toward +x from x = 0, one static triangle collider. */
-function Staircase() {
-  const top = STEPS * RISE;
-  return (
-    <MeshCollider friction={0.9}>
-      <mesh position={[-LANDING / 2, top / 2, 0]} castShadow receiveShadow>
-        <boxGeometry args={[LANDING, top, STAIR_WIDTH]} />
-        <meshStandardMaterial color="#5a6580" roughness={0.8} />
-      </mesh>
-      {Array.from({ length: STEPS - 1 }, (_, i) => {
-        const height = (STEPS - 1 - i) * RISE;
-        return (
-          <mesh key={i} position={[(i + 0.5) * RUN, height / 2, 0]} castShadow receiveShadow>
-            <boxGeometry args={[RUN, height, STAIR_WIDTH]} />
-            <meshStandardMaterial color={i % 2 ? '#5a6580' : '#64708c'} roughness={0.8} />
-          </mesh>
-        );
-      })}
-    </MeshCollider>
-  );
-}
-
 function StairsScene(args: ShootArgs) {
   return (
     <ShootingRange
@@ -211,7 +190,7 @@ function StairsScene(args: ShootArgs) {
       hint="Click the walker on the landing to shoot it; shot in the back it falls down the stairs."
       place={{ position: [-0.35, STEPS * RISE, 0], facing: Math.PI / 2 }}
     >
-      <Staircase />
+      <Staircase steps={STEPS} rise={RISE} run={RUN} width={STAIR_WIDTH} landing={LANDING} />
     </ShootingRange>
   );
 }
