@@ -343,7 +343,12 @@ describe('physical facts', () => {
       const force = useMemo<Force>(
         () => ({
           apply(world) {
-            for (let id = 0; id < world.particles.end; id++) world.applyForce(id, world.getVelocity(id).map((v) => 2 * v) as [number, number, number]);
+            for (let slot = 0; slot < world.particles.end; slot++) {
+              if (!world.particles.isAlive(slot)) continue;
+              // The loop walks slots; the accessors take ids.
+              const id = world.particleId(slot);
+              world.applyForce(id, world.getVelocity(id).map((v) => 2 * v) as [number, number, number]);
+            }
           },
         }),
         [],
