@@ -21,9 +21,9 @@ export const enum ClothStickKind {
 export interface ClothSticks {
   /** Sticks made (entries in use in the arrays below). */
   count: number;
-  /** Particle id of each stick's first end. */
+  /** Slot of each stick's first end's particle. */
   a: Int32Array;
-  /** Particle id of each stick's second end. */
+  /** Slot of each stick's second end's particle. */
   b: Int32Array;
   /** Rest length of each stick (m). */
   rest: Float64Array;
@@ -35,7 +35,7 @@ export interface ClothSticks {
   spanA: Int32Array;
   /** For a bend stick, the index of the second structural stick it spans; -1 for other sticks. */
   spanB: Int32Array;
-  /** Every triangle the cloth was made with, three particle ids each. */
+  /** Every triangle the cloth was made with, three particle slots each. */
   allTriangles: Uint32Array;
   /** Three stick indices (into the arrays above) per triangle of `allTriangles`. */
   triangleSticks: Int32Array;
