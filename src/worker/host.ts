@@ -1,0 +1,111 @@
+import { World } from '../core/world.js';
+import { decodeValue, describeCommand, WORLD_REF, type Command, type ToWorker } from './commands.js';
+import { replayableClass, replayableFunction } from './replayables.js';
+import { SharedFrameWriter, TransferFrameWriter, type FrameWriter, type PostFromWorker } from './transport.js';
+
+/**
+ * The worker's side of a remote world: owns the stepping {@link World}, applies the main
+ * thread's commands in order and publishes a frame after every `advance`. Independent of
+ * the worker global, so tests run it in-process (see `connectInProcess`); `workerMain.ts`
+ * wires it to `self`.
+ */
+export class WorkerHost {
+  /** The world that steps (null until the `init` message). */
+  world: World | null = null;
+  /** Objects named by reference numbers: the world (0) and the results of commands. */
+  readonly refs = new Map<number, unknown>();
+  private writer: FrameWriter | null = null;
+  private advances = 0;
+  private commands = 0;
+
+  constructor(private readonly post: PostFromWorker) {}
+
+  /** Handles one message from the main thread. */
+  receive(message: ToWorker): void {
+    switch (message.type) {
+      case 'init':
+        this.guard('new World(options)', () => {
+          this.world = new World(message.options);
+          this.refs.set(WORLD_REF, this.world);
+          this.writer = message.transport === 'shared' ? new SharedFrameWriter(this.post) : new TransferFrameWriter(this.post);
+        });
+        return;
+      case 'commands':
+        for (const command of message.commands) this.guard(describeCommand(command), () => this.apply(command));
+        return;
+      case 'return':
+        this.writer?.giveBack(message.buffer);
+        return;
+    }
+  }
+
+  /** Applies one command to the world. */
+  private apply(command: Command): void {
+    const world = this.world;
+    if (world === null) throw new Error('sinew worker: a command arrived before init');
+    this.commands++;
+    const refs = this.refs;
+    switch (command.op) {
+      case 'call': {
+        const target = this.object(command.target) as Record<string, unknown>;
+        const method = target[command.method];
+        if (typeof method !== 'function') throw new TypeError(`sinew worker: ${describeCommand(command)}: no method '${command.method}'`);
+        this.keep(command.result, method.apply(target, decodeValue(command.args, refs) as unknown[]));
+        return;
+      }
+      case 'fn':
+        this.keep(command.result, replayableFunction(command.name)(...(decodeValue(command.args, refs) as unknown[])));
+        return;
+      case 'new': {
+        const Class = replayableClass(command.name);
+        this.keep(command.result, new Class(...(decodeValue(command.args, refs) as unknown[])));
+        return;
+      }
+      case 'set':
+        (this.object(command.target) as Record<string, unknown>)[command.key] = decodeValue(command.value, refs);
+        return;
+      case 'ref':
+        this.keep(command.result, (this.object(command.target) as Record<string, unknown>)[command.key]);
+        return;
+      case 'release':
+        if (command.ref !== WORLD_REF) refs.delete(command.ref);
+        return;
+      case 'advance':
+        world.advance(command.seconds);
+        this.published();
+        return;
+      case 'step':
+        world.step();
+        this.published();
+        return;
+      case 'snapshot':
+        this.post({ type: 'snapshot', id: command.id, snapshot: world.snapshot() });
+        return;
+    }
+  }
+
+  private published(): void {
+    this.advances++;
+    this.writer!.publish(this.world!, this.advances, this.commands);
+  }
+
+  private object(ref: number): object {
+    const target = this.refs.get(ref);
+    if (target === null || (typeof target !== 'object' && typeof target !== 'function')) throw new RangeError(`sinew worker: no object with reference #${ref}`);
+    return target;
+  }
+
+  private keep(result: number, value: unknown): void {
+    if (result >= 0) this.refs.set(result, value);
+  }
+
+  /** Runs `action`; an error goes back to the main thread with the worker's stack and the command it came from. */
+  private guard(what: string, action: () => void): void {
+    try {
+      action();
+    } catch (error) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      this.post({ type: 'error', message: e.message, stack: e.stack ?? '', command: what });
+    }
+  }
+}

@@ -1,0 +1,283 @@
+import type { World } from '../core/world.js';
+import { REF, WORLD_REF, type Command, type EncodedRef } from './commands.js';
+
+/**
+ * Methods that only read: called on the shadow world and not recorded, unless they return
+ * an object the caller may change or pass on (then the worker must hold the same object).
+ */
+const READS = new Set([
+  'getPosition',
+  'getInterpolatedPosition',
+  'getVelocity',
+  'getMass',
+  'stickRow',
+  'pinRow',
+  'hasConstraint',
+  'checkParticle',
+  'particleId',
+  'particle',
+  'bodyOf',
+  'bodyAt',
+  'getCollider',
+]);
+
+/** Why a call cannot be recorded, and what to do instead, by method name (the rest get a general hint). */
+const HINTS: Record<string, string> = {
+  onBeforeStep:
+    'step callbacks would run in the worker, where none of this thread’s variables exist: do per-frame work on the main thread before `advance` (it applies at the start of the next step, as on a main-thread world), or use a replayable force or helper',
+  onAfterStep:
+    'step callbacks would run in the worker, where none of this thread’s variables exist: read results on the main thread after the frame arrives (`remote.sync()`), or use a replayable helper',
+  addForce:
+    'a force made on this thread cannot be sent: make a replayable one with `remote.construct(Attractor, options)` (any class in REPLAYABLE_CLASSES), or `remote.call(createWind, world, options)`',
+  addConstraint: 'a user constraint runs its own `project` code, which cannot be sent to the worker: use the built-in constraints (sticks, pins, angle and plane constraints, attachments)',
+};
+
+const GENERAL_HINT =
+  'only plain data (numbers, strings, arrays, plain objects, typed arrays) and objects the remote world handed out can be sent to the worker: make engine objects with `remote.call(fn, …)` or `remote.construct(Class, …)` (see REPLAYABLE_FUNCTIONS and REPLAYABLE_CLASSES)';
+
+/** What the world proxy routes to the remote world instead of the shadow (which never steps). */
+export interface WorldHooks {
+  advance(seconds: number): number;
+  step(): void;
+}
+
+/** Builtin methods (an array's `map`, an object's `hasOwnProperty`) run on the proxy itself, so their reads and writes go through it. */
+function isBuiltin(key: string, value: unknown): boolean {
+  return (Array.prototype as unknown as Record<string, unknown>)[key] === value || (Object.prototype as unknown as Record<string, unknown>)[key] === value;
+}
+
+/** Objects that are wrapped in a recording proxy; typed arrays, buffers, maps and the like are handed out as they are (read-only by contract). */
+function wrappable(value: object): boolean {
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof Map || value instanceof Set || value instanceof Date || value instanceof RegExp || value instanceof Promise)
+    return false;
+  return typeof SharedArrayBuffer === 'undefined' || !(value instanceof SharedArrayBuffer);
+}
+
+function isObject(value: unknown): value is object {
+  return value !== null && (typeof value === 'object' || typeof value === 'function');
+}
+
+/**
+ * The main thread's recorder: wraps the shadow world (and every object read from it or
+ * returned by it) in a Proxy that forwards each operation to the shadow, so ids, handles
+ * and errors come synchronously, and records each change as a {@link Command} for the
+ * worker. Objects get reference numbers in the order the shadow meets them, which is the
+ * order the worker meets them too.
+ */
+export class Recorder {
+  /** Commands recorded since the last {@link Recorder.take}. */
+  private queue: Command[] = [];
+  private nextRef = WORLD_REF + 1;
+  private readonly proxies = new WeakMap<object, object>();
+  private readonly refs = new WeakMap<object, number>();
+  private readonly raws = new WeakMap<object, object>();
+  private readonly names = new WeakMap<object, string>();
+  private readonly released = new FinalizationRegistry<number>((ref) => this.queue.push({ op: 'release', ref }));
+  /** The recording proxy of the shadow world. */
+  readonly world: World;
+
+  constructor(
+    readonly shadow: World,
+    private readonly hooks: WorldHooks,
+  ) {
+    this.refs.set(shadow, WORLD_REF);
+    this.world = this.wrap(shadow, WORLD_REF, 'world') as World;
+  }
+
+  /** Hands over the commands recorded so far (and starts a new list). */
+  take(): Command[] {
+    const commands = this.queue;
+    this.queue = [];
+    return commands;
+  }
+
+  /** Commands waiting to be taken. */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Records a command of the remote world's own (advance, snapshot). */
+  push(command: Command): void {
+    this.queue.push(command);
+  }
+
+  /** The raw object behind a proxy (the object itself otherwise). */
+  raw<T>(value: T): T {
+    return (isObject(value) ? (this.raws.get(value) ?? value) : value) as T;
+  }
+
+  /** Calls replayable `name` (`fn`) on the shadow with `args` and records it. */
+  callFunction(name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+    const [raw, encoded] = this.convertArgs(args, `${name}(…)`, undefined);
+    return this.result(fn(...raw), (result) => this.queue.push({ op: 'fn', name, args: encoded, result }), `${name}(…)`);
+  }
+
+  /** Constructs replayable class `name` (`Class`) with `args` and records it. */
+  construct(name: string, Class: new (...args: unknown[]) => unknown, args: unknown[]): unknown {
+    const [raw, encoded] = this.convertArgs(args, `new ${name}(…)`, undefined);
+    return this.result(new Class(...raw), (result) => this.queue.push({ op: 'new', name, args: encoded, result }), `new ${name}(…)`);
+  }
+
+  /** Wraps an object result in a proxy under a new reference (recorded by `record`), or returns it as it is. */
+  private result(value: unknown, record: (result: number) => void, name: string): unknown {
+    if (!isObject(value) || !wrappable(value)) {
+      record(-1);
+      return value;
+    }
+    const known = this.proxies.get(value);
+    if (known !== undefined) {
+      record(-1);
+      return known;
+    }
+    const ref = this.nextRef++;
+    record(ref);
+    return this.wrap(value, ref, name);
+  }
+
+  private wrap(raw: object, ref: number, name: string): object {
+    const methods = new Map<string, { fn: unknown; wrapper: (...args: unknown[]) => unknown }>();
+    const proxy = new Proxy(raw, {
+      get: (target, key) => {
+        if (typeof key === 'symbol') return Reflect.get(target, key);
+        if (ref === WORLD_REF) {
+          const routed = this.worldRoute(key);
+          if (routed !== undefined) return routed;
+        }
+        const value = Reflect.get(target, key) as unknown;
+        if (typeof value === 'function') {
+          if (isBuiltin(key, value)) return value;
+          let entry = methods.get(key);
+          if (entry === undefined || entry.fn !== value) {
+            const fn = value as (...args: unknown[]) => unknown;
+            entry = { fn, wrapper: (...args: unknown[]) => this.invoke(target, ref, `${name}.${key}`, key, fn, args) };
+            methods.set(key, entry);
+          }
+          return entry.wrapper;
+        }
+        if (!isObject(value) || !wrappable(value)) return value;
+        return this.proxies.get(value) ?? this.child(value, ref, key, `${name}.${key}`);
+      },
+      set: (target, key, value) => {
+        if (typeof key === 'symbol') return Reflect.set(target, key, value);
+        const [[raw], [encoded]] = this.convertArgs([value], `${name}.${key} = …`, undefined);
+        if (!Reflect.set(target, key, raw)) return false;
+        this.queue.push({ op: 'set', target: ref, key, value: encoded });
+        return true;
+      },
+    });
+    this.proxies.set(raw, proxy);
+    this.refs.set(raw, ref);
+    this.raws.set(proxy, raw);
+    this.names.set(raw, name);
+    if (ref !== WORLD_REF) this.released.register(proxy, ref);
+    return proxy;
+  }
+
+  /** An object met by reading `parent[key]`: recorded as a reference, so the worker holds the same object. */
+  private child(value: object, parent: number, key: string, name: string): object {
+    const ref = this.nextRef++;
+    this.queue.push({ op: 'ref', target: parent, key, result: ref });
+    return this.wrap(value, ref, name);
+  }
+
+  /** The world's members that do not go to the shadow: stepping and snapshots live in the worker. */
+  private worldRoute(key: string): unknown {
+    switch (key) {
+      case 'advance':
+        return this.hooks.advance;
+      case 'step':
+        return this.hooks.step;
+      case 'snapshot':
+        return () => {
+          throw new Error('RemoteWorld: world.snapshot() cannot answer synchronously: the state lives in the worker. Use `await remote.snapshot()` (a snapshot taken after the frames sent so far).');
+        };
+      case 'onBeforeStep':
+      case 'onAfterStep':
+        return () => {
+          throw new TypeError(`RemoteWorld: world.${key}(callback) is refused: ${HINTS[key]}.`);
+        };
+      default:
+        return undefined;
+    }
+  }
+
+  /** Calls method `key` of `target` on the shadow and records it (reads are recorded only when they return an object). */
+  private invoke(target: object, ref: number, name: string, key: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
+    const who = `${name}(…)`;
+    const record = (result: number, encoded: unknown[]) => this.queue.push({ op: 'call', target: ref, method: key, args: encoded, result });
+    if (READS.has(key)) {
+      const raw = args.map((a) => this.raw(a));
+      const value = fn.apply(target, raw);
+      if (!isObject(value) || raw.includes(value) || !wrappable(value)) return value;
+      const [, encoded] = this.convertArgs(args, who, key);
+      return this.result(value, (result) => record(result, encoded), who);
+    }
+    const [raw, encoded] = this.convertArgs(args, who, key);
+    return this.result(fn.apply(target, raw), (result) => record(result, encoded), who);
+  }
+
+  /**
+   * Two versions of call arguments: for the shadow (proxies replaced by their objects) and for
+   * the worker (objects the remote world handed out replaced by references, typed arrays
+   * copied, so later changes to them do not reach the worker). Throws, naming the call and the
+   * argument, for what cannot be sent: functions and objects made outside the remote world.
+   */
+  private convertArgs(args: unknown[], who: string, method: string | undefined): [unknown[], unknown[]] {
+    const raw: unknown[] = [];
+    const encoded: unknown[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const [r, e] = this.convert(args[i], who, `argument ${i + 1}`, method);
+      raw.push(r);
+      encoded.push(e);
+    }
+    return [raw, encoded];
+  }
+
+  private convert(value: unknown, who: string, path: string, method: string | undefined): [unknown, unknown] {
+    if (!isObject(value)) {
+      if (typeof value === 'symbol') throw this.refusal(who, path, 'is a symbol', method);
+      return [value, value];
+    }
+    const raw = this.raws.get(value) ?? value;
+    const ref = this.refs.get(raw);
+    if (ref !== undefined) return [raw, { [REF]: ref } satisfies EncodedRef];
+    if (typeof raw === 'function') throw this.refusal(who, path, 'is a function', method);
+    if (ArrayBuffer.isView(raw)) {
+      if (raw instanceof DataView) throw this.refusal(who, path, 'is a DataView', method);
+      return [raw, (raw as unknown as { slice(): unknown }).slice()];
+    }
+    if (Array.isArray(raw)) {
+      const rawOut: unknown[] = [];
+      const encodedOut: unknown[] = [];
+      let changed = false;
+      for (let i = 0; i < raw.length; i++) {
+        const [r, e] = this.convert(raw[i], who, `${path}[${i}]`, method);
+        changed ||= r !== raw[i];
+        rawOut.push(r);
+        encodedOut.push(e);
+      }
+      return [changed ? rawOut : raw, encodedOut];
+    }
+    const proto = Object.getPrototypeOf(raw) as unknown;
+    if (proto !== Object.prototype && proto !== null) {
+      const made = (raw as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      throw this.refusal(who, path, `is an instance of ${made} made outside the remote world`, method);
+    }
+    const rawOut: Record<string, unknown> = {};
+    const encodedOut: Record<string, unknown> = {};
+    let changed = false;
+    for (const key of Object.keys(raw)) {
+      const item = (raw as Record<string, unknown>)[key];
+      const [r, e] = this.convert(item, who, `${path}.${key}`, method);
+      changed ||= r !== item;
+      rawOut[key] = r;
+      encodedOut[key] = e;
+    }
+    return [changed ? rawOut : raw, encodedOut];
+  }
+
+  private refusal(who: string, path: string, what: string, method: string | undefined): TypeError {
+    const hint = (method !== undefined ? HINTS[method] : undefined) ?? GENERAL_HINT;
+    return new TypeError(`RemoteWorld: ${who}: ${path} ${what}, which cannot be sent to the physics worker; ${hint}.`);
+  }
+}
