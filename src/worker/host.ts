@@ -70,13 +70,21 @@ export class WorkerHost {
       case 'release':
         if (command.ref !== WORLD_REF) refs.delete(command.ref);
         return;
+      // A frame follows every advance, even one that threw, so the main thread's count of
+      // advances waiting ("behind") stays true.
       case 'advance':
-        world.advance(command.seconds);
-        this.published();
+        try {
+          world.advance(command.seconds);
+        } finally {
+          this.published();
+        }
         return;
       case 'step':
-        world.step();
-        this.published();
+        try {
+          world.step();
+        } finally {
+          this.published();
+        }
         return;
       case 'snapshot':
         this.post({ type: 'snapshot', id: command.id, snapshot: world.snapshot() });

@@ -41,9 +41,13 @@ export interface RemoteStats {
   commandsSent: number;
 }
 
-/** The module worker that runs sinew's worker entry next to this file (bundlers, Vite included, follow this form). */
+/**
+ * The module worker that runs sinew's worker entry next to this file, in the form bundlers
+ * (Vite included) recognise and bundle. The library build writes it as `./workerMain.js` (see
+ * vite.config.ts); from the sources, Vite's dev server bundles the TypeScript entry.
+ */
 function defaultEndpoint(): WorkerEndpoint {
-  return new Worker(new URL('./workerMain.js', import.meta.url), { type: 'module' }) as unknown as WorkerEndpoint;
+  return new Worker(new URL('./workerMain.ts', import.meta.url), { type: 'module' }) as unknown as WorkerEndpoint;
 }
 
 /**

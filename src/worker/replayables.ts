@@ -100,17 +100,24 @@ export type ReplayableFunctionName = keyof typeof REPLAYABLE_FUNCTIONS;
 /** Name of a class in {@link REPLAYABLE_CLASSES}. */
 export type ReplayableClassName = keyof typeof REPLAYABLE_CLASSES;
 
-const functionNames = new Map<unknown, string>(Object.entries(REPLAYABLE_FUNCTIONS).map(([name, fn]) => [fn, name]));
-const classNames = new Map<unknown, string>(Object.entries(REPLAYABLE_CLASSES).map(([name, cls]) => [cls, name]));
+/** Names by function and by class, built on first use (nothing runs when the module loads). */
+let names: { functions: Map<unknown, string>; classes: Map<unknown, string> } | undefined;
+function nameTables(): NonNullable<typeof names> {
+  names ??= {
+    functions: new Map<unknown, string>(Object.entries(REPLAYABLE_FUNCTIONS).map(([name, fn]) => [fn, name])),
+    classes: new Map<unknown, string>(Object.entries(REPLAYABLE_CLASSES).map(([name, cls]) => [cls, name])),
+  };
+  return names;
+}
 
 /** The name `fn` has in {@link REPLAYABLE_FUNCTIONS}, or undefined. */
 export function replayableFunctionName(fn: unknown): string | undefined {
-  return functionNames.get(fn);
+  return nameTables().functions.get(fn);
 }
 
 /** The name `cls` has in {@link REPLAYABLE_CLASSES}, or undefined. */
 export function replayableClassName(cls: unknown): string | undefined {
-  return classNames.get(cls);
+  return nameTables().classes.get(cls);
 }
 
 /** The function named `name` in {@link REPLAYABLE_FUNCTIONS}; throws, naming it, when there is none. */
