@@ -130,6 +130,19 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx'],
+          exclude: ['test/browser/isolated/**'],
+          testTimeout: 60_000,
+          browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
+        },
+      },
+      {
+        // The tests that need a cross-origin isolated page (SharedArrayBuffer: sinew-physics/worker's shared transport).
+        extends: true,
+        optimizeDeps: { include: browserDeps },
+        server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+        test: {
+          name: 'browser-isolated',
+          include: ['test/browser/isolated/**/*.test.tsx'],
           testTimeout: 60_000,
           browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
         },
