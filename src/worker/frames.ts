@@ -20,8 +20,12 @@ export const FRAME = {
   alpha: 4,
   /** Numbers in each of the three arrays: `particles.end * 3`. */
   floats: 5,
-  /** The world's stats, in {@link STAT_KEYS} order. */
+  /** The world's stats, in {@link STAT_KEYS} order (13 slots). */
   stats: 6,
+  /** The world's next id (`registry.next`): with `end`, what the shadow checks it agrees on. */
+  nextId: 19,
+  /** The world's `particles.end`. */
+  end: 20,
 } as const;
 
 /** The numeric stats a frame carries, in order (`slowerThanRealTime` as 0 or 1). */
@@ -63,6 +67,8 @@ export function writeFrame(world: World, out: Float64Array, at: number, advances
   out[at + FRAME.time] = world.time;
   out[at + FRAME.alpha] = world.alpha;
   out[at + FRAME.floats] = n;
+  out[at + FRAME.nextId] = world.registry.next;
+  out[at + FRAME.end] = world.particles.end;
   const stats = world.stats;
   for (let k = 0; k < STAT_KEYS.length; k++) out[at + FRAME.stats + k] = Number(stats[STAT_KEYS[k]!]);
   const base = at + FRAME_HEADER;
@@ -74,9 +80,11 @@ export function writeFrame(world: World, out: Float64Array, at: number, advances
 /**
  * Copies the frame at index `at` of `frame` into the shadow world: positions, step-start
  * positions and previous positions (as far as both hold particles), step count, time,
- * alpha and stats. The shadow never steps: this is how it shows the worker's latest step.
+ * alpha and stats; and its header into `header`. The shadow never steps: this is how it
+ * shows the worker's latest step.
  */
-export function readFrame(frame: Float64Array, at: number, shadow: World): void {
+export function readFrame(frame: Float64Array, at: number, shadow: World, header: Float64Array): void {
+  header.set(frame.subarray(at, at + FRAME_HEADER));
   const n = Math.min(frame[at + FRAME.floats]!, worldFloats(shadow));
   const base = at + FRAME_HEADER;
   const stride = frame[at + FRAME.floats]!;

@@ -72,7 +72,9 @@ export class Recorder {
   private readonly refs = new WeakMap<object, number>();
   private readonly raws = new WeakMap<object, object>();
   private readonly names = new WeakMap<object, string>();
-  private readonly released = new FinalizationRegistry<number>((ref) => this.queue.push({ op: 'release', ref }));
+  private readonly released = new FinalizationRegistry<number>((ref) => this.push({ op: 'release', ref }));
+  /** Commands recorded in all (the worker counts those it applied: a frame says how many came before it). */
+  recorded = 0;
   /** The recording proxy of the shadow world. */
   readonly world: World;
 
@@ -96,9 +98,10 @@ export class Recorder {
     return this.queue.length;
   }
 
-  /** Records a command of the remote world's own (advance, snapshot). */
+  /** Records a command. */
   push(command: Command): void {
     this.queue.push(command);
+    this.recorded++;
   }
 
   /** The raw object behind a proxy (the object itself otherwise). */
@@ -109,13 +112,13 @@ export class Recorder {
   /** Calls replayable `name` (`fn`) on the shadow with `args` and records it. */
   callFunction(name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const [raw, encoded] = this.convertArgs(args, `${name}(…)`, undefined);
-    return this.result(fn(...raw), (result) => this.queue.push({ op: 'fn', name, args: encoded, result }), `${name}(…)`);
+    return this.result(fn(...raw), (result) => this.push({ op: 'fn', name, args: encoded, result }), `${name}(…)`);
   }
 
   /** Constructs replayable class `name` (`Class`) with `args` and records it. */
   construct(name: string, Class: new (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const [raw, encoded] = this.convertArgs(args, `new ${name}(…)`, undefined);
-    return this.result(new Class(...raw), (result) => this.queue.push({ op: 'new', name, args: encoded, result }), `new ${name}(…)`);
+    return this.result(new Class(...raw), (result) => this.push({ op: 'new', name, args: encoded, result }), `new ${name}(…)`);
   }
 
   /** Wraps an object result in a proxy under a new reference (recorded by `record`), or returns it as it is. */
@@ -161,7 +164,7 @@ export class Recorder {
         if (typeof key === 'symbol') return Reflect.set(target, key, value);
         const [[raw], [encoded]] = this.convertArgs([value], `${name}.${key} = …`, undefined);
         if (!Reflect.set(target, key, raw)) return false;
-        this.queue.push({ op: 'set', target: ref, key, value: encoded });
+        this.push({ op: 'set', target: ref, key, value: encoded });
         return true;
       },
     });
@@ -176,7 +179,7 @@ export class Recorder {
   /** An object met by reading `parent[key]`: recorded as a reference, so the worker holds the same object. */
   private child(value: object, parent: number, key: string, name: string): object {
     const ref = this.nextRef++;
-    this.queue.push({ op: 'ref', target: parent, key, result: ref });
+    this.push({ op: 'ref', target: parent, key, result: ref });
     return this.wrap(value, ref, name);
   }
 
@@ -204,7 +207,7 @@ export class Recorder {
   /** Calls method `key` of `target` on the shadow and records it (reads are recorded only when they return an object). */
   private invoke(target: object, ref: number, name: string, key: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const who = `${name}(…)`;
-    const record = (result: number, encoded: unknown[]) => this.queue.push({ op: 'call', target: ref, method: key, args: encoded, result });
+    const record = (result: number, encoded: unknown[]) => this.push({ op: 'call', target: ref, method: key, args: encoded, result });
     if (READS.has(key)) {
       const raw = args.map((a) => this.raw(a));
       const value = fn.apply(target, raw);

@@ -6,6 +6,7 @@ import type { FromWorker, ToWorker, TransportKind } from './commands.js';
 import { Recorder } from './recorder.js';
 import { replayableClassName, replayableFunctionName } from './replayables.js';
 import { SharedFrameReader, TransferFrameReader, type FrameReader } from './transport.js';
+import { FRAME } from './frames.js';
 
 /** What a remote world talks to: a `Worker`, a `MessagePort`, or an in-process stand-in (see `connectInProcess`). */
 export interface WorkerEndpoint {
@@ -94,6 +95,9 @@ export class RemoteWorld {
   private nextSnapshot = 1;
   private sent = 0;
   private read = 0;
+  /** After each advance sent: the commands recorded up to it, and the shadow's next id and particle end then, to check the worker's frame against. */
+  private readonly expected: { commands: number; nextId: number; end: number }[] = [];
+  private diverged = false;
   private windowStart = -1;
   private windowSteps = 0;
   private disposed = false;
@@ -163,6 +167,7 @@ export class RemoteWorld {
     this.checkLive('advance');
     this.recorder.push({ op: 'advance', seconds: elapsedSeconds });
     this.sent++;
+    this.expect();
     this.flush();
     const before = this.shadow.stepCount;
     this.sync();
@@ -174,6 +179,7 @@ export class RemoteWorld {
     this.checkLive('step');
     this.recorder.push({ op: 'step' });
     this.sent++;
+    this.expect();
     this.flush();
     this.sync();
   };
@@ -192,6 +198,7 @@ export class RemoteWorld {
     if (advances > 0) {
       this.read = advances;
       this.stats.framesRead++;
+      this.check(this.reader.header);
     }
     this.stats.behind = this.sent - this.read;
     this.measure();
@@ -244,6 +251,31 @@ export class RemoteWorld {
         return;
       }
     }
+  }
+
+  private expect(): void {
+    this.expected.push({ commands: this.recorder.recorded, nextId: this.shadow.registry.next, end: this.shadow.particles.end });
+  }
+
+  /**
+   * Compares the frame's next id and particle end with the shadow's after the same commands:
+   * they differ only when the worker's world changed in a way the shadow did not see (then
+   * ids handed out from here on may name other things in the worker), which is reported once.
+   */
+  private check(header: Float64Array): void {
+    const commands = header[FRAME.commands]!;
+    while (this.expected.length > 0 && this.expected[0]!.commands < commands) this.expected.shift();
+    const expected = this.expected[0];
+    if (expected === undefined || expected.commands !== commands || this.diverged) return;
+    const nextId = header[FRAME.nextId]!;
+    const end = header[FRAME.end]!;
+    if (nextId === expected.nextId && end === expected.end) return;
+    this.diverged = true;
+    this.onError(
+      new Error(
+        `RemoteWorld: the worker's world and the shadow disagree after command ${commands}: next id ${nextId} there, ${expected.nextId} here; particle slots ${end} there, ${expected.end} here. Something changed one world and not the other (a call made on the shadow directly, or a worker error above); ids handed out from here on may name different things in the worker`,
+      ),
+    );
   }
 
   private post(message: ToWorker, transfer?: Transferable[]): void {

@@ -1,6 +1,6 @@
 import type { World } from '../core/world.js';
 import type { FromWorker } from './commands.js';
-import { FRAME, frameLength, readFrame, worldFloats, writeFrame } from './frames.js';
+import { FRAME, FRAME_HEADER, frameLength, readFrame, worldFloats, writeFrame } from './frames.js';
 
 // How frames travel from the worker to the main thread, without the worker ever waiting:
 // - shared: a SharedArrayBuffer of three frame slots, each guarded by a sequence number
@@ -26,6 +26,8 @@ export interface FrameWriter {
 export interface FrameReader {
   /** Copies the latest complete frame into `shadow` when it follows more than `advances` advances; returns its advance count, or -1 when there is no newer frame. */
   read(shadow: World, advances: number): number;
+  /** The header of the frame read last (see `FRAME`). */
+  readonly header: Float64Array;
 }
 
 /** Int32 slots of the control block: latest slot (-1: none yet), slot length (Float64s), three sequence numbers. */
@@ -85,6 +87,7 @@ export class SharedFrameWriter implements FrameWriter {
 
 /** The shared path's reader: copies the latest complete slot, reading again if the writer overtook it meanwhile. */
 export class SharedFrameReader implements FrameReader {
+  readonly header = new Float64Array(FRAME_HEADER);
   private current: SharedViews | null = null;
   private next: SharedViews | null = null;
   /** Reads that found the slot rewritten while copying and read again (for the tests and stats). */
@@ -113,7 +116,7 @@ export class SharedFrameReader implements FrameReader {
       const at = slot * slotLength;
       const frameAdvances = data[at + FRAME.advances]!;
       if (frameAdvances <= advances) return -1;
-      readFrame(data, at, shadow);
+      readFrame(data, at, shadow, this.header);
       if (Atomics.load(control, SEQUENCE + slot) === sequence) return frameAdvances;
       this.retries++;
     }
@@ -149,6 +152,7 @@ export class TransferFrameWriter implements FrameWriter {
 
 /** The transfer path's reader: keeps the newest frame to arrive and hands older ones straight back. */
 export class TransferFrameReader implements FrameReader {
+  readonly header = new Float64Array(FRAME_HEADER);
   private latest: ArrayBuffer | null = null;
 
   /** @param giveBack returns a read buffer to the worker's pool. */
@@ -166,7 +170,7 @@ export class TransferFrameReader implements FrameReader {
     this.latest = null;
     const frame = new Float64Array(buffer);
     const frameAdvances = frame[FRAME.advances]!;
-    if (frameAdvances > advances) readFrame(frame, 0, shadow);
+    if (frameAdvances > advances) readFrame(frame, 0, shadow, this.header);
     this.giveBack(buffer);
     return frameAdvances > advances ? frameAdvances : -1;
   }

@@ -7,6 +7,7 @@ import {
   createRagdoll,
   createRope,
   createWind,
+  enableSelfCollision,
   explode,
   hit,
   wasmKernelAvailable,
@@ -150,6 +151,29 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     }
   });
 
+  it('a self-colliding cloth held by an attachment moved every frame, one of its particles dragged by a pin (both transports)', () => {
+    type S = { attachment: Attachment; pin: number };
+    const scene: Scene<S> = {
+      build: (api) => {
+        api.world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+        const cloth = api.call(createCloth, api.world, { width: 8, height: 8, spacing: 0.08, corner: [-0.3, 1, -0.3], orientation: 'horizontal' });
+        api.call(enableSelfCollision, api.world, cloth.body, { thickness: 0.02 });
+        const attachment = api.construct(Attachment, api.world, [cloth.particle(0, 0), cloth.particle(7, 0)], { position: [0, 1, 0] });
+        const pin = api.world.addPin(cloth.particle(4, 7));
+        return { attachment, pin };
+      },
+      drive: (api, s, f) => {
+        s.attachment.setPose([0.3 * Math.sin(f / 6), 1 + 0.1 * f * 0.01, 0], [0, Math.sin(f / 20), 0, Math.cos(f / 20)]);
+        api.world.setPinTarget(s.pin, [0.1 * Math.cos(f / 4), 0.6, 0.3]);
+      },
+    };
+    for (const transport of transports) {
+      const { differs, moved } = compare(scene, { substeps: 2 }, transport, 40);
+      expect(differs, transport).toBe(-1);
+      expect(moved).toBeGreaterThan(0.5);
+    }
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });
@@ -237,6 +261,19 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]!.message).toBe('sinew worker: #99.remove(…): sinew worker: no object with reference #99');
     expect(errors[0]!.stack).toMatch(/in the physics worker[\s\S]*host\.ts/);
+    remote.dispose();
+  });
+
+  it('reports once when the worker and the shadow no longer agree on ids (a change made on the shadow directly)', () => {
+    const errors: Error[] = [];
+    const remote = new RemoteWorld({ endpoint: connectInProcess().endpoint, transport: 'shared', onError: (e) => errors.push(e) });
+    remote.world.addParticle({ position: [0, 1, 0] });
+    remote.world.advance(1 / 60);
+    expect(errors).toEqual([]);
+    remote.shadow.addParticle({ position: [0, 2, 0] }); // past the proxy: never sent
+    remote.world.advance(1 / 60);
+    remote.world.advance(1 / 60);
+    expect(errors.map((e) => e.message)).toEqual([expect.stringMatching(/^RemoteWorld: the worker's world and the shadow disagree after command 3: .*particle slots 1 there, 2 here/)]);
     remote.dispose();
   });
 
