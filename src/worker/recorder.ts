@@ -35,6 +35,11 @@ const HINTS: Record<string, string> = {
 const GENERAL_HINT =
   'only plain data (numbers, strings, arrays, plain objects, typed arrays) and objects the remote world handed out can be sent to the worker: make engine objects with `remote.call(fn, …)` or `remote.construct(Class, …)` (see REPLAYABLE_FUNCTIONS and REPLAYABLE_CLASSES)';
 
+/** Thrown inside encoding for what cannot be sent; turned into a TypeError that names the call and the argument. */
+class Refusal {
+  constructor(readonly what: string) {}
+}
+
 /** What the world proxy routes to the remote world instead of the shadow (which never steps). */
 export interface WorldHooks {
   advance(seconds: number): number;
@@ -111,30 +116,31 @@ export class Recorder {
 
   /** Calls replayable `name` (`fn`) on the shadow with `args` and records it. */
   callFunction(name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
-    const [raw, encoded] = this.convertArgs(args, `${name}(…)`, undefined);
-    return this.result(fn(...raw), (result) => this.push({ op: 'fn', name, args: encoded, result }), `${name}(…)`);
+    const encoded = this.encodeArgs(args, `${name}(…)`, undefined);
+    const value = this.result(fn(...this.unwrapArgs(args)), `${name}(…)`);
+    this.push({ op: 'fn', name, args: encoded, result: this.resultRef });
+    return value;
   }
 
   /** Constructs replayable class `name` (`Class`) with `args` and records it. */
   construct(name: string, Class: new (...args: unknown[]) => unknown, args: unknown[]): unknown {
-    const [raw, encoded] = this.convertArgs(args, `new ${name}(…)`, undefined);
-    return this.result(new Class(...raw), (result) => this.push({ op: 'new', name, args: encoded, result }), `new ${name}(…)`);
+    const encoded = this.encodeArgs(args, `new ${name}(…)`, undefined);
+    const value = this.result(new Class(...this.unwrapArgs(args)), `new ${name}(…)`);
+    this.push({ op: 'new', name, args: encoded, result: this.resultRef });
+    return value;
   }
 
-  /** Wraps an object result in a proxy under a new reference (recorded by `record`), or returns it as it is. */
-  private result(value: unknown, record: (result: number) => void, name: string): unknown {
-    if (!isObject(value) || !wrappable(value)) {
-      record(-1);
-      return value;
-    }
+  /** The reference the latest {@link Recorder.result} gave its value (-1: none), for the command that records the call. */
+  private resultRef = -1;
+
+  /** Wraps an object result in a proxy under a new reference (in {@link Recorder.resultRef}), or returns it as it is. */
+  private result(value: unknown, name: string): unknown {
+    this.resultRef = -1;
+    if (!isObject(value) || !wrappable(value)) return value;
     const known = this.proxies.get(value);
-    if (known !== undefined) {
-      record(-1);
-      return known;
-    }
-    const ref = this.nextRef++;
-    record(ref);
-    return this.wrap(value, ref, name);
+    if (known !== undefined) return known;
+    this.resultRef = this.nextRef++;
+    return this.wrap(value, this.resultRef, name);
   }
 
   private wrap(raw: object, ref: number, name: string): object {
@@ -162,8 +168,8 @@ export class Recorder {
       },
       set: (target, key, value) => {
         if (typeof key === 'symbol') return Reflect.set(target, key, value);
-        const [[raw], [encoded]] = this.convertArgs([value], `${name}.${key} = …`, undefined);
-        if (!Reflect.set(target, key, raw)) return false;
+        const [encoded] = this.encodeArgs([value], `${name}.${key} = …`, undefined);
+        if (!Reflect.set(target, key, this.unwrap(value))) return false;
         this.push({ op: 'set', target: ref, key, value: encoded });
         return true;
       },
@@ -206,77 +212,119 @@ export class Recorder {
 
   /** Calls method `key` of `target` on the shadow and records it (reads are recorded only when they return an object). */
   private invoke(target: object, ref: number, name: string, key: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
-    const who = `${name}(…)`;
-    const record = (result: number, encoded: unknown[]) => this.push({ op: 'call', target: ref, method: key, args: encoded, result });
     if (READS.has(key)) {
-      const raw = args.map((a) => this.raw(a));
+      const raw = this.unwrapArgs(args);
       const value = fn.apply(target, raw);
       if (!isObject(value) || raw.includes(value) || !wrappable(value)) return value;
-      const [, encoded] = this.convertArgs(args, who, key);
-      return this.result(value, (result) => record(result, encoded), who);
+      const encoded = this.encodeArgs(args, `${name}(…)`, key);
+      const out = this.result(value, `${name}(…)`);
+      if (this.resultRef >= 0) this.push({ op: 'call', target: ref, method: key, args: encoded, result: this.resultRef });
+      return out;
     }
-    const [raw, encoded] = this.convertArgs(args, who, key);
-    return this.result(fn.apply(target, raw), (result) => record(result, encoded), who);
+    const encoded = this.encodeArgs(args, `${name}(…)`, key);
+    const out = this.result(fn.apply(target, this.unwrapArgs(args)), `${name}(…)`);
+    this.push({ op: 'call', target: ref, method: key, args: encoded, result: this.resultRef });
+    return out;
   }
 
   /**
-   * Two versions of call arguments: for the shadow (proxies replaced by their objects) and for
-   * the worker (objects the remote world handed out replaced by references, typed arrays
-   * copied, so later changes to them do not reach the worker). Throws, naming the call and the
-   * argument, for what cannot be sent: functions and objects made outside the remote world.
+   * Call arguments for the worker: objects the remote world handed out replaced by references,
+   * arrays and typed arrays copied (later changes to them must not reach the queued command).
+   * Throws, naming the call and the argument, for what cannot be sent: functions and objects
+   * made outside the remote world.
    */
-  private convertArgs(args: unknown[], who: string, method: string | undefined): [unknown[], unknown[]] {
-    const raw: unknown[] = [];
-    const encoded: unknown[] = [];
-    for (let i = 0; i < args.length; i++) {
-      const [r, e] = this.convert(args[i], who, `argument ${i + 1}`, method);
-      raw.push(r);
-      encoded.push(e);
+  private encodeArgs(args: unknown[], who: string, method: string | undefined): unknown[] {
+    try {
+      const encoded = new Array<unknown>(args.length);
+      for (let i = 0; i < args.length; i++) encoded[i] = this.encode(args[i]);
+      return encoded;
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      const [path, what] = this.locate(args, 'argument ', 1) ?? ['an argument', error.what];
+      throw this.refusal(who, path, what, method);
     }
-    return [raw, encoded];
   }
 
-  private convert(value: unknown, who: string, path: string, method: string | undefined): [unknown, unknown] {
+  /** Call arguments for the shadow: proxies replaced by their objects (arrays and objects rebuilt only when they hold one). */
+  private unwrapArgs(args: unknown[]): unknown[] {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const r = this.unwrap(args[i]);
+      if (r !== args[i]) (out ??= args.slice())[i] = r;
+    }
+    return out ?? args;
+  }
+
+  private unwrap(value: unknown): unknown {
+    if (!isObject(value)) return value;
+    const raw = this.raws.get(value);
+    if (raw !== undefined) return raw;
+    if (ArrayBuffer.isView(value) || this.refs.has(value)) return value;
+    if (Array.isArray(value)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (!isObject(item)) continue;
+        const r = this.unwrap(item);
+        if (r !== item) (out ??= value.slice())[i] = r;
+      }
+      return out ?? value;
+    }
+    if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+    let out: Record<string, unknown> | undefined;
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (!isObject(item)) continue;
+      const r = this.unwrap(item);
+      if (r !== item) (out ??= { ...value })[key] = r;
+    }
+    return out ?? value;
+  }
+
+  /** `value` for the worker (see {@link Recorder.encodeArgs}); throws a {@link Refusal} for what cannot be sent. */
+  private encode(value: unknown): unknown {
     if (!isObject(value)) {
-      if (typeof value === 'symbol') throw this.refusal(who, path, 'is a symbol', method);
-      return [value, value];
+      if (typeof value === 'symbol') throw new Refusal('is a symbol');
+      return value;
     }
     const raw = this.raws.get(value) ?? value;
     const ref = this.refs.get(raw);
-    if (ref !== undefined) return [raw, { [REF]: ref } satisfies EncodedRef];
-    if (typeof raw === 'function') throw this.refusal(who, path, 'is a function', method);
+    if (ref !== undefined) return { [REF]: ref } satisfies EncodedRef;
+    if (typeof raw === 'function') throw new Refusal('is a function');
     if (ArrayBuffer.isView(raw)) {
-      if (raw instanceof DataView) throw this.refusal(who, path, 'is a DataView', method);
-      return [raw, (raw as unknown as { slice(): unknown }).slice()];
+      if (raw instanceof DataView) throw new Refusal('is a DataView');
+      return (raw as unknown as { slice(): unknown }).slice();
     }
     if (Array.isArray(raw)) {
-      const rawOut: unknown[] = [];
-      const encodedOut: unknown[] = [];
-      let changed = false;
-      for (let i = 0; i < raw.length; i++) {
-        const [r, e] = this.convert(raw[i], who, `${path}[${i}]`, method);
-        changed ||= r !== raw[i];
-        rawOut.push(r);
-        encodedOut.push(e);
-      }
-      return [changed ? rawOut : raw, encodedOut];
+      const out = new Array<unknown>(raw.length);
+      for (let i = 0; i < raw.length; i++) out[i] = this.encode(raw[i]);
+      return out;
     }
     const proto = Object.getPrototypeOf(raw) as unknown;
-    if (proto !== Object.prototype && proto !== null) {
-      const made = (raw as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-      throw this.refusal(who, path, `is an instance of ${made} made outside the remote world`, method);
+    if (proto !== Object.prototype && proto !== null)
+      throw new Refusal(`is an instance of ${(raw as { constructor?: { name?: string } }).constructor?.name ?? 'a class'} made outside the remote world`);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(raw)) out[key] = this.encode((raw as Record<string, unknown>)[key]);
+    return out;
+  }
+
+  /** Where in `values` (named `prefix` + index from `first`) the first thing that cannot be sent is, and what it is: the slow path behind a refusal's message. */
+  private locate(values: readonly unknown[] | Record<string, unknown>, prefix: string, first: number): [string, string] | undefined {
+    const keys = Array.isArray(values) ? values.map((_, i) => i) : Object.keys(values);
+    for (const key of keys) {
+      const value = (values as Record<string | number, unknown>)[key];
+      const path = Array.isArray(values) ? (prefix.startsWith('argument') ? `${prefix}${(key as number) + first}` : `${prefix}[${key}]`) : `${prefix}.${key}`;
+      try {
+        this.encode(value);
+        continue;
+      } catch (error) {
+        if (!(error instanceof Refusal)) throw error;
+        const raw = isObject(value) ? (this.raws.get(value) ?? value) : value;
+        const inner = isObject(raw) && (Array.isArray(raw) || Object.getPrototypeOf(raw) === Object.prototype) ? this.locate(raw as unknown[] | Record<string, unknown>, path, 0) : undefined;
+        return inner ?? [path, error.what];
+      }
     }
-    const rawOut: Record<string, unknown> = {};
-    const encodedOut: Record<string, unknown> = {};
-    let changed = false;
-    for (const key of Object.keys(raw)) {
-      const item = (raw as Record<string, unknown>)[key];
-      const [r, e] = this.convert(item, who, `${path}.${key}`, method);
-      changed ||= r !== item;
-      rawOut[key] = r;
-      encodedOut[key] = e;
-    }
-    return [changed ? rawOut : raw, encodedOut];
+    return undefined;
   }
 
   private refusal(who: string, path: string, what: string, method: string | undefined): TypeError {
