@@ -277,6 +277,34 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     remote.dispose();
   });
 
+  it('world.step() goes to the worker; a handle the app drops is released in the worker once collected', async () => {
+    const { endpoint, host } = connectInProcess();
+    const remote = new RemoteWorld({ endpoint, transport: 'shared' });
+    const plain = new World();
+    const kept = remote.call(createCloth, remote.world, { width: 3, height: 3, spacing: 0.1, pin: 'top' });
+    createCloth(plain, { width: 3, height: 3, spacing: 0.1, pin: 'top' });
+    remote.world.step();
+    plain.step();
+    expect(firstDifference(bits(plain), bits(remote.shadow))).toBe(-1);
+    expect(remote.shadow.stepCount).toBe(1);
+    expect(host.refs.size).toBe(2); // the world and the cloth handle
+    // A handle made and dropped (the shadow keeps its body, not the handle object).
+    ((world: World) => void remote.call(createRope, world, { from: [0, 1, 0], to: [1, 1, 0], segments: 3 }).first)(remote.world);
+    remote.flush();
+    expect(host.refs.size).toBe(3);
+    const gc = (globalThis as { gc?: () => void }).gc;
+    expect(gc, 'the core project runs with --expose-gc').toBeTypeOf('function');
+    for (let k = 0; k < 20 && host.refs.size > 2; k++) {
+      gc!();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      remote.flush();
+    }
+    expect(host.refs.size).toBe(2);
+    expect(host.refs.has(1)).toBe(true); // the cloth handle, still held here
+    expect(kept.count).toBe(9);
+    remote.dispose();
+  });
+
   it('counts advances sent but not yet read as behind, and reads the latest frame, skipping none of the steps', () => {
     // A worker that answers only when told: three advances wait, then all run at once.
     const { endpoint: inner } = connectInProcess();
