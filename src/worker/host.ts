@@ -18,6 +18,7 @@ export class WorkerHost {
   private advances = 0;
   private commands = 0;
 
+  /** @param post sends a message to the main thread (transferring what it lists). */
   constructor(private readonly post: PostFromWorker) {}
 
   /** Handles one message from the main thread. */

@@ -102,6 +102,7 @@ export class RemoteWorld {
   private windowSteps = 0;
   private disposed = false;
 
+  /** Starts the worker (or uses `options.endpoint`) and builds the shadow world; throws, naming it, for an option that cannot be sent. */
   constructor(options: RemoteWorldOptions = {}) {
     const worldOptions = options.world ?? {};
     for (const key of ['clock', 'onSlowerThanRealTime'] as const) {

@@ -59,8 +59,10 @@ function roomFor(floats: number): number {
 export class SharedFrameWriter implements FrameWriter {
   private views: SharedViews | null = null;
 
+  /** @param post sends the (new) shared buffer to the main thread. */
   constructor(private readonly post: PostFromWorker) {}
 
+  /** Writes the frame into the slot after the latest and marks it latest; grows (and posts) the buffer first when the world outgrew it. */
   publish(world: World, advances: number, commands: number): void {
     const needed = frameLength(worldFloats(world));
     if (this.views === null || needed > this.views.slotLength) this.views = this.allocate(frameLength(roomFor(worldFloats(world))));
@@ -73,6 +75,7 @@ export class SharedFrameWriter implements FrameWriter {
     Atomics.store(control, LATEST, slot);
   }
 
+  /** Nothing to take back: the shared buffer never leaves. */
   giveBack(): void {}
 
   private allocate(slotLength: number): SharedViews {
@@ -87,6 +90,7 @@ export class SharedFrameWriter implements FrameWriter {
 
 /** The shared path's reader: copies the latest complete slot, reading again if the writer overtook it meanwhile. */
 export class SharedFrameReader implements FrameReader {
+  /** The header of the frame read last. */
   readonly header = new Float64Array(FRAME_HEADER);
   private current: SharedViews | null = null;
   private next: SharedViews | null = null;
@@ -98,6 +102,7 @@ export class SharedFrameReader implements FrameReader {
     this.next = sharedViews(buffer);
   }
 
+  /** Copies the latest complete slot into `shadow` when newer than `advances` (see {@link FrameReader.read}). */
   read(shadow: World, advances: number): number {
     if (this.next !== null && Atomics.load(this.next.control, LATEST) >= 0) {
       this.current = this.next;
@@ -130,8 +135,10 @@ export class TransferFrameWriter implements FrameWriter {
   /** Buffers allocated so far (the most ever in flight at once, plus replacements for growth). */
   allocated = 0;
 
+  /** @param post sends each frame's buffer to the main thread, transferred. */
   constructor(private readonly post: PostFromWorker) {}
 
+  /** Writes the frame into a pooled (or new) buffer and transfers it. */
   publish(world: World, advances: number, commands: number): void {
     const bytes = frameLength(worldFloats(world)) * 8;
     let buffer = this.pool.pop();
@@ -145,6 +152,7 @@ export class TransferFrameWriter implements FrameWriter {
     this.post({ type: 'frame', buffer }, [buffer]);
   }
 
+  /** Puts a buffer the main thread has read back into the pool. */
   giveBack(buffer: ArrayBuffer): void {
     this.pool.push(buffer);
   }
@@ -152,6 +160,7 @@ export class TransferFrameWriter implements FrameWriter {
 
 /** The transfer path's reader: keeps the newest frame to arrive and hands older ones straight back. */
 export class TransferFrameReader implements FrameReader {
+  /** The header of the frame read last. */
   readonly header = new Float64Array(FRAME_HEADER);
   private latest: ArrayBuffer | null = null;
 
@@ -164,6 +173,7 @@ export class TransferFrameReader implements FrameReader {
     this.latest = buffer;
   }
 
+  /** Copies the newest frame received into `shadow` when newer than `advances`, and hands its buffer back (see {@link FrameReader.read}). */
   read(shadow: World, advances: number): number {
     const buffer = this.latest;
     if (buffer === null) return -1;
