@@ -29,7 +29,7 @@ export interface EncodedRef {
  * - `step`: `world.step()`, then the worker publishes a frame.
  * - `snapshot`: the worker posts `world.snapshot()` back with request id `id`.
  */
-export type Command =
+export type Command = (
   | { op: 'call'; target: number; method: string; args: unknown[]; result: number }
   | { op: 'fn'; name: string; args: unknown[]; result: number }
   | { op: 'new'; name: string; args: unknown[]; result: number }
@@ -38,7 +38,11 @@ export type Command =
   | { op: 'release'; ref: number }
   | { op: 'advance'; seconds: number }
   | { op: 'step' }
-  | { op: 'snapshot'; id: number };
+  | { op: 'snapshot'; id: number }
+) & {
+  /** Set when the call threw on the shadow: the worker runs it as far as it goes and drops the error (the main thread has thrown it). */
+  fails?: true;
+};
 
 /** How frames come back: through a `SharedArrayBuffer` (needs cross-origin isolation) or transferred `ArrayBuffer`s. */
 export type TransportKind = 'shared' | 'transfer';

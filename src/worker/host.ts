@@ -32,7 +32,10 @@ export class WorkerHost {
         });
         return;
       case 'commands':
-        for (const command of message.commands) this.guard(describeCommand(command), () => this.apply(command));
+        for (const command of message.commands) {
+          if (command.fails !== true) this.guard(describeCommand(command), () => this.apply(command));
+          else this.quietly(command);
+        }
         return;
       case 'return':
         this.writer?.giveBack(message.buffer);
@@ -106,6 +109,16 @@ export class WorkerHost {
 
   private keep(result: number, value: unknown): void {
     if (result >= 0) this.refs.set(result, value);
+  }
+
+  /** Runs a command that threw on the shadow: it throws here too, at the same point; the main thread has reported it. */
+  private quietly(command: Command): void {
+    try {
+      this.apply(command);
+    } catch {
+      return;
+    }
+    this.post({ type: 'error', message: 'it threw on the main thread but ran here: the two worlds may now differ', stack: '', command: describeCommand(command) });
   }
 
   /** Runs `action`; an error goes back to the main thread with the worker's stack and the command it came from. */

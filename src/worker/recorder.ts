@@ -117,7 +117,10 @@ export class Recorder {
   /** Calls replayable `name` (`fn`) on the shadow with `args` and records it. */
   callFunction(name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const encoded = this.encodeArgs(args, `${name}(…)`, undefined);
-    const value = this.result(fn(...this.unwrapArgs(args)), `${name}(…)`);
+    const value = this.result(
+      this.failing(() => fn(...this.unwrapArgs(args)), { op: 'fn', name, args: encoded, result: -1 }),
+      `${name}(…)`,
+    );
     this.push({ op: 'fn', name, args: encoded, result: this.resultRef });
     return value;
   }
@@ -125,9 +128,26 @@ export class Recorder {
   /** Constructs replayable class `name` (`Class`) with `args` and records it. */
   construct(name: string, Class: new (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const encoded = this.encodeArgs(args, `new ${name}(…)`, undefined);
-    const value = this.result(new Class(...this.unwrapArgs(args)), `new ${name}(…)`);
+    const value = this.result(
+      this.failing(() => new Class(...this.unwrapArgs(args)), { op: 'new', name, args: encoded, result: -1 }),
+      `new ${name}(…)`,
+    );
     this.push({ op: 'new', name, args: encoded, result: this.resultRef });
     return value;
+  }
+
+  /**
+   * Runs a change on the shadow. When it throws, the command is still recorded, marked to
+   * fail: the worker runs it too and stops where the shadow stopped, silently (the error was
+   * thrown here), so whatever the call changed before it threw is changed in both worlds.
+   */
+  private failing<T>(action: () => T, command: Command): T {
+    try {
+      return action();
+    } catch (error) {
+      this.push({ ...command, fails: true });
+      throw error;
+    }
   }
 
   /** The reference the latest {@link Recorder.result} gave its value (-1: none), for the command that records the call. */
@@ -169,7 +189,7 @@ export class Recorder {
       set: (target, key, value) => {
         if (typeof key === 'symbol') return Reflect.set(target, key, value);
         const [encoded] = this.encodeArgs([value], `${name}.${key} = …`, undefined);
-        if (!Reflect.set(target, key, this.unwrap(value))) return false;
+        if (!this.failing(() => Reflect.set(target, key, this.unwrap(value)), { op: 'set', target: ref, key, value: encoded })) return false;
         this.push({ op: 'set', target: ref, key, value: encoded });
         return true;
       },
@@ -222,7 +242,10 @@ export class Recorder {
       return out;
     }
     const encoded = this.encodeArgs(args, `${name}(…)`, key);
-    const out = this.result(fn.apply(target, this.unwrapArgs(args)), `${name}(…)`);
+    const out = this.result(
+      this.failing(() => fn.apply(target, this.unwrapArgs(args)), { op: 'call', target: ref, method: key, args: encoded, result: -1 }),
+      `${name}(…)`,
+    );
     this.push({ op: 'call', target: ref, method: key, args: encoded, result: this.resultRef });
     return out;
   }

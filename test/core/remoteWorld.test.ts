@@ -244,11 +244,21 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     remote.dispose();
   });
 
-  it('a validation error throws synchronously from the shadow and sends nothing', () => {
-    const remote = new RemoteWorld({ endpoint: connectInProcess().endpoint, transport: 'transfer' });
+  it('a validation error throws synchronously from the shadow; the worker repeats the call as far as it goes, silently', () => {
+    const errors: Error[] = [];
+    const { endpoint, host } = connectInProcess();
+    const remote = new RemoteWorld({ endpoint, transport: 'transfer', onError: (e) => errors.push(e) });
     expect(() => remote.world.addStick(0, 1)).toThrow(RangeError);
+    // Failed calls are sent marked to fail: one that changed the world before it threw would
+    // change both worlds alike (the engine's builders check their input first, so these change nothing).
+    const bad = { width: 3, height: 3, spacing: 0.1, pin: [0, 99] };
+    expect(() => remote.call(createCloth, remote.world, bad)).toThrow(/createCloth: pin indices/);
+    const id = remote.world.addParticle({ position: [0, 1, 0] });
     remote.world.advance(1 / 60);
-    expect(remote.stats.commandsSent).toBe(1);
+    expect(remote.stats.commandsSent).toBe(4);
+    expect(errors).toEqual([]);
+    expect(host.world!.particles.end).toBe(remote.shadow.particles.end);
+    expect(host.world!.getPosition(id)).toEqual(remote.world.getPosition(id));
     remote.dispose();
   });
 
