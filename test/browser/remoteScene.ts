@@ -23,15 +23,19 @@ export function same(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-export function build(world: World, call: <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) => R) {
+type Call = <A extends unknown[], R>(fn: (...args: A) => R, ...args: A) => R;
+
+export function build(world: World, call: Call) {
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const cloth = call(createCloth, world, { width: 12, height: 12, spacing: 0.08, corner: [-0.5, 1.5, 0], pin: 'top-corners' });
   const wind = call(createWind, world, { velocity: [0, 0, 2], gust: 0.3 });
   call(createRope, world, { from: [1, 1.5, 0], to: [2, 1.5, 0], segments: 8, pinStart: true });
-  return { cloth, wind };
+  return { cloth, wind, call };
 }
 
+/** Moves a pin and the wind every frame; at frame 60 adds a cloth that outgrows the first frame buffer (shared path: a new SharedArrayBuffer mid-run). */
 export function drive(world: World, scene: ReturnType<typeof build>, f: number) {
+  if (f === 60) scene.call(createCloth, world, { width: 10, height: 10, spacing: 0.05, corner: [0.5, 1, 0.5], orientation: 'horizontal' });
   world.setPinTarget(scene.cloth.pins[0]!, [-0.5 + 0.2 * Math.sin(f / 5), 1.5, 0.2 * Math.cos(f / 5)]);
   scene.wind.velocity = [Math.sin(f / 7), 0, 2 + Math.cos(f / 3)];
 }
