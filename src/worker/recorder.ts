@@ -1,11 +1,15 @@
 import type { World } from '../core/world.js';
+import { RigidBody } from '../core/bodies/rigid.js';
+import { Ragdoll } from '../core/bodies/ragdoll.js';
+import { LimbFrames } from '../core/bodies/limbFrames.js';
 import { REF, WORLD_REF, type Command, type EncodedRef } from './commands.js';
 
 /**
- * Methods that only read: called on the shadow world and not recorded, unless they return
- * an object the caller may change or pass on (then the worker must hold the same object).
+ * Methods that only read (by name: the world's accessors and the closures of handles such as
+ * `cloth.particle`): called on the shadow and not recorded, unless they return an object the
+ * caller may change or pass on (then the worker must hold the same object).
  */
-const READS = new Set([
+const READ_NAMES = new Set([
   'getPosition',
   'getInterpolatedPosition',
   'getVelocity',
@@ -19,7 +23,23 @@ const READS = new Set([
   'bodyOf',
   'bodyAt',
   'getCollider',
+  'currentLength',
+  'volume',
 ]);
+
+/**
+ * Methods that only read, by identity: they compute what renderers draw from the positions
+ * (a rigid body's transform, a ragdoll's limb frames) and nothing a step uses, so the shadow
+ * computes them from the copied positions and the worker need not.
+ */
+let readMethods: Set<unknown> | undefined;
+
+/** Whether a method only reads: `'derived'` for the methods above (their result is handed out as it is), `'read'` for {@link READ_NAMES}, else false. */
+function readKind(key: string, fn: unknown): 'derived' | 'read' | false {
+  readMethods ??= new Set<unknown>([RigidBody.prototype.update, Ragdoll.prototype.updateFrames, Ragdoll.prototype.part, LimbFrames.prototype.update]);
+  if (readMethods.has(fn)) return 'derived';
+  return READ_NAMES.has(key) ? 'read' : false;
+}
 
 /** Why a call cannot be recorded, and what to do instead, by method name (the rest get a general hint). */
 const HINTS: Record<string, string> = {
@@ -232,10 +252,11 @@ export class Recorder {
 
   /** Calls method `key` of `target` on the shadow and records it (reads are recorded only when they return an object). */
   private invoke(target: object, ref: number, name: string, key: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
-    if (READS.has(key)) {
+    const read = readKind(key, fn);
+    if (read !== false) {
       const raw = this.unwrapArgs(args);
       const value = fn.apply(target, raw);
-      if (!isObject(value) || raw.includes(value) || !wrappable(value)) return value;
+      if (read === 'derived' || !isObject(value) || raw.includes(value) || !wrappable(value)) return value;
       const encoded = this.encodeArgs(args, `${name}(…)`, key);
       const out = this.result(value, `${name}(…)`);
       if (this.resultRef >= 0) this.push({ op: 'call', target: ref, method: key, args: encoded, result: this.resultRef });

@@ -174,6 +174,31 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     }
   });
 
+  it("what renderers compute from positions (a box's transform, a ragdoll's limb frames) comes from the shadow, equal to the plain world's, and sends nothing", () => {
+    const plain = new World({ substeps: 2 });
+    const remote = new RemoteWorld({ world: { substeps: 2 }, endpoint: connectInProcess().endpoint, transport: 'shared' });
+    const [p, r] = [plainApi(plain), remoteApi(remote)];
+    const make = (api: Api) => {
+      api.world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
+      return { box: api.call(createBox, api.world, { position: [0, 1, 0], size: 0.3, angularVelocity: [2, 3, 1] }), doll: api.call(createRagdoll, api.world, { feet: [1, 0.5, 0] }) };
+    };
+    const ps = make(p);
+    const rs = make(r);
+    for (let f = 0; f < 30; f++) {
+      plain.advance(1 / 60);
+      remote.world.advance(1 / 60);
+      const sent = remote.stats.commandsSent;
+      const transform = rs.box.update();
+      const frames = rs.doll.updateFrames();
+      expect(rs.doll.part('head')).toBe(ps.doll.part('head'));
+      remote.flush();
+      expect(remote.stats.commandsSent, `frame ${f}`).toBe(sent);
+      expect(transform.quaternion).toEqual(ps.box.update().quaternion);
+      expect(frames.map((fr) => [...fr.quaternion])).toEqual(ps.doll.updateFrames().map((fr) => [...fr.quaternion]));
+    }
+    remote.dispose();
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });
