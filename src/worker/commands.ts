@@ -55,6 +55,7 @@ export type FromWorker =
   | { type: 'shared'; buffer: SharedArrayBuffer }
   | { type: 'frame'; buffer: ArrayBuffer }
   | { type: 'snapshot'; id: number; snapshot: WorldSnapshot }
+  | { type: 'snapshot'; id: number; error: string }
   | { type: 'error'; message: string; stack: string; command: string };
 
 /** A short description of a command for error messages: `createCloth(…)`, `#3.velocity = …`. */

@@ -90,9 +90,18 @@ export class WorkerHost {
           this.published();
         }
         return;
-      case 'snapshot':
-        this.post({ type: 'snapshot', id: command.id, snapshot: world.snapshot() });
+      case 'snapshot': {
+        // A snapshot that fails is answered too (with the error), so its promise settles.
+        let snapshot;
+        try {
+          snapshot = world.snapshot();
+        } catch (error) {
+          this.post({ type: 'snapshot', id: command.id, error: error instanceof Error ? error.message : String(error) });
+          throw error;
+        }
+        this.post({ type: 'snapshot', id: command.id, snapshot });
         return;
+      }
     }
   }
 

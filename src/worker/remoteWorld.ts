@@ -242,7 +242,8 @@ export class RemoteWorld {
       case 'snapshot': {
         const waiting = this.snapshots.get(message.id);
         this.snapshots.delete(message.id);
-        waiting?.resolve(message.snapshot);
+        if ('error' in message) waiting?.reject(new Error(`RemoteWorld: snapshot() failed in the worker: ${message.error}`));
+        else waiting?.resolve(message.snapshot);
         return;
       }
       case 'error': {

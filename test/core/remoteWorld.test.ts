@@ -247,6 +247,32 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     }
   });
 
+  it('a snapshot that fails in the worker rejects its promise; two remote worlds keep to their own workers', async () => {
+    const errors: Error[] = [];
+    const { endpoint, host } = connectInProcess();
+    const remote = new RemoteWorld({ endpoint, transport: 'transfer', onError: (e) => errors.push(e) });
+    const other = new RemoteWorld({ endpoint: connectInProcess().endpoint, transport: 'transfer' });
+    remote.world.advance(1 / 60);
+    host.world!.snapshot = () => {
+      throw new Error('boom');
+    };
+    await expect(remote.snapshot()).rejects.toThrow('RemoteWorld: snapshot() failed in the worker: boom');
+    expect(errors.map((e) => e.message)).toEqual(['sinew worker: snapshot(): boom']);
+    const a = remote.world.addParticle({ position: [0, 1, 0] });
+    const b = other.world.addParticle({ position: [5, 1, 0] });
+    expect(a).toBe(b); // each world hands out its own ids
+    for (let f = 0; f < 5; f++) {
+      remote.world.advance(1 / 60);
+      other.world.advance(1 / 60);
+    }
+    expect(remote.world.getPosition(a)[0]).toBe(0);
+    expect(other.world.getPosition(b)[0]).toBe(5);
+    expect(remote.world.getPosition(a)[1]).toBeLessThan(1); // falling, in its own worker
+    expect((await other.snapshot()).stepCount).toBe(5);
+    remote.dispose();
+    other.dispose();
+  });
+
   it('refuses what cannot be sent, naming the call, why and what to do instead', () => {
     const remote = new RemoteWorld({ endpoint: connectInProcess().endpoint, transport: 'transfer' });
     const world = remote.world;
