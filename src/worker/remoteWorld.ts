@@ -98,6 +98,8 @@ export class RemoteWorld {
   /** After each advance sent: the commands recorded up to it, and the shadow's next id and particle end then, to check the worker's frame against. */
   private readonly expected: { commands: number; nextId: number; end: number }[] = [];
   private diverged = false;
+  /** The shadow's positions, kept while {@link RemoteWorld.atStepStart} runs. */
+  private scratch = new Float64Array(0);
   private windowStart = -1;
   private windowSteps = 0;
   private disposed = false;
@@ -204,6 +206,26 @@ export class RemoteWorld {
     this.stats.behind = this.sent - this.read;
     this.measure();
     return advances > 0;
+  }
+
+  /**
+   * Runs `read` with the shadow's positions set, for its duration, to those at the start of
+   * the latest step the worker finished, and returns what it returns. This is how to capture
+   * what a renderer interpolates from the start of a step (a rigid body's transform, limb
+   * frames) where a main-thread world would use `onBeforeStep`: after `advance`, capture with
+   * `atStepStart(() => track.capture())`, then sample as usual.
+   */
+  atStepStart<T>(read: () => T): T {
+    const positions = this.shadow.particles.position;
+    const n = this.shadow.particles.end * 3;
+    if (this.scratch.length < n) this.scratch = new Float64Array(positions.length);
+    this.scratch.set(positions.subarray(0, n));
+    positions.set(this.shadow.stepStartPositions.subarray(0, n));
+    try {
+      return read();
+    } finally {
+      positions.set(this.scratch.subarray(0, n));
+    }
   }
 
   /** The worker's whole world state after the commands and advances sent so far (it sends what is recorded first); restore it with `remote.world.restore(snapshot)`. */

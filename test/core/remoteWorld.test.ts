@@ -199,6 +199,24 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     remote.dispose();
   });
 
+  it("atStepStart gives what a main-thread world's onBeforeStep captures (a box's transform at the start of the latest step)", () => {
+    const plain = new World({ substeps: 2 });
+    const remote = new RemoteWorld({ world: { substeps: 2 }, endpoint: connectInProcess().endpoint, transport: 'transfer' });
+    const pb = createBox(plain, { position: [0, 1, 0], size: 0.3, angularVelocity: [2, 3, 1] });
+    const rb = remote.call(createBox, remote.world, { position: [0, 1, 0], size: 0.3, angularVelocity: [2, 3, 1] });
+    let captured: number[] = [];
+    plain.onBeforeStep(() => (captured = [...pb.update().origin, ...pb.update().quaternion]));
+    for (let f = 0; f < 12; f++) {
+      plain.advance(delta(f));
+      remote.world.advance(delta(f));
+      const atStart = remote.atStepStart(() => [...rb.update().origin, ...rb.update().quaternion]);
+      expect(atStart, `frame ${f}`).toEqual(captured);
+      expect([...rb.update().origin]).toEqual([...pb.update().origin]); // and back to the step's end
+    }
+    expect(captured[1]).toBeLessThan(1); // it fell: the capture moved
+    remote.dispose();
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });
