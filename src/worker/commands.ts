@@ -50,13 +50,17 @@ export type TransportKind = 'shared' | 'transfer';
 /** Messages from the main thread to the worker. */
 export type ToWorker = { type: 'init'; options: WorldOptions; transport: TransportKind } | { type: 'commands'; commands: Command[] } | { type: 'return'; buffer: ArrayBuffer };
 
-/** Messages from the worker to the main thread. */
+/**
+ * Messages from the worker to the main thread. `tears`: sticks (indices into `handle.sticks`) of
+ * the cloth handle with reference `ref` that tore in the steps of advance number `advances`.
+ */
 export type FromWorker =
   | { type: 'shared'; buffer: SharedArrayBuffer }
   | { type: 'frame'; buffer: ArrayBuffer }
   | { type: 'snapshot'; id: number; snapshot: WorldSnapshot }
   | { type: 'snapshot'; id: number; error: string }
-  | { type: 'error'; message: string; stack: string; command: string };
+  | { type: 'error'; message: string; stack: string; command: string }
+  | { type: 'tears'; ref: number; advances: number; sticks: Int32Array };
 
 /** A short description of a command for error messages: `createCloth(…)`, `#3.velocity = …`. */
 export function describeCommand(command: Command): string {

@@ -97,7 +97,12 @@ export class Recorder {
   private readonly refs = new WeakMap<object, number>();
   private readonly raws = new WeakMap<object, object>();
   private readonly names = new WeakMap<object, string>();
-  private readonly released = new FinalizationRegistry<number>((ref) => this.push({ op: 'release', ref }));
+  /** Objects by reference (held weakly), for what the worker reports about them (tears). */
+  private readonly objects = new Map<number, WeakRef<object>>();
+  private readonly released = new FinalizationRegistry<number>((ref) => {
+    this.objects.delete(ref);
+    this.push({ op: 'release', ref });
+  });
   /** Commands recorded in all (the worker counts those it applied: a frame says how many came before it). */
   recorded = 0;
   /** The recording proxy of the shadow world. */
@@ -127,6 +132,13 @@ export class Recorder {
   push(command: Command): void {
     this.queue.push(command);
     this.recorded++;
+  }
+
+  /** The shadow's object with reference `ref` and its proxy, or undefined once released. */
+  object(ref: number): { raw: object; proxy: object } | undefined {
+    const raw = this.objects.get(ref)?.deref();
+    const proxy = raw === undefined ? undefined : this.proxies.get(raw);
+    return raw === undefined || proxy === undefined ? undefined : { raw, proxy };
   }
 
   /** The raw object behind a proxy (the object itself otherwise). */
@@ -218,6 +230,7 @@ export class Recorder {
     this.refs.set(raw, ref);
     this.raws.set(proxy, raw);
     this.names.set(raw, name);
+    this.objects.set(ref, new WeakRef(raw));
     if (ref !== WORLD_REF) this.released.register(proxy, ref);
     return proxy;
   }

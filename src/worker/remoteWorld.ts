@@ -1,5 +1,6 @@
 import { checkNumber } from '../core/math.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
+import type { ClothHandle } from '../core/bodies/cloth.js';
 import { World } from '../core/world.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import type { FromWorker, ToWorker, TransportKind } from './commands.js';
@@ -28,6 +29,12 @@ export interface RemoteWorldOptions {
   endpoint?: WorkerEndpoint;
   /** Hears errors thrown in the worker (with its stack); default: `console.error`. */
   onError?: (error: Error) => void;
+  /**
+   * Hears the sticks (indices into `cloth.sticks`) a cloth lost in the worker, after the shadow's
+   * cloth has lost them too (its `torn`, `sticks.id` and `surface` follow the worker's). Only
+   * cloths whose handle is still held on this thread are followed.
+   */
+  onTear?: (cloth: ClothHandle, sticks: Int32Array) => void;
 }
 
 /** What a remote world reports about the worker, beside the worker's own `world.stats` (copied into the shadow with each frame). */
@@ -91,6 +98,7 @@ export class RemoteWorld {
   private readonly endpoint: WorkerEndpoint;
   private readonly reader: FrameReader;
   private readonly onError: (error: Error) => void;
+  private readonly onTear: ((cloth: ClothHandle, sticks: Int32Array) => void) | undefined;
   private readonly snapshots = new Map<number, { resolve: (snapshot: WorldSnapshot) => void; reject: (error: Error) => void }>();
   private nextSnapshot = 1;
   private sent = 0;
@@ -124,6 +132,7 @@ export class RemoteWorld {
     this.recorder = new Recorder(this.shadow, { advance: this.advance, step: this.step });
     this.world = this.recorder.world;
     this.onError = options.onError ?? ((error) => console.error(error));
+    this.onTear = options.onTear;
     this.endpoint = options.endpoint ?? defaultEndpoint();
     if (this.transport === 'shared') {
       const shared = new SharedFrameReader();
@@ -266,6 +275,13 @@ export class RemoteWorld {
         this.snapshots.delete(message.id);
         if ('error' in message) waiting?.reject(new Error(`RemoteWorld: snapshot() failed in the worker: ${message.error}`));
         else waiting?.resolve(message.snapshot);
+        return;
+      }
+      case 'tears': {
+        const cloth = this.recorder.object(message.ref);
+        if (cloth === undefined) return;
+        (cloth.raw as ClothHandle).tearing.breakSticks(message.sticks);
+        this.onTear?.(cloth.proxy as ClothHandle, message.sticks);
         return;
       }
       case 'error': {

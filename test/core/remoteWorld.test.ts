@@ -217,6 +217,44 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     remote.dispose();
   });
 
+  it('a cloth torn in the worker tears in the shadow too: sticks, surface and onTear follow, bits agree (both transports)', () => {
+    for (const transport of transports) {
+      const plain = new World({ substeps: 2 });
+      const heard: number[] = [];
+      const remote = new RemoteWorld({
+        world: { substeps: 2 },
+        endpoint: connectInProcess().endpoint,
+        transport,
+        onError: (e) => {
+          throw e;
+        },
+        onTear: (cloth, sticks) => {
+          expect(cloth).toBe(rc);
+          heard.push(...sticks);
+        },
+      });
+      const options = { width: 8, height: 8, spacing: 0.1, corner: [-0.35, 1.5, 0] as [number, number, number], pin: 'top-corners' as const, tearStrain: 0.2 };
+      const pc = createCloth(plain, options);
+      const rc = remote.call(createCloth, remote.world, options);
+      for (let f = 0; f < 40; f++) {
+        const pull: [number, number, number] = [0.35 + f * 0.03, 1.5, 0];
+        plain.setPinTarget(pc.pins[1]!, pull);
+        remote.world.setPinTarget(rc.pins[1]!, pull);
+        plain.advance(1 / 60);
+        remote.world.advance(1 / 60);
+        expect(firstDifference(bits(plain), bits(remote.shadow)), `${transport}, frame ${f}`).toBe(-1);
+        expect(rc.torn).toBe(pc.torn);
+      }
+      expect(pc.torn).toBeGreaterThan(3); // it tore
+      expect(rc.surface.triangleCount).toBe(pc.surface.triangleCount);
+      expect(Array.from(rc.surface.triangles.subarray(0, rc.surface.triangleCount * 3))).toEqual(Array.from(pc.surface.triangles.subarray(0, pc.surface.triangleCount * 3)));
+      expect(Array.from(rc.sticks.id)).toEqual(Array.from(pc.sticks.id));
+      expect(remote.shadow.constraintCount).toBe(plain.constraintCount);
+      expect(heard.sort((a, b) => a - b)).toEqual(Array.from(pc.sticks.id.keys()).filter((e) => e < pc.sticks.count && pc.sticks.id[e]! < 0));
+      remote.dispose();
+    }
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });

@@ -96,6 +96,20 @@ export class ClothTearing {
     return broken;
   }
 
+  /**
+   * Breaks the sticks at `indices` (into the cloth's {@link ClothSticks}; broken ones are
+   * skipped) and rebuilds the surface, as `check` does for the sticks it finds overstretched:
+   * how a copy of the world that never steps (a worker's shadow, see docs/worker.md) follows
+   * the tears of the world that does.
+   */
+  breakSticks(indices: ArrayLike<number>): void {
+    for (let k = 0; k < indices.length; k++) {
+      const e = indices[k]!;
+      if (e >= 0 && e < this.sticks.count && this.sticks.id[e]! >= 0) this.breakStick(e);
+    }
+    this.rebuildSurface();
+  }
+
   private breakStick(e: number): void {
     const id = this.sticks.id[e]!;
     this.sticks.id[e] = -1;
