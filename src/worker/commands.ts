@@ -52,7 +52,9 @@ export type ToWorker = { type: 'init'; options: WorldOptions; transport: Transpo
 
 /**
  * Messages from the worker to the main thread. `tears`: sticks (indices into `handle.sticks`) of
- * the cloth handle with reference `ref` that tore in the steps of advance number `advances`.
+ * the cloth handle with reference `ref` that tore in the steps of advance number `advances`;
+ * `breaks`: particles (indices into `attachment.particles`) the attachment with reference `ref`
+ * let go in them.
  */
 export type FromWorker =
   | { type: 'shared'; buffer: SharedArrayBuffer }
@@ -60,7 +62,8 @@ export type FromWorker =
   | { type: 'snapshot'; id: number; snapshot: WorldSnapshot }
   | { type: 'snapshot'; id: number; error: string }
   | { type: 'error'; message: string; stack: string; command: string }
-  | { type: 'tears'; ref: number; advances: number; sticks: Int32Array };
+  | { type: 'tears'; ref: number; advances: number; sticks: Int32Array }
+  | { type: 'breaks'; ref: number; advances: number; particles: Int32Array };
 
 /** A short description of a command for error messages: `createCloth(…)`, `#3.velocity = …`. */
 export function describeCommand(command: Command): string {

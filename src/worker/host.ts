@@ -1,8 +1,7 @@
 import { World } from '../core/world.js';
-import { ClothTearing } from '../core/bodies/clothTearing.js';
-import type { ClothHandle } from '../core/bodies/cloth.js';
 import { decodeValue, describeCommand, WORLD_REF, type Command, type ToWorker } from './commands.js';
 import { replayableClass, replayableFunction } from './replayables.js';
+import { StepEvents } from './events.js';
 import { SharedFrameWriter, TransferFrameWriter, type FrameWriter, type PostFromWorker } from './transport.js';
 
 /**
@@ -19,11 +18,13 @@ export class WorkerHost {
   private writer: FrameWriter | null = null;
   private advances = 0;
   private commands = 0;
-  /** Cloth handles by reference, with the tears already reported (the shadow mirrors them). */
-  private readonly cloths = new Map<number, { handle: ClothHandle; reported: Uint8Array; torn: number }>();
+  /** Tears and breaks the steps make, for the shadow to mirror. */
+  private readonly events: StepEvents;
 
   /** @param post sends a message to the main thread (transferring what it lists). */
-  constructor(private readonly post: PostFromWorker) {}
+  constructor(private readonly post: PostFromWorker) {
+    this.events = new StepEvents(post);
+  }
 
   /** Handles one message from the main thread. */
   receive(message: ToWorker): void {
@@ -77,11 +78,12 @@ export class WorkerHost {
         return;
       case 'release':
         if (command.ref !== WORLD_REF) refs.delete(command.ref);
-        this.cloths.delete(command.ref);
+        this.events.forget(command.ref);
         return;
       // A frame follows every advance, even one that threw, so the main thread's count of
       // advances waiting ("behind") stays true.
       case 'advance':
+        this.events.beforeAdvance();
         try {
           world.advance(command.seconds);
         } finally {
@@ -89,6 +91,7 @@ export class WorkerHost {
         }
         return;
       case 'step':
+        this.events.beforeAdvance();
         try {
           world.step();
         } finally {
@@ -113,24 +116,7 @@ export class WorkerHost {
   private published(): void {
     this.advances++;
     this.writer!.publish(this.world!, this.advances, this.commands);
-    this.reportTears();
-  }
-
-  /** Posts the sticks each cloth handle lost since the last report (nothing when none tore: a comparison per cloth). */
-  private reportTears(): void {
-    for (const [ref, cloth] of this.cloths) {
-      const { handle, reported } = cloth;
-      if (handle.torn === cloth.torn) continue;
-      cloth.torn = handle.torn;
-      const torn: number[] = [];
-      for (let e = 0; e < handle.sticks.count; e++) {
-        if (handle.sticks.id[e]! < 0 && reported[e] === 0) {
-          reported[e] = 1;
-          torn.push(e);
-        }
-      }
-      if (torn.length > 0) this.post({ type: 'tears', ref, advances: this.advances, sticks: Int32Array.from(torn) });
-    }
+    this.events.afterAdvance(this.advances);
   }
 
   private object(ref: number): object {
@@ -142,11 +128,7 @@ export class WorkerHost {
   private keep(result: number, value: unknown): void {
     if (result < 0) return;
     this.refs.set(result, value);
-    const tearing = (value as { tearing?: unknown } | null)?.tearing;
-    if (tearing instanceof ClothTearing) {
-      const handle = value as ClothHandle;
-      this.cloths.set(result, { handle, reported: new Uint8Array(handle.sticks.count), torn: handle.torn });
-    }
+    this.events.watch(result, value);
   }
 
   /** Runs a command that threw on the shadow: it throws here too, at the same point; the main thread has reported it. */

@@ -385,7 +385,8 @@ export class Recorder {
   }
 
   private refusal(who: string, path: string, what: string, method: string | undefined): TypeError {
-    const hint = (method !== undefined ? HINTS[method] : undefined) ?? GENERAL_HINT;
+    const onBreak = path.endsWith('.onBreak') ? 'breaks are heard on this thread: pass `onBreak` to the RemoteWorld (RemoteWorldOptions.onBreak), which hears every attachment’s' : undefined;
+    const hint = onBreak ?? (method !== undefined ? HINTS[method] : undefined) ?? GENERAL_HINT;
     return new TypeError(`RemoteWorld: ${who}: ${path} ${what}, which cannot be sent to the physics worker; ${hint}.`);
   }
 }

@@ -1,6 +1,7 @@
 import { checkNumber } from '../core/math.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
 import type { ClothHandle } from '../core/bodies/cloth.js';
+import type { Attachment } from '../core/motion/attachment.js';
 import { World } from '../core/world.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import type { FromWorker, ToWorker, TransportKind } from './commands.js';
@@ -35,6 +36,12 @@ export interface RemoteWorldOptions {
    * cloths whose handle is still held on this thread are followed.
    */
   onTear?: (cloth: ClothHandle, sticks: Int32Array) => void;
+  /**
+   * Hears the particles (indices into `attachment.particles`) an attachment let go in the
+   * worker (its `breakForce` exceeded, or the particle removed), after the shadow's attachment
+   * has let them go too: the worker-mode form of `AttachmentOptions.onBreak`, which cannot be sent.
+   */
+  onBreak?: (attachment: Attachment, particles: Int32Array) => void;
 }
 
 /** What a remote world reports about the worker, beside the worker's own `world.stats` (copied into the shadow with each frame). */
@@ -99,6 +106,7 @@ export class RemoteWorld {
   private readonly reader: FrameReader;
   private readonly onError: (error: Error) => void;
   private readonly onTear: ((cloth: ClothHandle, sticks: Int32Array) => void) | undefined;
+  private readonly onBreak: ((attachment: Attachment, particles: Int32Array) => void) | undefined;
   private readonly snapshots = new Map<number, { resolve: (snapshot: WorldSnapshot) => void; reject: (error: Error) => void }>();
   private nextSnapshot = 1;
   private sent = 0;
@@ -133,6 +141,7 @@ export class RemoteWorld {
     this.world = this.recorder.world;
     this.onError = options.onError ?? ((error) => console.error(error));
     this.onTear = options.onTear;
+    this.onBreak = options.onBreak;
     this.endpoint = options.endpoint ?? defaultEndpoint();
     if (this.transport === 'shared') {
       const shared = new SharedFrameReader();
@@ -282,6 +291,14 @@ export class RemoteWorld {
         if (cloth === undefined) return;
         (cloth.raw as ClothHandle).tearing.breakSticks(message.sticks);
         this.onTear?.(cloth.proxy as ClothHandle, message.sticks);
+        return;
+      }
+      case 'breaks': {
+        const held = this.recorder.object(message.ref);
+        if (held === undefined) return;
+        const attachment = held.raw as Attachment;
+        for (const i of message.particles) attachment.release(i);
+        this.onBreak?.(held.proxy as Attachment, message.particles);
         return;
       }
       case 'error': {

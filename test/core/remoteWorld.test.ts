@@ -255,6 +255,48 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     }
   });
 
+  it('an attachment that breaks in the worker lets go in the shadow too, and onBreak hears it; a release the app makes is not a break', () => {
+    const plain = new World({ substeps: 4 });
+    const heard: number[][] = [];
+    const remote = new RemoteWorld({
+      world: { substeps: 4 },
+      endpoint: connectInProcess().endpoint,
+      transport: 'shared',
+      onError: (e) => {
+        throw e;
+      },
+      onBreak: (attachment, particles) => {
+        expect(attachment).toBe(ra);
+        heard.push([...particles]);
+      },
+    });
+    const make = (api: Api) => {
+      const cloth = api.call(createCloth, api.world, { width: 6, height: 6, spacing: 0.1, corner: [-0.25, 1.5, 0], mass: 0.5 });
+      const held = [cloth.particle(0, 0), cloth.particle(5, 0), cloth.particle(2, 0)];
+      return api.construct(Attachment, api.world, held, { position: [0, 1.5, 0], breakForce: 6 }); // holds the 0.5 kg cloth's weight (about 2.5 N a corner)
+    };
+    const pa = make(plainApi(plain));
+    const ra = make(remoteApi(remote));
+    ra.release(2); // the app lets one go: both worlds do it now, and it is no break
+    pa.release(2);
+    for (let f = 0; f < 40; f++) {
+      const pose: [number, number, number] = [0, 1.5 + (f > 10 ? (f - 10) * 0.08 : 0), 0]; // then yanked upwards
+      pa.setPose(pose, [0, 0, 0, 1]);
+      ra.setPose(pose, [0, 0, 0, 1]);
+      plain.advance(1 / 60);
+      remote.world.advance(1 / 60);
+      expect(firstDifference(bits(plain), bits(remote.shadow)), `frame ${f}`).toBe(-1);
+      expect(
+        [0, 1, 2].map((i) => ra.holds(i)),
+        `frame ${f}`,
+      ).toEqual([0, 1, 2].map((i) => pa.holds(i)));
+    }
+    expect([pa.holds(0), pa.holds(1)]).toEqual([false, false]); // both corners broke
+    expect(heard.flat().sort()).toEqual([0, 1]);
+    expect(remote.shadow.constraintCount).toBe(plain.constraintCount);
+    remote.dispose();
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });
@@ -339,7 +381,9 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     );
     expect(() => world.addForce(new Attractor({ position: [0, 0, 0], strength: 1 }))).toThrow(/argument 1 is an instance of Attractor made outside the remote world/);
     expect(() => world.addConstraint({ project: () => {} })).toThrow(/a user constraint runs its own `project` code/);
-    expect(() => remote.construct(Attachment, world, [id], { onBreak: () => {} })).toThrow(/new Attachment\(…\): argument 3\.onBreak is a function/);
+    expect(() => remote.construct(Attachment, world, [id], { onBreak: () => {} })).toThrow(
+      /new Attachment\(…\): argument 3\.onBreak is a function, which cannot be sent to the physics worker; breaks are heard on this thread: pass `onBreak` to the RemoteWorld/,
+    );
     expect(() => world.snapshot()).toThrow(/Use `await remote\.snapshot\(\)`/);
     expect(() => remote.call((w: World) => w.addParticle({ position: [0, 0, 0] }), world)).toThrow(/not a replayable engine function/);
     expect(() => new RemoteWorld({ world: { clock: () => 0 }, endpoint: connectInProcess().endpoint })).toThrow(/world\.clock is a function/);
