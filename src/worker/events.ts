@@ -81,8 +81,10 @@ export class StepEvents {
 
   private breaks(ref: number, w: WatchedAttachment, advances: number): void {
     let released: number[] | undefined;
+    const { attachment } = w;
     for (let i = 0; i < w.held.length; i++) {
-      if (w.held[i] === 1 && w.attachment.pins[i]! < 0) (released ??= []).push(i);
+      // A particle removed (by a command, on both sides) takes its pin along: not a break.
+      if (w.held[i] === 1 && attachment.pins[i]! < 0 && attachment.world.particles.slotOf(attachment.particles[i]!) >= 0) (released ??= []).push(i);
     }
     if (released !== undefined) this.post({ type: 'breaks', ref, advances, particles: Int32Array.from(released) });
   }

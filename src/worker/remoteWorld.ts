@@ -38,7 +38,7 @@ export interface RemoteWorldOptions {
   onTear?: (cloth: ClothHandle, sticks: Int32Array) => void;
   /**
    * Hears the particles (indices into `attachment.particles`) an attachment let go in the
-   * worker (its `breakForce` exceeded, or the particle removed), after the shadow's attachment
+   * worker (its `breakForce` exceeded), after the shadow's attachment
    * has let them go too: the worker-mode form of `AttachmentOptions.onBreak`, which cannot be sent.
    */
   onBreak?: (attachment: Attachment, particles: Int32Array) => void;
