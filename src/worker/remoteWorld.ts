@@ -18,6 +18,8 @@ export interface WorkerEndpoint {
   onmessage: ((event: { data: unknown }) => void) | null;
   /** Ends the worker (called by `dispose`). */
   terminate?(): void;
+  /** Set by the remote world, where the endpoint has it, to hear a worker that fails to load or throws outside a command. */
+  onerror?: ((event: { message?: string; filename?: string; lineno?: number }) => void) | null;
 }
 
 /** What {@link RemoteWorld} takes. */
@@ -152,6 +154,12 @@ export class RemoteWorld {
       this.reader = transfer;
       this.endpoint.onmessage = (event) => this.receive(event.data as FromWorker, undefined, (buffer) => transfer.receive(buffer));
     }
+    if ('onerror' in this.endpoint) {
+      this.endpoint.onerror = (event) => {
+        const where = event.filename ? ` (${event.filename}:${event.lineno ?? 0})` : '';
+        this.onError(new Error(`RemoteWorld: the physics worker failed: ${event.message || 'its script did not load (check that the bundler emitted workerMain.js, or pass an endpoint)'}${where}`));
+      };
+    }
     this.post({ type: 'init', options: worldOptions, transport: this.transport });
   }
 
@@ -261,6 +269,7 @@ export class RemoteWorld {
     if (this.disposed) return;
     this.disposed = true;
     this.endpoint.onmessage = null;
+    if ('onerror' in this.endpoint) this.endpoint.onerror = null;
     this.endpoint.terminate?.();
     for (const { reject } of this.snapshots.values()) reject(new Error('RemoteWorld: disposed before the snapshot arrived'));
     this.snapshots.clear();
