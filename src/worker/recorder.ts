@@ -96,7 +96,6 @@ export class Recorder {
   private readonly proxies = new WeakMap<object, object>();
   private readonly refs = new WeakMap<object, number>();
   private readonly raws = new WeakMap<object, object>();
-  private readonly names = new WeakMap<object, string>();
   /** Objects by reference (held weakly), for what the worker reports about them (tears). */
   private readonly objects = new Map<number, WeakRef<object>>();
   private readonly released = new FinalizationRegistry<number>((ref) => {
@@ -229,7 +228,6 @@ export class Recorder {
     this.proxies.set(raw, proxy);
     this.refs.set(raw, ref);
     this.raws.set(proxy, raw);
-    this.names.set(raw, name);
     this.objects.set(ref, new WeakRef(raw));
     if (ref !== WORLD_REF) this.released.register(proxy, ref);
     return proxy;

@@ -297,6 +297,22 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     remote.dispose();
   });
 
+  it("objects read through handles travel as references: wind on one of two cloths (bodies: [cloth.body]) blows the worker's same cloth; array builtins run on proxies", () => {
+    const scene: Scene<{ wind: ReturnType<typeof createWind> }> = {
+      build: (api) => {
+        const a = api.call(createCloth, api.world, { width: 6, height: 6, spacing: 0.1, corner: [-1, 1.5, 0], pin: 'top' });
+        api.call(createCloth, api.world, { width: 6, height: 6, spacing: 0.1, corner: [1, 1.5, 0], pin: 'top' });
+        expect(api.world.bodies.map((b) => b.count)).toEqual([36, 36]);
+        expect(api.world.bodies.filter((b) => b === a.body)).toHaveLength(1);
+        return { wind: api.call(createWind, api.world, { velocity: [0, 0, 5], bodies: [a.body] }) };
+      },
+      drive: (_api, { wind }, f) => void (wind.velocity[2] = 5 + Math.sin(f)),
+    };
+    const { differs, moved } = compare(scene, {}, 'transfer', 30);
+    expect(differs).toBe(-1);
+    expect(moved).toBeGreaterThan(0.5);
+  });
+
   it('a command applied one frame late changes the bits (the comparison can fail)', () => {
     // The cloth scene twice on plain worlds, the second driven a frame behind.
     const a = new World({ substeps: 2 });
