@@ -16,7 +16,7 @@ import {
   type WorldOptions,
   type WorldSnapshot,
 } from '../../src/core/index.js';
-import { connectInProcess, RemoteWorld, type TransportKind } from '../../src/worker/index.js';
+import { connectInProcess, RemoteWorld, WorkerHost, type ToWorker, type TransportKind, type WorkerEndpoint } from '../../src/worker/index.js';
 
 // Issue 30's engine layer: a scene built and driven through a RemoteWorld (its worker side
 // in-process, messages structured-cloned as postMessage does) gives bit for bit the positions
@@ -480,6 +480,31 @@ describe('RemoteWorld: snapshots, refusals, errors, pacing', () => {
     expect(host.refs.has(1)).toBe(true); // the cloth handle, still held here
     expect(kept.count).toBe(9);
     remote.dispose();
+  });
+
+  it('works over a real MessageChannel, messages arriving later (both transports)', async () => {
+    for (const transport of transports) {
+      const { port1, port2 } = new MessageChannel();
+      const host = new WorkerHost((m, t) => port2.postMessage(m, t ?? []));
+      port2.onmessage = (e: MessageEvent) => host.receive(e.data as ToWorker);
+      const remote = new RemoteWorld({ endpoint: port1 as unknown as WorkerEndpoint, transport });
+      const plain = new World();
+      const pc = createCloth(plain, { width: 5, height: 5, spacing: 0.1, pin: 'top' });
+      const rc = remote.call(createCloth, remote.world, { width: 5, height: 5, spacing: 0.1, pin: 'top' });
+      for (let f = 0; f < 20; f++) {
+        plain.setPinTarget(pc.pins[0]!, [0.01 * f, 0, 0]);
+        remote.world.setPinTarget(rc.pins[0]!, [0.01 * f, 0, 0]);
+        plain.advance(1 / 60);
+        remote.world.advance(1 / 60);
+      }
+      expect(remote.stats.behind).toBeGreaterThan(0); // nothing has arrived yet: delivery is asynchronous
+      for (let t = 0; t < 200 && (remote.sync(), remote.stats.behind > 0); t++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(remote.shadow.stepCount).toBe(20);
+      expect(firstDifference(bits(plain), bits(remote.shadow)), transport).toBe(-1);
+      remote.dispose();
+      port1.close();
+      port2.close();
+    }
   });
 
   it('counts advances sent but not yet read as behind, and reads the latest frame, skipping none of the steps', () => {
