@@ -120,7 +120,7 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
     }
   }
 
-  it('rope, rigid box and ragdoll with an attractor, a hit, an explosion and removals mid-run (both transports)', () => {
+  it('rope, rigid box and ragdoll with an attractor, a hit, an explosion and removals mid-run (both transports, both kernels)', () => {
     type S = { box: ReturnType<typeof createBox> | null; attractor: Attractor; doll: ReturnType<typeof createRagdoll>; rope: ReturnType<typeof createRope> };
     const scene: Scene<S> = {
       build: (api) => {
@@ -144,9 +144,11 @@ describe('RemoteWorld: the same positions as a plain world, bit for bit', () => 
         if (f === 40) s.rope.remove();
       },
     };
-    for (const transport of transports) {
-      const { differs, moved } = compare(scene, { substeps: 2 }, transport, 60);
-      expect(differs, transport).toBe(-1);
+    // Both transports on the default kernel, and the other kernel on one.
+    const runs = [...transports.map((t) => [t, kernels[0]!] as const), ...kernels.slice(1).map((k) => ['transfer', k] as const)];
+    for (const [transport, kernel] of runs) {
+      const { differs, moved } = compare(scene, { substeps: 2, kernel }, transport, 60);
+      expect(differs, `${transport}, ${kernel}`).toBe(-1);
       expect(moved).toBeGreaterThan(1);
     }
   });
