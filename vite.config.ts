@@ -36,20 +36,27 @@ const browserDeps = [
 // (it would write an app-root URL, /assets/…): this plugin marks the URL ignored for this build and then
 // writes it as `./workerMain.js`, the entry beside remoteWorld.js, unmarked, for the app's bundler to follow.
 const workerUrl = /new URL\('\.\/workerMain\.ts', import\.meta\.url\)/;
-const keepWorkerUrl = (): Plugin => ({
-  name: 'sinew-keep-worker-url',
-  apply: 'build',
-  enforce: 'pre',
-  transform(code, id) {
-    if (!id.endsWith('src/worker/remoteWorld.ts')) return null;
-    if (!workerUrl.test(code)) throw new Error('sinew-keep-worker-url: remoteWorld.ts no longer holds the worker URL this plugin rewrites');
-    return { code: code.replace(workerUrl, "new URL(/* @vite-ignore */ './workerMain.js', import.meta.url)"), map: null };
-  },
-  renderChunk(code, chunk) {
-    if (chunk.fileName !== 'worker/remoteWorld.js') return null;
-    return { code: code.replace(/\/\*\s*@vite-ignore\s*\*\/\s*/, ''), map: null };
-  },
-});
+const keepWorkerUrl = (): Plugin => {
+  // Only the library build: an app or Storybook build of the sources bundles the worker as usual.
+  let library = false;
+  return {
+    name: 'sinew-keep-worker-url',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      library = Boolean(config.build.lib);
+    },
+    transform(code, id) {
+      if (!library || !id.endsWith('src/worker/remoteWorld.ts')) return null;
+      if (!workerUrl.test(code)) throw new Error('sinew-keep-worker-url: remoteWorld.ts no longer holds the worker URL this plugin rewrites');
+      return { code: code.replace(workerUrl, "new URL(/* @vite-ignore */ './workerMain.js', import.meta.url)"), map: null };
+    },
+    renderChunk(code, chunk) {
+      if (!library || chunk.fileName !== 'worker/remoteWorld.js') return null;
+      return { code: code.replace(/\/\*\s*@vite-ignore\s*\*\/\s*/, ''), map: null };
+    },
+  };
+};
 
 // Library build of the entry points (`sinew-physics`, `sinew-physics/core`, `sinew-physics/teaching`, `sinew-physics/testing`, `sinew-physics/rapier`, `sinew-physics/worker`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
