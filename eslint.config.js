@@ -71,6 +71,39 @@ export default tseslint.config(
       ],
     },
   },
+  // sinew-physics/worker runs the engine in a Web Worker: it sits on the engine alone, so the
+  // worker's bundle holds no three.js or React.
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/rapier/**',
+                '@dimforge/*',
+                '**/three/**',
+                '**/react/**',
+                '**/teaching/**',
+                '**/testing/**',
+                'three',
+                'three/*',
+                'react',
+                'react/*',
+                'react-dom',
+                '@react-three/*',
+                'zustand',
+                'zustand/*',
+              ],
+              message: 'src/worker is the engine in a worker: no three.js, React or the layers above it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // sinew-physics/teaching is headless like the engine, and the `sinew` entry (src/index.ts,
   // src/react) never reaches it: the textbook steppers stay out of an app's bundle.
   {

@@ -3,7 +3,7 @@ import { storybookTest } from '@storybook/addon-vitest/vitest-plugin';
 import react from '@vitejs/plugin-react';
 import { playwright } from '@vitest/browser-playwright';
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 // Debian's Chromium with SwiftShader WebGL (../shared/TOOLCHAIN.md); CHROME_PATH points elsewhere.
 const chromium = () =>
@@ -31,10 +31,37 @@ const browserDeps = [
   '@react-three/test-renderer',
 ];
 
-// Library build of the entry points (`sinew-physics`, `sinew-physics/core`, `sinew-physics/teaching`, `sinew-physics/testing`, `sinew-physics/rapier`); declarations come
+// sinew-physics/worker starts its worker with `new Worker(new URL('./workerMain.ts', import.meta.url))`,
+// which the dev server (tests, stories) bundles from the sources. The library build must not bundle it
+// (it would write an app-root URL, /assets/…): this plugin marks the URL ignored for this build and then
+// writes it as `./workerMain.js`, the entry beside remoteWorld.js, unmarked, for the app's bundler to follow.
+const workerUrl = /new URL\('\.\/workerMain\.ts', import\.meta\.url\)/;
+const keepWorkerUrl = (): Plugin => {
+  // Only the library build: an app or Storybook build of the sources bundles the worker as usual.
+  let library = false;
+  return {
+    name: 'sinew-keep-worker-url',
+    apply: 'build',
+    enforce: 'pre',
+    configResolved(config) {
+      library = Boolean(config.build.lib);
+    },
+    transform(code, id) {
+      if (!library || !id.endsWith('src/worker/remoteWorld.ts')) return null;
+      if (!workerUrl.test(code)) throw new Error('sinew-keep-worker-url: remoteWorld.ts no longer holds the worker URL this plugin rewrites');
+      return { code: code.replace(workerUrl, "new URL(/* @vite-ignore */ './workerMain.js', import.meta.url)"), map: null };
+    },
+    renderChunk(code, chunk) {
+      if (!library || chunk.fileName !== 'worker/remoteWorld.js') return null;
+      return { code: code.replace(/\/\*\s*@vite-ignore\s*\*\/\s*/, ''), map: null };
+    },
+  };
+};
+
+// Library build of the entry points (`sinew-physics`, `sinew-physics/core`, `sinew-physics/teaching`, `sinew-physics/testing`, `sinew-physics/rapier`, `sinew-physics/worker`); declarations come
 // from `tsc -p tsconfig.build.json`. The vitest projects live here too.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), keepWorkerUrl()],
   // Examples and tests import the package by its published names.
   resolve: {
     alias: [
@@ -42,6 +69,7 @@ export default defineConfig({
       { find: /^sinew-physics\/teaching$/, replacement: resolve(import.meta.dirname, 'src/teaching/index.ts') },
       { find: /^sinew-physics\/testing$/, replacement: resolve(import.meta.dirname, 'src/testing/index.ts') },
       { find: /^sinew-physics\/rapier$/, replacement: resolve(import.meta.dirname, 'src/rapier/index.ts') },
+      { find: /^sinew-physics\/worker$/, replacement: resolve(import.meta.dirname, 'src/worker/index.ts') },
       { find: /^sinew-physics$/, replacement: resolve(import.meta.dirname, 'src/index.ts') },
     ],
   },
@@ -53,6 +81,9 @@ export default defineConfig({
         teaching: resolve(import.meta.dirname, 'src/teaching/index.ts'),
         testing: resolve(import.meta.dirname, 'src/testing/index.ts'),
         rapier: resolve(import.meta.dirname, 'src/rapier/index.ts'),
+        worker: resolve(import.meta.dirname, 'src/worker/index.ts'),
+        // The worker's entry, beside remoteWorld.js, for `new URL('./workerMain.js', import.meta.url)`.
+        'worker/workerMain': resolve(import.meta.dirname, 'src/worker/workerMain.ts'),
       },
       formats: ['es'],
     },
@@ -106,6 +137,19 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.tsx'],
+          exclude: ['test/browser/isolated/**'],
+          testTimeout: 60_000,
+          browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
+        },
+      },
+      {
+        // The tests that need a cross-origin isolated page (SharedArrayBuffer: sinew-physics/worker's shared transport).
+        extends: true,
+        optimizeDeps: { include: browserDeps },
+        server: { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+        test: {
+          name: 'browser-isolated',
+          include: ['test/browser/isolated/**/*.test.tsx'],
           testTimeout: 60_000,
           browser: { enabled: true, headless: true, provider: chromium(), instances: [{ browser: 'chromium', viewport: { width: 800, height: 600 } }] },
         },

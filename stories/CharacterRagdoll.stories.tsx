@@ -1,12 +1,13 @@
 import { useFrame, type ThreeEvent } from '@react-three/fiber';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { AnimationMixer, Vector3, type InstancedMesh } from 'three';
-import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, MeshCollider, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
+import { CharacterRagdoll, CURRENT, dualQuaternionSkinning, STEP_PRIORITY, World, writeCapsuleInstances, type AnimatedRagdoll, type RagdollStrength } from 'sinew-physics';
 import { createTestHumanoid, createWalkClip, type TestHumanoid } from 'sinew-physics/testing';
 import { ragdollParts, type RagdollPart } from 'sinew-physics/core';
 import { Floor } from './support/bodiesScene.js';
 import { Scene } from './support/Scene.js';
+import { Staircase } from './support/Staircase.js';
 import { WorldProbe } from './support/WorldProbe.js';
 
 const buttonStyle = {
@@ -131,16 +132,31 @@ interface ShootArgs {
   from: 'front' | 'back';
 }
 
-function ShootScene({ autoShoot, from }: ShootArgs) {
+function ShootScene(args: ShootArgs) {
+  return <ShootingRange {...args} camera={[0, 2, 5]} target={[0, 0.8, 0]} hint="Click the walker to shoot it where you click." />;
+}
+
+interface ShootingRangeProps extends ShootArgs {
+  camera: [number, number, number];
+  target: [number, number, number];
+  hint: string;
+  /** Where the walker starts; default the origin, facing +z. */
+  place?: WalkerProps['place'];
+  /** Colliders beside the floor. */
+  children?: ReactNode;
+}
+
+/** A walker on a floor (and whatever else is given) that a click or the timer shoots, with a Get up button. */
+function ShootingRange({ autoShoot, from, camera, target, hint, place, children }: ShootingRangeProps) {
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
   useAutoShoot(character, autoShoot, 'chest', from === 'front' ? -1 : 1);
   return (
     <Scene
-      camera={[0, 2, 5]}
-      target={[0, 0.8, 0]}
+      camera={camera}
+      target={target}
       overlay={
         <>
-          <span>Click the walker to shoot it where you click.</span>
+          <span>{hint}</span>
           <button type="button" onClick={() => character?.getUp(1.2)} style={buttonStyle}>
             Get up
           </button>
@@ -149,8 +165,9 @@ function ShootScene({ autoShoot, from }: ShootArgs) {
     >
       <World>
         <Floor />
+        {children}
         <WorldProbe />
-        <Walker onCharacter={setCharacter} />
+        <Walker onCharacter={setCharacter} place={place} />
       </World>
     </Scene>
   );
@@ -164,51 +181,17 @@ const RUN = 0.3;
 const STAIR_WIDTH = 2.4;
 const LANDING = 1.4;
 
-/** A landing `STEPS` rises up with a flight of steps down toward +x from x = 0, one static triangle collider. */
-function Staircase() {
-  const top = STEPS * RISE;
+function StairsScene(args: ShootArgs) {
   return (
-    <MeshCollider friction={0.9}>
-      <mesh position={[-LANDING / 2, top / 2, 0]} castShadow receiveShadow>
-        <boxGeometry args={[LANDING, top, STAIR_WIDTH]} />
-        <meshStandardMaterial color="#5a6580" roughness={0.8} />
-      </mesh>
-      {Array.from({ length: STEPS - 1 }, (_, i) => {
-        const height = (STEPS - 1 - i) * RISE;
-        return (
-          <mesh key={i} position={[(i + 0.5) * RUN, height / 2, 0]} castShadow receiveShadow>
-            <boxGeometry args={[RUN, height, STAIR_WIDTH]} />
-            <meshStandardMaterial color={i % 2 ? '#5a6580' : '#64708c'} roughness={0.8} />
-          </mesh>
-        );
-      })}
-    </MeshCollider>
-  );
-}
-
-function StairsScene({ autoShoot, from }: ShootArgs) {
-  const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
-  useAutoShoot(character, autoShoot, 'chest', from === 'front' ? -1 : 1);
-  return (
-    <Scene
+    <ShootingRange
+      {...args}
       camera={[2.4, 2.9, 4.4]}
       target={[0.2, 1.1, 0]}
-      overlay={
-        <>
-          <span>Click the walker on the landing to shoot it; shot in the back it falls down the stairs.</span>
-          <button type="button" onClick={() => character?.getUp(1.2)} style={buttonStyle}>
-            Get up
-          </button>
-        </>
-      }
+      hint="Click the walker on the landing to shoot it; shot in the back it falls down the stairs."
+      place={{ position: [-0.35, STEPS * RISE, 0], facing: Math.PI / 2 }}
     >
-      <World>
-        <Floor />
-        <Staircase />
-        <WorldProbe />
-        <Walker onCharacter={setCharacter} place={{ position: [-0.35, STEPS * RISE, 0], facing: Math.PI / 2 }} />
-      </World>
-    </Scene>
+      <Staircase steps={STEPS} rise={RISE} run={RUN} width={STAIR_WIDTH} landing={LANDING} />
+    </ShootingRange>
   );
 }
 

@@ -3,7 +3,7 @@ import { OrbitControls } from '@react-three/drei';
 import { Canvas, useFrame } from '@react-three/fiber';
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import * as THREE from 'three';
-import { World } from '../src/core/index.js';
+import { World, particleSlot } from '../src/core/index.js';
 
 interface ChainArgs {
   /** Links in the chain. */
@@ -43,8 +43,10 @@ function ChainScene(args: ChainArgs) {
   useFrame((_, delta) => {
     world.advance(Math.min(delta, 0.1));
     const p = world.positions;
+    // The columns are indexed by slot: an id is its slot until the slot is reused.
+    const slot = particleSlot(first);
     for (let i = 0; i < count; i++) {
-      const k = (first + i) * 3;
+      const k = (slot + i) * 3;
       matrix.makeTranslation(p[k]!, p[k + 1]!, p[k + 2]!);
       balls.current?.setMatrixAt(i, matrix);
       // Segment i-1 runs from particle i-1 to particle i: six floats copied from the core's array.

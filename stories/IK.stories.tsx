@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react';
 import { expect } from 'storybook/test';
 import type { InstancedMesh } from 'three';
-import { IKHandle, Particle, Ragdoll, SinewContext, Stick, World, writeCapsuleInstances, type ParticleHandle, type RagdollApi } from 'sinew-physics';
+import { IKHandle, Particle, Ragdoll, SinewContext, Stick, World, particleSlot, writeCapsuleInstances, type ParticleHandle, type RagdollApi } from 'sinew-physics';
 import { bodiesOf, distance, Floor, pointOnScreen, ragdollPart, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
@@ -209,7 +209,8 @@ export const ArmWithHandle: StoryObj<ArmArgs> = {
     const { world } = probe;
     await waitForSteps(world, 5);
     // The hand is the one pinned particle; the shoulder is immovable, the elbow the other.
-    const hand = world.pins.particle[0]!;
+    // The pin table holds slots; the accessors take ids.
+    const hand = world.particleId(world.pins.particle[0]!);
     const before = world.getPosition(hand);
     const handOnScreen = pointOnScreen(probe, before);
     const by: [number, number] = [-70, -90];
@@ -265,7 +266,7 @@ export const PosedRagdoll: StoryObj<PosedArgs> = {
     await expect(world.getPosition(elbow)[1] - elbowBefore[1]).toBeGreaterThan(0.05);
     for (let k = 0; k < feet.length; k++) await expect(distance(world.getPosition(feet[k]!), feetBefore[k]!)).toBeLessThan(1e-6);
     // Let go, the hand's spring brings it to rest and the handle pins it there rigidly.
-    const handPin = () => [...Array(world.pins.count).keys()].find((row) => world.pins.particle[row] === hand)!;
+    const handPin = () => [...Array(world.pins.count).keys()].find((row) => world.pins.particle[row] === particleSlot(hand))!;
     // Counted in steps, not wall-clock time: a loaded machine runs the world slower than real time.
     for (let second = 0; second < 10 && !world.pins.isRigid(handPin()); second++) await waitForSteps(world, 60, 10_000);
     await expect(world.pins.isRigid(handPin())).toBe(true);

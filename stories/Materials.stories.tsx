@@ -3,7 +3,7 @@ import { useFrame } from '@react-three/fiber';
 import { useRef, type RefObject } from 'react';
 import { DoubleSide } from 'three';
 import { expect } from 'storybook/test';
-import { FABRICS, type FabricName } from '../src/core/index.js';
+import { FABRICS, particleSlot, type FabricName } from '../src/core/index.js';
 import { Cloth, DragControls, Wind, World, useWorld, type ClothApi } from '../src/react/index.js';
 import { waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
@@ -251,7 +251,7 @@ export const SubstepsChangeTheLookStays: StoryObj<SubstepsArgs> = {
     for (const probe of [legacy, compliant]) {
       probe.world.substeps = 10;
       const cloth = bodiesOf(probe, 'cloth')[0]!;
-      for (let id = cloth.first; id < cloth.first + cloth.count; id++) if (probe.world.particles.inverseMass[id] !== 0) probe.world.setVelocity(id, [0, 0, 1.5]);
+      for (let id = cloth.first; id < cloth.first + cloth.count; id++) if (probe.world.particles.inverseMass[particleSlot(id)] !== 0) probe.world.setVelocity(id, [0, 0, 1.5]);
     }
   },
 };

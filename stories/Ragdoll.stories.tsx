@@ -3,10 +3,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { expect, userEvent, within } from 'storybook/test';
 import { Color, Vector3, type Group, type Mesh, type MeshBasicMaterial, type PointLight } from 'three';
-import { DragControls, MeshCollider, ParticleCollisions, Pin, quatFromAxisAngle, quatMultiply, Ragdoll, useExplosion, World, type RagdollApi } from 'sinew-physics';
+import { DragControls, ParticleCollisions, Pin, quatFromAxisAngle, quatMultiply, Ragdoll, useExplosion, World, type RagdollApi } from 'sinew-physics';
 import { bodiesOf, centreOfMass, distance, Floor, hash01, pointOnScreen, ragdollPart, waitForSteps } from './support/bodiesScene.js';
 import { dragTo, particleOnScreen, pointer, waitForProbe } from './support/interaction.js';
 import { Scene } from './support/Scene.js';
+import { Staircase } from './support/Staircase.js';
 import { WorldProbe } from './support/WorldProbe.js';
 
 const buttonStyle = {
@@ -31,29 +32,6 @@ const STAIR_WIDTH = 2.6;
 /** x of the top step's far edge; the steps go down toward +x from there. */
 const STAIR_TOP_X = -1.9;
 const PLATFORM = 1.2;
-
-/** A staircase of boxes, made one static triangle collider by `<MeshCollider>`. */
-function Staircase() {
-  const top = STEPS * RISE;
-  return (
-    <MeshCollider friction={0.9}>
-      {/* The landing at the top. */}
-      <mesh position={[STAIR_TOP_X - PLATFORM / 2, top / 2, 0]} castShadow receiveShadow>
-        <boxGeometry args={[PLATFORM, top, STAIR_WIDTH]} />
-        <meshStandardMaterial color="#5a6580" roughness={0.8} />
-      </mesh>
-      {Array.from({ length: STEPS - 1 }, (_, i) => {
-        const height = (STEPS - 1 - i) * RISE;
-        return (
-          <mesh key={i} position={[STAIR_TOP_X + (i + 0.5) * RUN, height / 2, 0]} castShadow receiveShadow>
-            <boxGeometry args={[RUN, height, STAIR_WIDTH]} />
-            <meshStandardMaterial color={i % 2 ? '#5a6580' : '#64708c'} roughness={0.8} />
-          </mesh>
-        );
-      })}
-    </MeshCollider>
-  );
-}
 
 interface StairsArgs {
   /** Ragdolls dropped. */
@@ -84,7 +62,7 @@ function StairsScene({ count, height, angleStiffness, elbowHinges }: StairsArgs)
       <fog attach="fog" args={['#15171c', 9, 20]} />
       <World>
         <Floor />
-        <Staircase />
+        <Staircase steps={STEPS} rise={RISE} run={RUN} width={STAIR_WIDTH} landing={PLATFORM} topX={STAIR_TOP_X} />
         <ParticleCollisions />
         <DragControls />
         <WorldProbe />

@@ -31,7 +31,7 @@ export interface WorldFeature {
    * existed (start from rest then).
    */
   loadState?(world: World, data: unknown): void;
-  /** Particles `[first, end)` are being removed: drop every row that refers to one (their slots will be reused). */
+  /** The particles in slots `[first, end)` are being removed: drop every row that refers to one (the slots will be reused). */
   particlesRemoved?(world: World, first: number, end: number): void;
   /** `body` is being removed (before its particles go): drop what belongs to it. */
   bodyRemoved?(world: World, body: BodyRecord): void;

@@ -34,7 +34,7 @@ export const enum ParticleFlag {
 export class ParticleStore {
   /** Number of slots the arrays can hold. */
   capacity: number;
-  /** One past the highest slot ever used: loops run over `[0, end)`. */
+  /** One past the highest slot in use (freeing the last slots lowers it): loops run over `[0, end)`. */
   end = 0;
   /** Live particles. */
   count = 0;
@@ -96,6 +96,13 @@ export class ParticleStore {
    */
   generation: Uint32Array;
   /**
+   * One more than the highest generation any particle of each slot has had: a
+   * new particle gets at least this, so no id handed out before names it, also
+   * after a snapshot restored the slot's older generation. Not part of a
+   * snapshot: it remembers what was handed out, whatever was restored since.
+   */
+  issued: Uint32Array;
+  /**
    * How far (m) a collider may push a particle out along its normal in one
    * substep beyond taking back the particle's own approach (see `pushOut`):
    * `maxPushOutSpeed` × the substep, set by the step; unlimited outside it.
@@ -128,6 +135,7 @@ export class ParticleStore {
     this.contactMotion = new Float64Array(capacity * 3);
     this.contactRestitution = new Float64Array(capacity);
     this.generation = new Uint32Array(capacity);
+    this.issued = new Uint32Array(capacity);
   }
 
   /** True when slot `slot` (an index into the columns, not an id) holds a live particle. */
@@ -167,6 +175,7 @@ export class ParticleStore {
       this.flags[i] = ParticleFlag.Alive;
       this.body[i] = -1;
       this.generation[i] = generation;
+      this.issued[i] = generation + 1;
     }
     this.count += n;
     return first;
@@ -179,11 +188,11 @@ export class ParticleStore {
    */
   private rangeGeneration(first: number, n: number): number {
     let generation = 0;
-    for (let i = first; i < first + n; i++) generation = Math.max(generation, this.generation[i]!);
+    for (let i = first; i < first + n; i++) generation = Math.max(generation, this.generation[i]!, this.issued[i]!);
     for (let tries = 0; tries <= n; tries++, generation++) {
       let clash = false;
       for (let i = first; i < first + n && !clash; i++) {
-        const former = this.generation[i]! - 1;
+        const former = Math.max(this.generation[i]!, this.issued[i]!) - 1;
         clash = former >= 0 && (generation - former) % PARTICLE_GENERATIONS === 0;
       }
       if (!clash) break;
@@ -192,29 +201,29 @@ export class ParticleStore {
   }
 
   /** Frees a slot; its data is zeroed so a dead slot never moves or collides. */
-  release(id: number): void {
-    this.generation[id] = this.generation[id]! + 1;
-    this.flags[id] = 0;
-    this.inverseMass[id] = 0;
-    this.freeInverseMass[id] = 0;
-    this.radius[id] = 0;
-    this.friction[id] = 0;
-    this.restitution[id] = 0;
-    this.group[id] = 0;
-    this.body[id] = -1;
-    this.contactDepth[id] = 0;
+  release(slot: number): void {
+    this.generation[slot] = this.generation[slot]! + 1;
+    this.flags[slot] = 0;
+    this.inverseMass[slot] = 0;
+    this.freeInverseMass[slot] = 0;
+    this.radius[slot] = 0;
+    this.friction[slot] = 0;
+    this.restitution[slot] = 0;
+    this.group[slot] = 0;
+    this.body[slot] = -1;
+    this.contactDepth[slot] = 0;
     for (let k = 0; k < 3; k++) {
-      this.position[id * 3 + k] = 0;
-      this.previous[id * 3 + k] = 0;
-      this.force[id * 3 + k] = 0;
-      this.heldForce[id * 3 + k] = 0;
-      this.contactPush[id * 3 + k] = 0;
-      this.frictionPush[id * 3 + k] = 0;
-      this.contactMotion[id * 3 + k] = 0;
+      this.position[slot * 3 + k] = 0;
+      this.previous[slot * 3 + k] = 0;
+      this.force[slot * 3 + k] = 0;
+      this.heldForce[slot * 3 + k] = 0;
+      this.contactPush[slot * 3 + k] = 0;
+      this.frictionPush[slot * 3 + k] = 0;
+      this.contactMotion[slot * 3 + k] = 0;
     }
-    this.freeSlots.push(id);
+    this.freeSlots.push(slot);
     this.count--;
-    if (id === this.end - 1) this.trimEnd();
+    if (slot === this.end - 1) this.trimEnd();
   }
 
   /**
@@ -269,6 +278,7 @@ export class ParticleStore {
     this.body = widen(this.body, capacity, 1);
     this.body.fill(-1, this.capacity);
     this.generation = widen(this.generation, capacity, 1);
+    this.issued = widen(this.issued, capacity, 1);
     this.contactDepth = widen(this.contactDepth, capacity, 1);
     this.contactNormal = widen(this.contactNormal, capacity, 3);
     this.contactFriction = widen(this.contactFriction, capacity, 1);

@@ -5,10 +5,10 @@ export interface IdOwner {
 }
 
 /**
- * The first id the registry hands out. Particle ids are indices, far below it (a
- * world would need 2^30 particles, 25 GB of positions, to reach it), so
+ * The first id the registry hands out. Particle ids are below it (a slot under
+ * 2^20 with a generation under 2^10 above it, see `ParticleId`), so
  * `world.remove(id)` tells a particle from everything else by the number alone;
- * ids stay below 2^31 for the Int32Array columns that hold them.
+ * registry ids stay below 2^31 for the Int32Array columns that hold them.
  */
 export const FIRST_REGISTRY_ID = 2 ** 30;
 

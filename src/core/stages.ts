@@ -21,11 +21,11 @@ import type { World } from './world.js';
  * 9. `selfCollision`: a body against itself (`collision/selfCollision.ts`)
  * 10. `particleCollisions`: particles against each other (`collision/particleCollisions.ts`)
  *
- * The first seven are the order a ragdoll has always built its parts in (its
- * angle limits, capsule edges and guard, then its twist limits), so that one
- * ragdoll steps as it did when the order was the creation order; the ones a user
- * adds to bodies (attachments, self- and particle collisions) follow, after the
- * shape of every body has been kept.
+ * The first seven follow the order a ragdoll builds its parts in (its angle
+ * limits, capsule edges and guard, then its twist limits): a body keeps its
+ * shape first, its limits then correct what that did. The ones a user adds to
+ * bodies (attachments, self- and particle collisions) follow, once the shape of
+ * every body has been kept.
  */
 export const CONSTRAINT_STAGES = [
   'volumes',
@@ -50,8 +50,8 @@ export type ConstraintStage = (typeof CONSTRAINT_STAGES)[number];
  *
  * 1. `coupledBodies`: bodies of another engine take their pose for the substep (`colliders/coupledBody.ts`)
  * 2. `kinematicColliders`: kinematic colliders move to the substep's pose (`kinematicColliders.ts`)
- * 3. `attachments`: attached particles' pins follow their object (`motion/attachment.ts`, `BodyAttachment`)
- * 4. `rigidMotion`: free rigid bodies turn rigidly instead of along Verlet's chords (`bodies/rigidMotion.ts`)
+ * 3. `rigidMotion`: free rigid bodies turn rigidly instead of along Verlet's chords (`bodies/rigidMotion.ts`)
+ * 4. `attachments`: attached particles' pins follow their object (`motion/attachment.ts`, `BodyAttachment`)
  * 5. `ragdolls`: after the passes, a ragdoll's extra passes, then its limits' friction (`bodies/ownPasses.ts`, `limitFriction.ts`)
  */
 export const SUBSTEP_STAGES = ['coupledBodies', 'kinematicColliders', 'rigidMotion', 'attachments', 'ragdolls'] as const;

@@ -53,8 +53,11 @@ export function writeParticle(world: World, id: number, o: CheckedParticle): voi
 export function addBody(world: World, first: number, count: number, options: BodyOptions = {}): BodyRecord {
   checkInteger(count, 'addBody: count', 1);
   const from = world.checkParticle(first, 'addBody: first');
-  for (let i = first; i < first + count; i++) {
-    world.checkParticle(i, 'addBody: first/count');
+  for (let k = 0; k < count; k++) {
+    const i = first + k;
+    if (!world.particles.isAlive(from + k)) throw new RangeError(`addBody: first + ${k} (${i}) names no live particle; a body's range [first, first + count) must hold live particles`);
+    const id = world.particles.idOf(from + k);
+    if (id !== i) throw new RangeError(`addBody: first + ${k} is ${i}, but the particle in its slot is ${id}; a body's particles must come from one addParticles call (one generation of ids)`);
     // Removing this body would delete the owner's particles.
     const owner = world.bodyOf(i);
     if (owner !== undefined) throw new RangeError(`addBody: particle ${i} belongs to body ${owner.id} (a ${owner.kind}); a body's range must hold particles of no other body`);

@@ -1,12 +1,20 @@
-import type { RapierBodyLike, RapierColliderLike } from './rapierTypes.js';
+import type { RapierBodyLike, RapierColliderLike, RapierRotation, RapierVector } from './rapierTypes.js';
 
 // Reading poses from Rapier for the bridge: what a collider's and a body's pose is
 // before and after Rapier's step (a collider's own pose is stale until Rapier steps).
 
 /** A collider's own world pose (position xyz, quaternion xyzw) into `out`: current only after Rapier's step. */
 export function readColliderPose(collider: RapierColliderLike, out: Float64Array): void {
-  const t = collider.translation();
-  const r = collider.rotation();
+  writePose(collider.translation(), collider.rotation(), out);
+}
+
+/** A body's centre of mass in the world and its rotation (xyz, quaternion xyzw) into `out`: the pose a `CoupledBody` follows. */
+export function readCentre(body: RapierBodyLike, out: Float64Array): void {
+  writePose(body.worldCom(), body.rotation(), out);
+}
+
+/** Position `t` and quaternion `r` into `out` (xyz, xyzw). */
+function writePose(t: RapierVector, r: RapierRotation, out: Float64Array): void {
   out[0] = t.x;
   out[1] = t.y;
   out[2] = t.z;
@@ -54,16 +62,4 @@ export function readPoseBefore(collider: RapierColliderLike, out: Float64Array, 
     if (!(Math.abs(out[k]! - last[k]!) <= 1e-6 * Math.max(1, Math.abs(last[k]!)))) return;
   }
   out.set(last);
-}
-
-export function readCentre(body: RapierBodyLike, out: Float64Array): void {
-  const c = body.worldCom();
-  const r = body.rotation();
-  out[0] = c.x;
-  out[1] = c.y;
-  out[2] = c.z;
-  out[3] = r.x;
-  out[4] = r.y;
-  out[5] = r.z;
-  out[6] = r.w;
 }

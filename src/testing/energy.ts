@@ -53,14 +53,14 @@ export function energy(scene: TestScene, body?: ParticleRef): Energy {
   const h = world.substep;
   let kinetic = 0;
   let potential = 0;
-  for (let id = first; id < end; id++) {
-    if (!world.particles.isAlive(id) || w[id] === 0) continue;
-    const m = 1 / w[id]!;
+  for (let slot = first; slot < end; slot++) {
+    if (!world.particles.isAlive(slot) || w[slot] === 0) continue;
+    const m = 1 / w[slot]!;
     let v2 = 0;
     for (let k = 0; k < 3; k++) {
-      const v = (p[id * 3 + k]! - q[id * 3 + k]!) / h;
+      const v = (p[slot * 3 + k]! - q[slot * 3 + k]!) / h;
       v2 += v * v;
-      potential -= m * g[k]! * ((p[id * 3 + k]! + q[id * 3 + k]!) / 2);
+      potential -= m * g[k]! * ((p[slot * 3 + k]! + q[slot * 3 + k]!) / 2);
     }
     kinetic += 0.5 * m * v2;
   }
@@ -129,9 +129,10 @@ const ROOM_DROP = 1;
 function movableMass(scene: TestScene, body: ParticleRef | undefined): number {
   const world = scene.store.getState().world;
   const record = body === undefined ? undefined : bodyIn(scene, body, 'expectEnergyNotGrowing');
-  const first = record?.first ?? 0;
-  const end = record ? particleSlot(record.first) + record.count : world.particles.end;
+  // The columns are indexed by slot; a body's first id carries its slots' generation.
+  const first = record ? particleSlot(record.first) : 0;
+  const end = record ? first + record.count : world.particles.end;
   let mass = 0;
-  for (let id = first; id < end; id++) if (world.particles.isAlive(id) && world.particles.inverseMass[id]! > 0) mass += 1 / world.particles.inverseMass[id]!;
+  for (let slot = first; slot < end; slot++) if (world.particles.isAlive(slot) && world.particles.inverseMass[slot]! > 0) mass += 1 / world.particles.inverseMass[slot]!;
   return mass;
 }

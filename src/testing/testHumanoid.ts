@@ -1,18 +1,5 @@
-import {
-  AnimationClip,
-  Bone,
-  BufferGeometry,
-  Float32BufferAttribute,
-  Group,
-  MeshStandardMaterial,
-  Quaternion,
-  QuaternionKeyframeTrack,
-  Skeleton,
-  SkinnedMesh,
-  Uint16BufferAttribute,
-  Vector3,
-  VectorKeyframeTrack,
-} from 'three';
+import { AnimationClip, Bone, Group, MeshStandardMaterial, Quaternion, QuaternionKeyframeTrack, Skeleton, SkinnedMesh, Vector3, VectorKeyframeTrack } from 'three';
+import { limbTubes } from './limbTubes.js';
 
 /**
  * The Mixamo skeleton in its bind pose, a T pose 1.8 m tall standing on y = 0,
@@ -94,7 +81,8 @@ export function createTestHumanoid(options: TestHumanoidOptions = {}): TestHuman
     bones.set(joint.name, bone);
   }
   const list = [...bones.values()];
-  const geometry = bodyGeometry(joints, [...bones.keys()]);
+  // The torso's side chains (shoulders, legs) start inside it: only the spine chain is the torso's own tube.
+  const geometry = limbTubes(joints, [...bones.keys()], (joint, child) => (joint.name === 'Spine2' && child.name !== 'Neck') || (joint.name === 'Hips' && child.name !== 'Spine'), 'Head');
   const mesh = new SkinnedMesh(geometry, new MeshStandardMaterial({ color: options.color ?? '#d9b38c', roughness: 0.8 }));
   mesh.name = 'TestHumanoid';
   mesh.castShadow = true;
@@ -106,93 +94,6 @@ export function createTestHumanoid(options: TestHumanoidOptions = {}): TestHuman
   const skeleton = new Skeleton(list);
   mesh.bind(skeleton);
   return { root, mesh, skeleton };
-}
-
-const RINGS = 10;
-const SIDES = 10;
-/** Share of a bone's length, at each end, over which its vertices blend with the neighbouring bone. */
-const BLEND = 0.2;
-
-/**
- * Tubes from each joint to its child joints (the torso a chain of wide tubes),
- * capped by shrinking the radius at the chain's free ends. A vertex near a joint
- * is weighted half to each bone at the joint itself, fading to the own bone
- * `BLEND` of the way in: the smooth weights that make shoulders and elbows
- * collapse under plain linear blend skinning when the bones are posed badly.
- */
-function bodyGeometry(joints: typeof BIND, names: readonly string[]): BufferGeometry {
-  const positions: number[] = [];
-  const skinIndex: number[] = [];
-  const skinWeight: number[] = [];
-  const indices: number[] = [];
-  const index = (name: string) => names.indexOf(name);
-  const a = new Vector3();
-  const b = new Vector3();
-  const along = new Vector3();
-  const u = new Vector3();
-  const v = new Vector3();
-  for (const joint of joints) {
-    if (joint.radius === 0) continue;
-    for (const child of joints.filter((j) => j.parent === joint.name)) {
-      // The torso's side chains (shoulders, legs) start inside it: only the spine chain is the torso's own tube.
-      if (joint.name === 'Spine2' && child.name !== 'Neck') continue;
-      if (joint.name === 'Hips' && child.name !== 'Spine') continue;
-      a.fromArray(joint.at);
-      b.fromArray(child.at);
-      along.subVectors(b, a);
-      const length = along.length();
-      along.divideScalar(length);
-      u.set(1, 0, 0);
-      if (Math.abs(along.dot(u)) > 0.9) u.set(0, 0, 1);
-      u.sub(v.copy(along).multiplyScalar(u.dot(along))).normalize();
-      v.crossVectors(along, u);
-      const parentIndex = joint.parent === null ? -1 : index(joint.parent);
-      const own = index(joint.name);
-      const next = index(child.name);
-      const childHasFlesh = child.radius > 0;
-      const base = positions.length / 3;
-      for (let r = 0; r <= RINGS; r++) {
-        const t = r / RINGS;
-        // Round off ends that no neighbouring tube covers.
-        const startFree = parentIndex < 0 || joint.name === 'Head';
-        const endFree = !childHasFlesh || child.name === 'Head';
-        let radius = joint.radius + (childHasFlesh ? (child.radius - joint.radius) * t : 0);
-        if (endFree) radius *= Math.sqrt(Math.max(0, 1 - ((Math.max(t, 0.6) - 0.6) / 0.4) ** 2)) || 0.2;
-        if (startFree && joint.name === 'Head') radius *= Math.sqrt(Math.max(0, 1 - ((0.3 - Math.min(t, 0.3)) / 0.3) ** 2)) || 0.2;
-        let other = -1;
-        let share = 0;
-        if (t < BLEND && parentIndex >= 0) {
-          other = parentIndex;
-          share = 0.5 * (1 - t / BLEND);
-        } else if (t > 1 - BLEND && childHasFlesh) {
-          other = next;
-          share = 0.5 * ((t - (1 - BLEND)) / BLEND);
-        }
-        for (let s = 0; s < SIDES; s++) {
-          const angle = (s / SIDES) * Math.PI * 2;
-          const cx = Math.cos(angle) * radius;
-          const cy = Math.sin(angle) * radius;
-          positions.push(a.x + along.x * t * length + u.x * cx + v.x * cy, a.y + along.y * t * length + u.y * cx + v.y * cy, a.z + along.z * t * length + u.z * cx + v.z * cy);
-          skinIndex.push(own, Math.max(other, 0), 0, 0);
-          skinWeight.push(1 - share, share, 0, 0);
-        }
-      }
-      for (let r = 0; r < RINGS; r++) {
-        for (let s = 0; s < SIDES; s++) {
-          const i0 = base + r * SIDES + s;
-          const i1 = base + r * SIDES + ((s + 1) % SIDES);
-          indices.push(i0, i1, i0 + SIDES, i1, i1 + SIDES, i0 + SIDES);
-        }
-      }
-    }
-  }
-  const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new Float32BufferAttribute(positions, 3));
-  geometry.setAttribute('skinIndex', new Uint16BufferAttribute(skinIndex, 4));
-  geometry.setAttribute('skinWeight', new Float32BufferAttribute(skinWeight, 4));
-  geometry.setIndex(indices);
-  geometry.computeVertexNormals();
-  return geometry;
 }
 
 /** Options of {@link createWalkClip}. */

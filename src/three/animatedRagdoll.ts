@@ -117,6 +117,8 @@ export class AnimatedRagdoll {
   /** Bounds of a body one step ahead (min xyz, max xyz), scratch of `strikes`. */
   private readonly ahead = new Float64Array(6);
   private readonly reach: number;
+  /** The slots of each limb's ends (from, to), which `strikes` reads the particle columns at. */
+  private readonly limbSlots: Int32Array;
 
   /**
    * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
@@ -137,9 +139,10 @@ export class AnimatedRagdoll {
     this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
     this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
-    const first = this.ragdoll.first;
-    // The driver reads the particle columns: slots, not ids.
-    const swung = swungBones(this.fit, particleSlot(first));
+    this.limbSlots = Int32Array.from(this.ragdoll.limbs.flatMap((l) => [particleSlot(l.from), particleSlot(l.to)]));
+    // The driver and the get-up's blend read the particle columns: slots, not ids.
+    const first = particleSlot(this.ragdoll.first);
+    const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
     const driven = new Set<Object3D>(swung.map((s) => s.bone));
     // Each hand and foot bone once (a rig may map two parts to one), unless the driver poses it.
@@ -292,7 +295,7 @@ export class AnimatedRagdoll {
   getUp(seconds: number): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
     if (!this.isActive || this.removed) return;
-    this.blend.start(this.world.particles.position, this.ragdoll.first, seconds);
+    this.blend.start(this.world.particles.position, particleSlot(this.ragdoll.first), seconds);
     this.applyStrength(this.rigid);
   }
 
@@ -433,12 +436,13 @@ export class AnimatedRagdoll {
     const reach = this.reach;
     for (let k = 0; k < 3; k++) if (ahead[k]! > box[3 + k]! + reach || ahead[3 + k]! < box[k]! - reach) return false;
     const limbs = this.ragdoll.limbs;
+    const ends = this.limbSlots;
     for (let l = 0; l < limbs.length; l++) {
       const limb = limbs[l]!;
       let overlaps = true;
       for (let k = 0; k < 3 && overlaps; k++) {
-        const a = pos[limb.from * 3 + k]!;
-        const b = pos[limb.to * 3 + k]!;
+        const a = pos[ends[l * 2]! * 3 + k]!;
+        const b = pos[ends[l * 2 + 1]! * 3 + k]!;
         overlaps = ahead[k]! <= Math.max(a, b) + limb.radius && ahead[3 + k]! >= Math.min(a, b) - limb.radius;
       }
       if (overlaps) return true;

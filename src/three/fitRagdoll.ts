@@ -211,10 +211,10 @@ export function findSkinnedMesh(root: Object3D | Skeleton, bones: readonly Bone[
  * The spine's two limbs take at least the depth of their skin: how far it reaches
  * in front of or behind their segment (along `front`), over the segment's whole
  * length. The spine bones lie behind the segments, which run to the chest particle
- * in front of them, so the median left the back's skin outside the capsules that
- * the ragdoll lies on (the back 5–8 cm under the floor, lying on it). A round trunk
- * then floats a little lying on its front or side (its skin's depth behind the
- * spine is its depth in front plus twice the chest particle's lead).
+ * in front of them, so the median alone leaves the back's skin outside the
+ * capsules the ragdoll lies on (docs/characters.md). A round trunk then floats a
+ * little lying on its front or side (its skin's depth behind the spine is its
+ * depth in front plus twice the chest particle's lead).
  */
 function radiiFromSkin(mesh: SkinnedMesh, limbBones: readonly { bone: Bone; limb: number }[], points: Record<RagdollPart, Vector3>, front: Vector3): Map<RagdollLimbName, number> {
   const limbOfBone = new Map<number, number>();

@@ -80,7 +80,7 @@ export class GetUpBlend {
     return this.state[1]! > 0;
   }
 
-  /** Starts a blend of `seconds` from particles `first`… as they lie in `positions` (a world's xyz positions). */
+  /** Starts a blend of `seconds` from the particles in slots `first`… (indices, not ids: see `particleSlot`) as they lie in `positions` (a world's xyz positions). */
   start(positions: Float64Array, first: number, seconds: number): void {
     this.from.set(positions.subarray(first * 3, first * 3 + this.from.length));
     this.state[0] = 0;

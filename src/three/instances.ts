@@ -27,13 +27,15 @@ export function writeParticleInstances(mesh: InstancedMesh, world: World, first:
   const p = world.positions;
   const s = world.stepStartPositions;
   const radii = world.particles.radius;
+  // The columns are indexed by slot; `first` is an id, which carries its slot's generation.
+  const slot = particleSlot(first);
   let largest = 0;
   for (let i = 0; i < n; i++) {
-    const k = (particleSlot(first) + i) * 3;
+    const k = (slot + i) * 3;
     const x = alpha >= 1 ? p[k]! : s[k]! + (p[k]! - s[k]!) * alpha;
     const y = alpha >= 1 ? p[k + 1]! : s[k + 1]! + (p[k + 1]! - s[k + 1]!) * alpha;
     const z = alpha >= 1 ? p[k + 2]! : s[k + 2]! + (p[k + 2]! - s[k + 2]!) * alpha;
-    const r = radius ?? radii[first + i]!;
+    const r = radius ?? radii[slot + i]!;
     if (r > largest) largest = r;
     trs[0] = x;
     trs[1] = y;
@@ -82,8 +84,8 @@ export function writeCapsuleInstances(cylinders: InstancedMesh, caps: InstancedM
   let largest = 0;
   for (let i = 0; i < n; i++) {
     const limb = limbs[i]!;
-    const a = limb.from * 3;
-    const b = limb.to * 3;
+    const a = particleSlot(limb.from) * 3;
+    const b = particleSlot(limb.to) * 3;
     const ax = alpha >= 1 ? p[a]! : s[a]! + (p[a]! - s[a]!) * alpha;
     const ay = alpha >= 1 ? p[a + 1]! : s[a + 1]! + (p[a + 1]! - s[a + 1]!) * alpha;
     const az = alpha >= 1 ? p[a + 2]! : s[a + 2]! + (p[a + 2]! - s[a + 2]!) * alpha;

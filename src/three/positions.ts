@@ -1,4 +1,4 @@
-import { particleSlot } from '../core/ids.js';
+import { MAX_PARTICLES, particleSlot } from '../core/ids.js';
 import type { Vector3 } from 'three';
 import type { World } from '../core/world.js';
 
@@ -58,7 +58,9 @@ export function readRange(world: World, first: number, count: number, blend: Ble
 export function readPosition(world: World, id: number, blend: Blend, out: Vector3): Vector3 {
   const alpha = blend.alpha;
   const p = world.positions;
-  const k = id * 3;
+  // The columns are indexed by slot, an id's low bits (`particleSlot`, written out: one call more and V8 no
+  // longer inlines this into a frame's read-back, and the doubles it hands `out.set` are boxed).
+  const k = (id & (MAX_PARTICLES - 1)) * 3;
   if (alpha >= 1) return out.set(p[k]!, p[k + 1]!, p[k + 2]!);
   const s = world.stepStartPositions;
   return out.set(s[k]! + (p[k]! - s[k]!) * alpha, s[k + 1]! + (p[k + 1]! - s[k + 1]!) * alpha, s[k + 2]! + (p[k + 2]! - s[k + 2]!) * alpha);

@@ -46,7 +46,7 @@ npm pack --dry-run --json --ignore-scripts 2>/dev/null | node -e '
   const files = pack.files.map((f) => f.path);
   const allowed = /^(README\.md|package\.json|LICENSE|CHANGELOG\.md|dist\/[\w/.-]+\.js(\.map)?|dist\/types\/[\w/.-]+\.d\.ts)$/;
   const stray = files.filter((f) => !allowed.test(f));
-  const entries = ["LICENSE", "CHANGELOG.md", "dist/index.js", "dist/core.js", "dist/teaching.js", "dist/testing.js", "dist/rapier.js", "dist/types/index.d.ts", "dist/types/core/index.d.ts", "dist/types/teaching/index.d.ts", "dist/types/testing/index.d.ts", "dist/types/rapier/index.d.ts"];
+  const entries = ["LICENSE", "CHANGELOG.md", "dist/index.js", "dist/core.js", "dist/teaching.js", "dist/testing.js", "dist/rapier.js", "dist/worker.js", "dist/worker/workerMain.js", "dist/types/index.d.ts", "dist/types/core/index.d.ts", "dist/types/teaching/index.d.ts", "dist/types/testing/index.d.ts", "dist/types/rapier/index.d.ts", "dist/types/worker/index.d.ts"];
   const missing = entries.filter((f) => !files.includes(f));
   if (stray.length || missing.length) {
     console.error("test/consumer/run.sh: the package would publish " + JSON.stringify(stray) + " and lacks " + JSON.stringify(missing));
@@ -91,6 +91,8 @@ graph dist/core.js '^$'
 graph dist/teaching.js '^$'
 graph dist/testing.js "^($shared|@react-three/test-renderer)\$"
 graph dist/rapier.js "^($shared|@react-three/rapier)\$"
+graph dist/worker.js '^$'
+graph dist/worker/workerMain.js '^$'
 
 # The tools a Vite + TypeScript app adds (and a tester's renderer, for sinew-physics/testing's
 # declarations), at the fixture's pinned versions.

@@ -140,3 +140,27 @@ describe('BodyAttachment: two-way links to a sinew body', () => {
     tie.remove();
   });
 });
+
+describe('BodyAttachment in reused slots', () => {
+  it('holds a rope to a box whose slots were used before as in a fresh world, bit for bit, and does not let go', () => {
+    const run = (reuse: boolean) => {
+      const world = new World({ damping: 0, iterations: 4 });
+      if (reuse) {
+        world.remove(createBox(world, { size: 0.3, position: [0, 2, 0], mass: 0.5 }));
+        world.remove(createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, mass: 2 }));
+      }
+      const box = createBox(world, { size: 0.3, position: [0, 2, 0], mass: 0.5 });
+      const rope = createRope(world, { from: [0, 1.85, 0], to: [0, 0.85, 0], segments: 10, mass: 2 });
+      const link = new BodyAttachment(world, [rope.first], box.vertices, {});
+      // The box hangs by a rigid pin on one corner: the rope hangs from the box through the link.
+      world.addPin(box.vertices[0]!);
+      for (let i = 0; i < 60; i++) world.step();
+      return { first: rope.first, holding: link.constraintCount, end: world.getPosition(rope.first + rope.count - 1) };
+    };
+    const fresh = run(false);
+    const reused = run(true);
+    expect(reused.first).not.toBe(fresh.first);
+    expect(reused.holding).toBe(1);
+    for (let c = 0; c < 3; c++) expect(Object.is(reused.end[c], fresh.end[c])).toBe(true);
+  });
+});

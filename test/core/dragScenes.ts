@@ -1,4 +1,4 @@
-import { createCloth, createRagdoll, createRope, World, type StickKernel, type Vec3 } from '../../src/core/index.js';
+import { createCloth, createRagdoll, createRope, particleSlot, World, type StickKernel, type Vec3 } from '../../src/core/index.js';
 
 /** The README's Getting-started curtain: 25 × 31 particles 0.06 m apart, its top row on seven hooks on a rail at 2 m, in and out by turns. */
 export function gettingStartedCurtain(kernel: StickKernel): { world: World; first: number; count: number } {
@@ -27,17 +27,18 @@ export function standingRagdoll(kernel: StickKernel) {
 
 /**
  * The worst stretch (share beyond rest) over the world's sticks among particles
- * `[first, first + count)` that `only` passes (default all); sticks of kind 'min'
+ * `[first, first + count)` (ids of one body) that `only` passes (given slots; default all); sticks of kind 'min'
  * (which only push apart, longer than rest by design) are left out.
  */
 export function worstStretch(world: World, first: number, count: number, only: (a: number, b: number) => boolean = () => true): number {
   const s = world.sticks;
   const p = world.particles.position;
+  const start = particleSlot(first);
   let worst = 0;
   for (let row = 0; row < s.count; row++) {
     const a = s.a[row]!;
     const b = s.b[row]!;
-    if (a < first || a >= first + count || b < first || b >= first + count || s.kind[row] === 1 || !only(a, b)) continue;
+    if (a < start || a >= start + count || b < start || b >= start + count || s.kind[row] === 1 || !only(a, b)) continue;
     const length = Math.hypot(p[b * 3]! - p[a * 3]!, p[b * 3 + 1]! - p[a * 3 + 1]!, p[b * 3 + 2]! - p[a * 3 + 2]!);
     worst = Math.max(worst, length / s.rest[row]! - 1);
   }

@@ -79,6 +79,30 @@ describe('particle ids cannot alias', () => {
     for (let i = 0; i <= 4; i++) expect(world.getPosition(next.first + i)).toEqual([i / 4, 2, 0]);
   });
 
+  it('an id handed out after a snapshot names nothing once the snapshot is restored, nor any particle added later', () => {
+    const world = new World({ gravity: [0, 0, 0] });
+    const kept = world.addParticle({ position: [1, 0, 0] });
+    const a = world.addParticle({ position: [2, 0, 0] });
+    const snap = world.snapshot();
+    // After the snapshot: a removed and its slot reused, then a particle added past the end.
+    world.removeParticle(a);
+    const b = world.addParticle({ position: [3, 0, 0] });
+    const c = world.addParticle({ position: [4, 0, 0] });
+    world.restore(snap);
+    expect(world.getPosition(a)).toEqual([2, 0, 0]);
+    expectStale(world, b, kept);
+    expectStale(world, c, kept);
+    // The slots of b and c freed again and reused: the newcomers' ids are new ones.
+    world.removeParticle(a);
+    const d = world.addParticle({ position: [5, 0, 0] });
+    const e = world.addParticle({ position: [6, 0, 0] });
+    expect(particleSlot(d)).toBe(particleSlot(b));
+    expect(particleSlot(e)).toBe(particleSlot(c));
+    for (const stale of [a, b, c]) expectStale(world, stale, kept);
+    expect(world.getPosition(d)).toEqual([5, 0, 0]);
+    expect(world.getPosition(e)).toEqual([6, 0, 0]);
+  });
+
   it('thousands of add/remove cycles: every id of the last 1,023 cycles is refused, the live one read', () => {
     const world = new World();
     const ids: ParticleId[] = [];

@@ -179,6 +179,18 @@ describe('bodies', () => {
     expect(() => world.addBody(first, 2)).toThrow(`addBody: first: particle ${first} was removed`);
   });
 
+  it('refuse a range whose particles come from different addParticles calls, naming the one that does not fit', () => {
+    const world = new World();
+    const a = world.addParticles([{ position: [0, 0, 0] }, { position: [1, 0, 0] }, { position: [2, 0, 0] }]);
+    world.removeParticle(a + 1);
+    // The freed middle slot is reused by a particle of a newer generation: a + 1 no longer names it.
+    const middle = world.addParticle({ position: [9, 0, 0] });
+    expect(particleSlot(middle)).toBe(particleSlot(a) + 1);
+    expect(() => world.addBody(a, 3)).toThrow(`addBody: first + 1 is ${a + 1}, but the particle in its slot is ${middle}; a body's particles must come from one addParticles call`);
+    world.removeParticle(middle);
+    expect(() => world.addBody(a, 3)).toThrow(`addBody: first + 1 (${a + 1}) names no live particle`);
+  });
+
   it('built by every builder, leave no particle or constraint behind when removed', () => {
     const world = new World();
     world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });

@@ -1,4 +1,4 @@
-import type { ClothHandle, World } from '../../src/core/index.js';
+import { particleSlot, type ClothHandle, type World } from '../../src/core/index.js';
 
 /**
  * The self-collision tests' judge, a pass-through detector that knows nothing of
@@ -28,7 +28,7 @@ export class CrossingDetector {
   /** Reads every particle's side of every triangle it is over now; call after each step. */
   check(world: World): void {
     const pos = world.positions;
-    const first = this.cloth.first;
+    const first = particleSlot(this.cloth.first);
     const count = this.cloth.count;
     for (let t = 0; t < this.count; t++) {
       const a = this.triangles[t * 3]!;

@@ -138,9 +138,13 @@ describe('AnimatedRagdoll', () => {
     }
   }, 120_000);
 
-  it('turns physical when a body strikes it: a crate thrown at its chest knocks it onto its back', () => {
-    for (const strikeSpeed of [2, 0]) {
-      const w = walker({ strikeSpeed }, 0);
+  it('turns physical when a body strikes it: a crate thrown at its chest knocks it onto its back, in reused particle slots too', () => {
+    for (const [strikeSpeed, reusedSlots] of [
+      [2, false],
+      [0, false],
+      [2, true],
+    ] as const) {
+      const w = walker({ strikeSpeed }, 0, reusedSlots);
       for (let i = 0; i < 10; i++) w.frame();
       // 12 kg, 30 cm, at chest height 1.2 m in front, flying back at it at 9 m/s.
       const chest = w.world.getPosition(w.character.ragdoll.part('chest'));

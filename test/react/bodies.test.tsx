@@ -1,5 +1,6 @@
 import { createRef } from 'react';
 import { Bone, InstancedMesh, Matrix4, Quaternion, Vector3, type Mesh } from 'three';
+import { particleSlot } from '../../src/core/ids.js';
 import type { LimitFriction } from '../../src/core/bodies/limitFriction.js';
 import { Ground } from '../../src/react/components/Ground.js';
 import { Pin } from '../../src/react/components/Pin.js';
@@ -116,7 +117,7 @@ describe('body components', () => {
     );
     const core = doll.current!.current!;
     expect(m.world.pins.count).toBe(1);
-    expect(m.world.pins.particle[0]).toBe(core.part('leftHand'));
+    expect(m.world.pins.particle[0]).toBe(particleSlot(core.part('leftHand')));
     doll.current!.hit('chest', [0, 0, -1], 0.02);
     await m.frames(30);
     const [cylinders, caps] = instancedMeshes(m);

@@ -2,6 +2,7 @@ import { createRef } from 'react';
 import type { BufferGeometry, Mesh } from 'three';
 import { createCloth } from '../../src/core/bodies/cloth.js';
 import { faceSystem } from '../../src/core/collision/faces.js';
+import { particleSlot } from '../../src/core/ids.js';
 import { World as CoreWorld } from '../../src/core/world.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Pin } from '../../src/react/components/Pin.js';
@@ -74,7 +75,8 @@ describe('<Cloth>', () => {
     await m.unmount();
   });
 
-  it('changes stiffness, pins and mass in place without resetting', async () => {
+  // StrictMode mounts it twice: the cloth then sits in reused slots, its ids carrying a generation.
+  it.each([false, true])('changes stiffness, pins, mass, radius and friction in place without resetting (StrictMode: %s)', async (strict) => {
     const cloth = createRef<ClothApi>();
     const scene = (stiffness: number, pin: 'top' | 'top-corners', mass: number, iterations?: number) => (
       <Cloth
@@ -91,23 +93,26 @@ describe('<Cloth>', () => {
         shear={{ stiffness }}
       />
     );
-    const m = await mountWorld(scene(1, 'top', 1));
+    const m = await mountWorld(scene(1, 'top', 1), {}, strict);
     await m.frames(20);
     const core = cloth.current!.current!;
-    const positions = Float64Array.from(m.world.positions.subarray(core.first * 3, (core.first + core.count) * 3));
+    expect(core.first >= 2 ** 20).toBe(strict);
+    // The columns are indexed by slot.
+    const first = particleSlot(core.first);
+    const positions = Float64Array.from(m.world.positions.subarray(first * 3, (first + core.count) * 3));
     const sticks = m.world.sticks.count;
     expect(m.world.pins.count).toBe(W);
 
     await m.update(scene(0.4, 'top-corners', 2, 3));
     // The same core cloth, untouched positions, same sticks; fewer pins, new stiffness and mass.
     expect(cloth.current!.current).toBe(core);
-    expect(Float64Array.from(m.world.positions.subarray(core.first * 3, (core.first + core.count) * 3))).toEqual(positions);
+    expect(Float64Array.from(m.world.positions.subarray(first * 3, (first + core.count) * 3))).toEqual(positions);
     expect(m.world.sticks.count).toBe(sticks);
     expect(m.world.pins.count).toBe(2);
     for (let row = 0; row < m.world.sticks.count; row++) expect(m.world.sticks.stiffness[row]).toBe(0.4);
     expect(m.world.getMass(core.particle(3, 3))).toBe(2);
-    expect(m.world.particles.radius[core.particle(3, 3)]).toBe(0.02);
-    expect(m.world.particles.friction[core.particle(3, 3)]).toBe(0.2);
+    expect(m.world.particles.radius[particleSlot(core.particle(3, 3))]).toBe(0.02);
+    expect(m.world.particles.friction[particleSlot(core.particle(3, 3))]).toBe(0.2);
     expect(core.body.iterations).toBe(3);
     expect(m.world.stepCount).toBe(20);
     await m.frames(20);

@@ -161,7 +161,7 @@ describe('entry points', () => {
     const pkg = JSON.parse(read('../../package.json')) as { exports: Record<string, { types: string; import: string }> };
     const paths = (JSON.parse(read('../../tsconfig.json')) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths;
     const viteConfig = read('../../vite.config.ts');
-    for (const entry of ['core', 'teaching', 'testing', 'rapier']) {
+    for (const entry of ['core', 'teaching', 'testing', 'rapier', 'worker']) {
       expect(pkg.exports[`./${entry}`], entry).toEqual({ types: `./dist/types/${entry}/index.d.ts`, import: `./dist/${entry}.js` });
       expect(paths[`sinew-physics/${entry}`], entry).toEqual([`./src/${entry}/index.ts`]);
       expect(existsSync(new URL(`../../src/${entry}/index.ts`, import.meta.url)), entry).toBe(true);

@@ -3,7 +3,7 @@ import { createBox } from '../../src/core/bodies/rigid.js';
 import { GetUpBlend, smoothstep } from '../../src/three/getUpBlend.js';
 import { leastAllocation } from '../support/heap.js';
 import { measureGetUp, type GetUpCase, type GetUpMeasure } from '../support/getUp.js';
-import { walker } from '../support/walker.js';
+import { walker, type Walker } from '../support/walker.js';
 
 // Issue 29, item 2: a get-up blends the pose from where the body lies to the animation along a smoothstep,
 // so no part moves faster than its animated place plus 1.5 × the distance to cover / T, which is within the
@@ -32,6 +32,17 @@ function expectSmoothGetUp(m: GetUpMeasure, c: GetUpCase): void {
     for (let k = 1; k < 3; k++) expect(moves[k], `${what}: ${key} in frame ${k} of the end (${moves.join(', ')})`).toBeLessThan(moves[k - 1]!);
     expect(Math.max(moves[3]!, moves[4]!), `${what}: ${key} after the hand-over`).toBeLessThan(1e-6);
   }
+}
+
+/** A walker knocked onto its back, left lying 1.5 s, then half a second into a 1 s get-up. */
+function halfwayUp(): Walker {
+  const w = walker({}, 0);
+  for (let i = 0; i < 20; i++) w.frame();
+  w.character.hit('chest', [0, 0, -1], 0.01);
+  for (let i = 0; i < 90; i++) w.frame();
+  w.character.getUp(1);
+  for (let i = 0; i < 30; i++) w.frame();
+  return w;
 }
 
 describe('getUp', () => {
@@ -84,14 +95,16 @@ describe('getUp', () => {
     expect(js).toEqual(wasm);
   });
 
+  it('is the same in reused particle slots as in a fresh world, bit for bit', () => {
+    const c: GetUpCase = { rig: 'unreal', hit: ['chest', [0, 0, -1], 0.01], lie: 1, seconds: 0.5 };
+    const reused = measureGetUp({ ...c, reusedSlots: true });
+    expectSmoothGetUp(reused, c);
+    expect(reused).toEqual(measureGetUp(c));
+  });
+
   it('ends when hit or activated: the body is physical again and falls', () => {
     for (const stop of ['hit', 'activate'] as const) {
-      const w = walker({}, 0);
-      for (let i = 0; i < 20; i++) w.frame();
-      w.character.hit('chest', [0, 0, -1], 0.01);
-      for (let i = 0; i < 90; i++) w.frame();
-      w.character.getUp(1);
-      for (let i = 0; i < 30; i++) w.frame();
+      const w = halfwayUp();
       const head = () => w.world.getPosition(w.character.ragdoll.part('head'))[1];
       // Halfway up (the smoothstep's weight 1/2): the head between the floor and its standing height.
       expect(head()).toBeGreaterThan(0.6);
@@ -105,12 +118,7 @@ describe('getUp', () => {
   });
 
   it('ends when a body strikes it: a crate thrown at it halfway up meets a ragdoll, not a kinematic wall', () => {
-    const w = walker({}, 0);
-    for (let i = 0; i < 20; i++) w.frame();
-    w.character.hit('chest', [0, 0, -1], 0.01);
-    for (let i = 0; i < 90; i++) w.frame();
-    w.character.getUp(1);
-    for (let i = 0; i < 30; i++) w.frame();
+    const w = halfwayUp();
     // 12 kg, 30 cm, 1.2 m in front of the chest, flying at it at 9 m/s (as animatedRagdoll.test.tsx throws it).
     const chest = w.world.getPosition(w.character.ragdoll.part('chest'));
     createBox(w.world, { size: 0.3, mass: 12, position: [chest[0], chest[1], chest[2] + 1.2], velocity: [0, 0, -9] });

@@ -1,5 +1,6 @@
 import { act } from '@react-three/test-renderer';
 import { Particle } from '../../src/react/components/Particle.js';
+import { particleSlot } from '../../src/core/ids.js';
 import { useMemo } from 'react';
 import type { Force } from '../../src/core/forces/force.js';
 import type { World as CoreWorld } from '../../src/core/world.js';
@@ -53,6 +54,19 @@ describe('hooks', () => {
     await m.unmount();
     expect(m.world.particleCount).toBe(0);
     expect(m.world.sticks.count + m.world.pins.count).toBe(0);
+  });
+
+  it('useParticle applies a radius, friction or restitution change to its particle in a reused slot', async () => {
+    const ball = (radius: number, friction: number, restitution: number) => <Particle name="ball" position={[0, 1, 0]} radius={radius} friction={friction} restitution={restitution} />;
+    // StrictMode mounts it twice: the second particle takes the first one's slot, its id a generation.
+    const m = await mountWorld(ball(0.1, 0.5, 0), {}, true);
+    const id = m.particle('ball');
+    expect(id).toBeGreaterThanOrEqual(2 ** 20);
+    await m.update(ball(0.3, 0.2, 0.6));
+    const slot = particleSlot(id);
+    const p = m.world.particles;
+    expect([p.radius[slot], p.friction[slot], p.restitution[slot]]).toEqual([0.3, 0.2, 0.6]);
+    await m.unmount();
   });
 
   it('call step callbacks once per step, always the latest one, until unmount', async () => {

@@ -1,5 +1,6 @@
 import { useThree } from '@react-three/fiber';
 import { createRef, useEffect } from 'react';
+import { particleSlot } from '../../src/core/ids.js';
 import { type BufferGeometry, Group, LineSegments, Points, Ray, Vector3, type Camera } from 'three';
 import { Debug, formatStats } from '../../src/react/components/Debug.js';
 import { DragControls } from '../../src/react/components/DragControls.js';
@@ -242,7 +243,7 @@ describe('<IKHandle>', () => {
     );
     await m.frames(1);
     expect(m.world.pins.count).toBe(1);
-    expect(m.world.pins.particle[0]).toBe(hand.current!.id);
+    expect(m.world.pins.particle[0]).toBe(particleSlot(hand.current!.id));
     // The gizmo sits on the particle.
     const gizmo = m.renderer.scene.findAll((n) => n.instance instanceof Group && (n.instance as Group).matrixAutoUpdate === false && n.props.matrix !== undefined)[0]!.instance as Group;
     // As the renderer does before drawing.

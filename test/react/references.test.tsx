@@ -15,7 +15,8 @@ function distance(p: readonly number[], q: readonly number[]): number {
 }
 
 describe('<Particle>, <Stick>, <Pin>', () => {
-  it('connects particles by name wherever they sit in the tree', async () => {
+  // StrictMode mounts everything twice: the particles then sit in reused slots, their ids carrying a generation.
+  it.each([false, true])('connects particles by name wherever they sit in the tree (StrictMode: %s)', async (strict) => {
     const anchor = createRef<ParticleHandle>();
     const bob = createRef<ParticleHandle>();
     const stick = createRef<StickHandle>();
@@ -26,7 +27,10 @@ describe('<Particle>, <Stick>, <Pin>', () => {
         <Pin particle="anchor" />
         <Particle ref={bob} name="bob" position={[1, 2, 0]} />
       </>,
+      {},
+      strict,
     );
+    expect(anchor.current!.id >= 2 ** 20).toBe(strict);
     expect(m.world.particleCount).toBe(2);
     expect(m.world.sticks.count).toBe(1);
     expect(m.world.pins.count).toBe(1);

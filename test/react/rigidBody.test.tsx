@@ -5,6 +5,7 @@ import { RigidBody } from '../../src/react/components/RigidBody.js';
 import type { RigidBodyApi } from '../../src/react/hooks/useRigidBody.js';
 import { useBeforeStep } from '../../src/react/hooks/useStepCallbacks.js';
 import { blendFrames, makeFrame } from '../../src/three/frames.js';
+import { particleSlot } from '../../src/core/ids.js';
 import { edgeSystem } from '../../src/core/collision/edges.js';
 import { Stick } from '../../src/react/components/Stick.js';
 import { expectRenderError, mountWorld } from './helpers.js';
@@ -118,7 +119,7 @@ describe('<RigidBody>', () => {
     await m.update(body(0.05));
     // The same body (nothing reset), with the new radius on its particles and its edges.
     expect(api.current!.current).toBe(core);
-    expect(m.world.particles.radius[core.first]).toBe(0.05);
+    expect(m.world.particles.radius[particleSlot(core.first)]).toBe(0.05);
     expect(core.capsules.map((id) => edgeSystem(m.world).radiusOf(id))).toEqual(Array(12).fill(0.05));
     expect(api.current!.linearVelocity()).toEqual(velocity);
     await m.update(body(0.05, false));

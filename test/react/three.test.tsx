@@ -39,6 +39,19 @@ describe('read-back (src/three)', () => {
     expect(out[4]).toBe(Math.fround(s[4]! + (world.positions[4]! - s[4]!) * 0.5));
   });
 
+  it('readPosition reads a particle in a reused slot by its id, as getInterpolatedPosition does', () => {
+    const world = new World({ sleep: false });
+    world.removeParticle(world.addParticle({ position: [9, 9, 9] }));
+    const id = world.addParticle({ position: [0, 1, 0] });
+    // The id carries the slot's generation: indexing the columns by it would read past the particles.
+    expect(id).toBeGreaterThan(world.particles.end);
+    world.advance(1 / 60);
+    world.advance(1 / 120);
+    expect(readPosition(world, id, CURRENT, new Vector3()).toArray()).toEqual(world.getPosition(id));
+    world.alpha = 0.5;
+    expect(readPosition(world, id, HALF, new Vector3()).toArray()).toEqual(world.getInterpolatedPosition(id));
+  });
+
   it('computeNormals gives counter-clockwise triangles the normal facing the viewer', () => {
     const positions = [0, 0, 0, 1, 0, 0, 0, 1, 0];
     const normals = new Float32Array(9);
@@ -150,13 +163,16 @@ describe('read-back (src/three)', () => {
     expected.elements.forEach((v, i) => expect(out[16 + i]).toBeCloseTo(v, 6));
   });
 
-  it('writes particle and capsule instances, with bounds around them', () => {
+  it("writes particle and capsule instances, with bounds around them, read at the particles' slots", () => {
     const world = new World({ sleep: false });
+    // Reused slots: the ids carry the slots' generation, which the columns are not indexed by.
+    world.removeParticle(world.addParticle({ position: [9, 9, 9] }));
     const first = world.addParticles([
       { position: [0, 0, 0], radius: 0.1 },
       { position: [0, -1, 0], radius: 0.2 },
       { position: [3, 0, 0], radius: 0.1 },
     ]);
+    expect(first).toBeGreaterThanOrEqual(2 ** 20);
     const balls = new InstancedMesh(new SphereGeometry(1), new MeshBasicMaterial(), 3);
     writeParticleInstances(balls, world, first, 3, CURRENT);
     const m = new Matrix4();

@@ -1,5 +1,6 @@
 import { AnimationMixer, Quaternion, Vector3, type Bone, type Object3D } from 'three';
 import { ragdollParts, type RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
+import { particleSlot } from '../../src/core/ids.js';
 import { World } from '../../src/core/world.js';
 import type { StickKernel } from '../../src/core/wasm/stickKernel.js';
 import { AnimatedRagdoll, type AnimatedRagdollOptions } from '../../src/three/animatedRagdoll.js';
@@ -20,6 +21,8 @@ export interface GetUpCase {
   seconds: number;
   kernel?: StickKernel;
   options?: AnimatedRagdollOptions;
+  /** Build and remove a ragdoll first, so that the character's particles take reused slots (their ids carry a generation). */
+  reusedSlots?: boolean;
 }
 
 /** What a get-up did, measured frame by frame (one world step per frame). */
@@ -68,9 +71,11 @@ export function measureGetUp(c: GetUpCase): GetUpMeasure {
     options = { names: unrealNames, ...options };
   }
   mixer.update(0.3);
+  if (c.reusedSlots === true) new AnimatedRagdoll(world, root, options).remove();
   const character = new AnimatedRagdoll(world, root, options);
   const n = ragdollParts.length;
-  const first = character.ragdoll.first;
+  // The particle columns are indexed by slot.
+  const first = particleSlot(character.ragdoll.first);
   const animated = new Float64Array(n * 3);
   const point = new Vector3();
   const sampleAnimation = () => {

@@ -1,4 +1,4 @@
-import { BodyAttachment, World, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
+import { BodyAttachment, World, particleSlot, createBox, createCloth, createRagdoll, createRope, type ClothHandle, type RopeHandle, type WorldOptions } from '../../src/core/index.js';
 
 // Light things carrying heavy things (issue 25), each built as a user would,
 // every option at its default, and the numbers the issue names read back.
@@ -26,7 +26,9 @@ export function strain(world: World, pairs: readonly (readonly [number, number])
   const p = world.positions;
   let sum = 0;
   let max = 0;
-  for (const [a, b] of pairs) {
+  for (const [idA, idB] of pairs) {
+    const a = particleSlot(idA);
+    const b = particleSlot(idB);
     const e = Math.hypot(p[a * 3]! - p[b * 3]!, p[a * 3 + 1]! - p[b * 3 + 1]!, p[a * 3 + 2]! - p[b * 3 + 2]!) / rest - 1;
     sum += e;
     if (e > max) max = e;
@@ -52,7 +54,7 @@ export function hammock(options: WorldOptions = {}): { world: World; cloth: Clot
 /** Mean height (m) of particles `ids`. */
 export function meanHeight(world: World, ids: readonly number[]): number {
   let y = 0;
-  for (const id of ids) y += world.positions[id * 3 + 1]!;
+  for (const id of ids) y += world.positions[particleSlot(id) * 3 + 1]!;
   return y / ids.length;
 }
 
@@ -60,7 +62,8 @@ export function meanHeight(world: World, ids: readonly number[]): number {
 export function ropeLength(world: World, rope: RopeHandle): number {
   const p = world.positions;
   let length = 0;
-  for (let i = rope.first; i < rope.first + rope.count - 1; i++) length += Math.hypot(p[i * 3]! - p[i * 3 + 3]!, p[i * 3 + 1]! - p[i * 3 + 4]!, p[i * 3 + 2]! - p[i * 3 + 5]!);
+  const first = particleSlot(rope.first);
+  for (let i = first; i < first + rope.count - 1; i++) length += Math.hypot(p[i * 3]! - p[i * 3 + 3]!, p[i * 3 + 1]! - p[i * 3 + 4]!, p[i * 3 + 2]! - p[i * 3 + 5]!);
   return length;
 }
 

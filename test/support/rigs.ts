@@ -1,4 +1,5 @@
-import { Bone, BufferGeometry, Float32BufferAttribute, Group, MeshBasicMaterial, Quaternion, Skeleton, SkinnedMesh, Uint16BufferAttribute, Vector3 } from 'three';
+import { Bone, Group, MeshBasicMaterial, Quaternion, Skeleton, SkinnedMesh, Vector3 } from 'three';
+import { limbTubes } from '../../src/testing/limbTubes.js';
 import type { RagdollPart } from '../../src/core/bodies/ragdollSkeleton.js';
 
 /**
@@ -202,7 +203,7 @@ export function buildRig(convention: RigConvention, pelvisHeight = 0.95): BuiltR
     bones.set(joint.key, bone);
   }
   const keys = [...bones.keys()];
-  const mesh = new SkinnedMesh(tubes(list, keys), new MeshBasicMaterial());
+  const mesh = new SkinnedMesh(skin(list, keys), new MeshBasicMaterial());
   const root = new Group();
   root.add(bones.get(list[0]!.key)!);
   root.add(mesh);
@@ -212,71 +213,8 @@ export function buildRig(convention: RigConvention, pelvisHeight = 0.95): BuiltR
   return { root, mesh, skeleton };
 }
 
-/** Tubes from each joint to its children (the trunk one chain of wide tubes), weighted half and half at each joint, fading to the own bone a fifth of the way in. */
-function tubes(list: readonly Joint[], keys: readonly string[]): BufferGeometry {
-  const positions: number[] = [];
-  const skinIndex: number[] = [];
-  const skinWeight: number[] = [];
-  const indices: number[] = [];
-  const a = new Vector3();
-  const b = new Vector3();
-  const along = new Vector3();
-  const u = new Vector3();
-  const v = new Vector3();
-  const rings = 10;
-  const sides = 10;
-  for (const joint of list) {
-    if (joint.radius === 0) continue;
-    for (const child of list.filter((j) => j.parent === joint.key)) {
-      // The trunk's side chains (clavicles, thighs) start inside it.
-      if (child.key.startsWith('clavicle') || (joint.key === 'pelvis' && child.key.startsWith('thigh'))) continue;
-      a.fromArray(joint.at);
-      b.fromArray(child.at);
-      along.subVectors(b, a);
-      const length = along.length();
-      along.divideScalar(length);
-      u.set(1, 0, 0);
-      if (Math.abs(along.dot(u)) > 0.9) u.set(0, 0, 1);
-      u.sub(v.copy(along).multiplyScalar(u.dot(along))).normalize();
-      v.crossVectors(along, u);
-      const parentIndex = joint.parent === null || joint.parent === 'root' ? -1 : keys.indexOf(joint.parent);
-      const own = keys.indexOf(joint.key);
-      const next = keys.indexOf(child.key);
-      const childFlesh = child.radius > 0;
-      const endFree = !childFlesh || child.key === 'head';
-      const start = positions.length / 3;
-      for (let r = 0; r <= rings; r++) {
-        const t = r / rings;
-        let radius = joint.radius + (childFlesh ? (child.radius - joint.radius) * t : 0);
-        // Round off the free ends: the head's top and bottom, the fingers and toes.
-        if (endFree) radius *= Math.sqrt(Math.max(0, 1 - ((Math.max(t, 0.6) - 0.6) / 0.4) ** 2)) || 0.2;
-        if (joint.key === 'head') radius *= Math.sqrt(Math.max(0, 1 - ((0.3 - Math.min(t, 0.3)) / 0.3) ** 2)) || 0.2;
-        let other = -1;
-        let share = 0;
-        if (t < 0.2 && parentIndex >= 0) [other, share] = [parentIndex, 0.5 * (1 - t / 0.2)];
-        else if (t > 0.8 && childFlesh) [other, share] = [next, 0.5 * ((t - 0.8) / 0.2)];
-        for (let s = 0; s < sides; s++) {
-          const angle = (s / sides) * Math.PI * 2;
-          const cx = Math.cos(angle) * radius;
-          const cy = Math.sin(angle) * radius;
-          positions.push(a.x + along.x * t * length + u.x * cx + v.x * cy, a.y + along.y * t * length + u.y * cx + v.y * cy, a.z + along.z * t * length + u.z * cx + v.z * cy);
-          skinIndex.push(own, Math.max(other, 0), 0, 0);
-          skinWeight.push(1 - share, share, 0, 0);
-        }
-      }
-      for (let r = 0; r < rings; r++) {
-        for (let s = 0; s < sides; s++) {
-          const i0 = start + r * sides + s;
-          const i1 = start + r * sides + ((s + 1) % sides);
-          indices.push(i0, i1, i0 + sides, i1, i1 + sides, i0 + sides);
-        }
-      }
-    }
-  }
-  const geometry = new BufferGeometry();
-  geometry.setAttribute('position', new Float32BufferAttribute(positions, 3));
-  geometry.setAttribute('skinIndex', new Uint16BufferAttribute(skinIndex, 4));
-  geometry.setAttribute('skinWeight', new Float32BufferAttribute(skinWeight, 4));
-  geometry.setIndex(indices);
-  return geometry;
+/** The test characters' tube skin on these joints; the trunk's side chains (clavicles, thighs) start inside it. */
+function skin(list: readonly Joint[], keys: readonly string[]) {
+  const joints = list.map((joint) => ({ name: joint.key, parent: joint.parent, at: joint.at, radius: joint.radius }));
+  return limbTubes(joints, keys, (joint, child) => child.name.startsWith('clavicle') || (joint.name === 'pelvis' && child.name.startsWith('thigh')), 'head');
 }

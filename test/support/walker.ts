@@ -15,14 +15,19 @@ export interface Walker {
   frame(dt?: number): void;
 }
 
-/** A walker on the floor y = 0, started `start` seconds into its walk. */
-export function walker(options: AnimatedRagdollOptions = {}, start = 0.3): Walker {
+/**
+ * A walker on the floor y = 0, started `start` seconds into its walk; with
+ * `reusedSlots`, in the slots of a character built and removed first (its
+ * particle ids carry a generation).
+ */
+export function walker(options: AnimatedRagdollOptions = {}, start = 0.3, reusedSlots = false): Walker {
   const world = new World({ sleep: false });
   world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
   const humanoid = createTestHumanoid();
   const mixer = new AnimationMixer(humanoid.mesh);
   mixer.clipAction(createWalkClip()).play();
   mixer.update(start);
+  if (reusedSlots) new AnimatedRagdoll(world, humanoid.root, options).remove();
   const character = new AnimatedRagdoll(world, humanoid.root, options);
   const w: Walker = {
     world,

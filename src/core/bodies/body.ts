@@ -69,12 +69,12 @@ export interface BodyRecord {
 }
 
 /**
- * A triangulated surface over particle ids: `triangles[3k..3k+2]` are the
- * particles of triangle k, for k < `triangleCount`. Builders update it in place
+ * A triangulated surface over particle slots: `triangles[3k..3k+2]` are the
+ * slots of triangle k's particles (`world.particleId(slot)` gives an id), for k < `triangleCount`. Builders update it in place
  * (e.g. when cloth tears), so readers must use `triangleCount`, not the length.
  */
 export interface Surface {
-  /** Particle ids, three per triangle; only the first `triangleCount` triangles are in use. */
+  /** Particle slots, three per triangle; only the first `triangleCount` triangles are in use. */
   triangles: Uint32Array;
   /** Triangles in use. */
   triangleCount: number;

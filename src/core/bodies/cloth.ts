@@ -143,6 +143,8 @@ export interface ClothHandle {
   setStiffness(family: ClothStickFamily, stiffness: number): void;
   /** Removes the cloth with its sticks and pins. */
   remove(): void;
+  /** @internal The cloth's tearing (a worker's shadow world mirrors tears through it). */
+  readonly tearing: ClothTearing;
 }
 
 /**
@@ -259,6 +261,7 @@ export function createCloth(world: World, options: ClothOptions): ClothHandle {
       }
     },
     remove: () => world.remove(body),
+    tearing,
   };
 }
 

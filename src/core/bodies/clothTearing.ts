@@ -22,9 +22,9 @@ export const enum ClothStickKind {
 export interface ClothSticks {
   /** Sticks made (entries in use in the arrays below). */
   count: number;
-  /** Particle id of each stick's first end. */
+  /** Slot of each stick's first end's particle. */
   a: Int32Array;
-  /** Particle id of each stick's second end. */
+  /** Slot of each stick's second end's particle. */
   b: Int32Array;
   /** Rest length of each stick (m). */
   rest: Float64Array;
@@ -36,7 +36,7 @@ export interface ClothSticks {
   spanA: Int32Array;
   /** For a bend stick, the index of the second structural stick it spans; -1 for other sticks. */
   spanB: Int32Array;
-  /** Every triangle the cloth was made with, three particle ids each. */
+  /** Every triangle the cloth was made with, three particle slots each. */
   allTriangles: Uint32Array;
   /** Three stick indices (into the arrays above) per triangle of `allTriangles`. */
   triangleSticks: Int32Array;
@@ -120,6 +120,20 @@ export class ClothTearing implements WorldFeature {
     }
     this.rebuildSurface();
     return broken;
+  }
+
+  /**
+   * Breaks the sticks at `indices` (into the cloth's {@link ClothSticks}; broken ones are
+   * skipped) and rebuilds the surface, as `check` does for the sticks it finds overstretched:
+   * how a copy of the world that never steps (a worker's shadow, see docs/worker.md) follows
+   * the tears of the world that does.
+   */
+  breakSticks(indices: ArrayLike<number>): void {
+    for (let k = 0; k < indices.length; k++) {
+      const e = indices[k]!;
+      if (e >= 0 && e < this.sticks.count && this.sticks.id[e]! >= 0) this.breakStick(e);
+    }
+    this.rebuildSurface();
   }
 
   private breakStick(e: number): void {

@@ -90,11 +90,11 @@ export class EdgeSystem implements Constraint, WorldFeature {
     return id;
   }
 
-  /** The largest radius (m) of the capsule edges that end at particle `id`, or 0. */
-  largestRadiusAt(id: number): number {
+  /** The largest radius (m) of the capsule edges that end at the particle in `slot`, or 0. */
+  largestRadiusAt(slot: number): number {
     const t = this.table;
     let largest = 0;
-    for (let row = 0; row < t.count; row++) if ((t.a[row] === id || t.b[row] === id) && t.radius[row]! > largest) largest = t.radius[row]!;
+    for (let row = 0; row < t.count; row++) if ((t.a[row] === slot || t.b[row] === slot) && t.radius[row]! > largest) largest = t.radius[row]!;
     return largest;
   }
 
@@ -319,13 +319,13 @@ export function existingEdgeSystem(world: World): EdgeSystem | undefined {
 }
 
 /**
- * How far particle `id` reaches into colliders: its own radius, or the radius of
+ * How far the particle in `slot` reaches into colliders: its own radius, or the radius of
  * the widest capsule edge at it (a ragdoll's knee reaches as far as its thigh).
  */
-export function collisionReach(world: World, id: number): number {
+export function collisionReach(world: World, slot: number): number {
   const edges = world.features.get(EDGES);
-  const own = world.particles.radius[id]!;
-  return edges === undefined ? own : Math.max(own, edges.largestRadiusAt(id));
+  const own = world.particles.radius[slot]!;
+  return edges === undefined ? own : Math.max(own, edges.largestRadiusAt(slot));
 }
 
 /**

@@ -96,7 +96,7 @@ export class BodyAttachment implements Constraint, SubstepStage {
     for (let i = 0; i < n; i++) this.placeLink(i, anchorSlots, who);
     this.generations = new Uint32Array(n * 5);
     for (let i = 0; i < n; i++) {
-      this.generations[i * 5] = world.particles.generation[particles[i]!]!;
+      this.generations[i * 5] = world.particles.generation[slots[i]!]!;
       for (let k = 0; k < 4; k++) if (this.anchors[i * 4 + k]! >= 0) this.generations[i * 5 + 1 + k] = world.particles.generation[this.anchors[i * 4 + k]!]!;
     }
     this.id = addBuiltinConstraint(world, 'attachments', this);
@@ -239,9 +239,9 @@ export class BodyAttachment implements Constraint, SubstepStage {
     }
   };
 
-  /** True while `id` is alive and is still the particle it was when the link was made. */
-  private sameParticle(id: number, slot: number): boolean {
-    return this.world.particles.isAlive(id) && this.world.particles.generation[id] === this.generations[slot];
+  /** True while the particle in `slot` is alive and is still the one it was when the link was made (its generation is `generations[entry]`). */
+  private sameParticle(slot: number, entry: number): boolean {
+    return this.world.particles.isAlive(slot) && this.world.particles.generation[slot] === this.generations[entry];
   }
 
   /** Chooses link `i`'s anchors and weights: one anchor as is, else four spanning a volume, weighted to give where the particle is. */

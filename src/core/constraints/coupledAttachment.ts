@@ -37,6 +37,8 @@ export class CoupledAttachment implements Constraint {
   readonly id: ConstraintId;
   /** The tied particle. */
   readonly particle: ParticleId;
+  /** Its slot: where the step reads and writes it. */
+  private readonly slot: number;
   /** The body it is tied to. */
   readonly body: CoupledBody;
   /** The anchor in the body's frame about its centre of mass (m). */
@@ -48,7 +50,8 @@ export class CoupledAttachment implements Constraint {
 
   constructor(world: World, particle: ParticleId, body: CoupledBody, options: CoupledAttachmentOptions = {}) {
     this.world = world;
-    this.particle = world.checkParticle(particle, 'CoupledAttachment: particle');
+    this.slot = world.checkParticle(particle, 'CoupledAttachment: particle');
+    this.particle = particle;
     this.body = body;
     if (options.anchor !== undefined) {
       const a: [number, number, number] = [0, 0, 0];
@@ -75,7 +78,7 @@ export class CoupledAttachment implements Constraint {
 
   /** One relaxation pass: close the gap between the particle and its anchor, shared by inverse masses. */
   project(world: World): void {
-    const i = this.particle;
+    const i = this.slot;
     const pos = world.particles.position;
     const p = i * 3;
     const x = this.exchange;

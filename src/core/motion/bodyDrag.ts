@@ -1,7 +1,7 @@
 import { particleSlot } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
-import type { CallbackId } from '../ids.js';
+import type { CallbackId, ParticleId } from '../ids.js';
 import type { Vec3, Vec3Like } from '../math.js';
 import type { World } from '../world.js';
 import { BodyReach } from './bodyReach.js';
@@ -53,8 +53,8 @@ const HOLDS: FeatureKind<Holds> = { name: 'heldBodies', create: () => new Holds(
  * ```
  */
 export class BodyDrag {
-  /** The held particle. */
-  readonly particle: number;
+  /** The held particle's id. */
+  readonly particle: ParticleId;
   /** Its body, or undefined (then the pin stays rigid). */
   readonly body: BodyRecord | undefined;
   /** The spring's settings, or undefined when the particle is held rigidly. */
@@ -73,9 +73,10 @@ export class BodyDrag {
   ) {
     const row = world.pinRow(pin);
     if (row < 0) throw new RangeError(`BodyDrag: no pin with id ${String(pin)}`);
-    this.particle = world.pins.particle[row]!;
-    this.spring = dragSpring(world, world.particles.idOf(this.particle));
-    this.body = this.spring === undefined ? undefined : world.bodyAt(this.particle);
+    const slot = world.pins.particle[row]!;
+    this.particle = world.particles.idOf(slot);
+    this.spring = dragSpring(world, this.particle);
+    this.body = this.spring === undefined ? undefined : world.bodyAt(slot);
     if (this.spring !== undefined && this.body !== undefined) {
       world.setPin(pin, this.spring);
       this.reach = new BodyReach(world, this.particle);

@@ -1,4 +1,4 @@
-import { particleSlot } from '../ids.js';
+import { particleSlot, type ParticleId } from '../ids.js';
 import { StickKindCode } from '../constraints/sticks.js';
 import { ParticleFlag } from '../particles.js';
 import type { Vec3 } from '../math.js';
@@ -22,16 +22,18 @@ const ROUNDS = 8;
  * move the reach along.
  */
 export class BodyReach {
-  /** The anchors the particle is joined to. */
+  /** The slots of the anchors the particle is joined to. */
   readonly anchors: Int32Array;
   /** The particle's reach from each anchor (m). */
   readonly reach: Float64Array;
 
+  /** @param particle the id of the particle whose reach this is (throws if it was removed). */
   constructor(
     world: World,
-    readonly particle: number,
+    readonly particle: ParticleId,
   ) {
-    const body = world.bodyAt(particle);
+    const slot = world.checkParticle(particle, 'BodyReach: particle');
+    const body = world.bodyAt(slot);
     if (body === undefined) {
       this.anchors = new Int32Array(0);
       this.reach = new Float64Array(0);
@@ -39,7 +41,7 @@ export class BodyReach {
     }
     const first = particleSlot(body.first);
     const count = body.count;
-    const distance = pathLengths(world, particle, first, count);
+    const distance = pathLengths(world, slot, first, count);
     const flags = world.particles.flags;
     const w = world.particles.inverseMass;
     const anchors: number[] = [];
@@ -47,10 +49,10 @@ export class BodyReach {
     const layout = body.restLayout;
     for (let k = 0; k < count; k++) {
       const i = first + k;
-      if (i === particle || (flags[i]! & ParticleFlag.Alive) === 0 || w[i] !== 0 || distance[k] === Infinity) continue;
+      if (i === slot || (flags[i]! & ParticleFlag.Alive) === 0 || w[i] !== 0 || distance[k] === Infinity) continue;
       let length = distance[k]!;
       if (layout !== undefined) {
-        const p = (particle - first) * 3;
+        const p = (slot - first) * 3;
         const q = k * 3;
         const straight = Math.hypot(layout[p]! - layout[q]!, layout[p + 1]! - layout[q + 1]!, layout[p + 2]! - layout[q + 2]!);
         if (length <= straight * DETOUR) length = Math.min(straight, length);
@@ -87,8 +89,8 @@ export class BodyReach {
   }
 }
 
-/** Shortest paths along the body's rigid sticks from `particle` to every particle of `[first, first + count)` (Dijkstra on a binary heap; Infinity where none leads). */
-function pathLengths(world: World, particle: number, first: number, count: number): Float64Array {
+/** Shortest paths along the body's rigid sticks from the particle in `slot` to every slot of `[first, first + count)` (Dijkstra on a binary heap; Infinity where none leads). */
+function pathLengths(world: World, slot: number, first: number, count: number): Float64Array {
   const sticks = world.sticks;
   // The body's links as adjacency lists.
   const degree = new Int32Array(count + 1);
@@ -141,13 +143,13 @@ function pathLengths(world: World, particle: number, first: number, count: numbe
     }
     return top;
   };
-  distance[particle - first] = 0;
-  push(0, particle - first);
+  distance[slot - first] = 0;
+  push(0, slot - first);
   while (heap.length > 0) {
     const [d, k] = pop();
     if (d > distance[k]!) continue;
     // An anchor ends the path: the body beyond it hangs from it, not from the particle.
-    if (k !== particle - first && world.particles.inverseMass[first + k] === 0) continue;
+    if (k !== slot - first && world.particles.inverseMass[first + k] === 0) continue;
     for (let e = degree[k]!; e < degree[k + 1]!; e++) {
       const j = next[e]!;
       const dj = d + length[e]!;

@@ -57,14 +57,15 @@ export function dragSpring(world: World, particle: number, out: DragSpringSettin
   const body = world.bodyOf(particle);
   if (body === undefined || body.tearStrain !== undefined) return undefined;
   const particles = world.particles;
-  const own = ownInverseMass(world, particle);
+  const slot = world.checkParticle(particle, 'dragSpring: particle');
+  const own = ownInverseMass(world, slot);
   if (own === 0) return undefined;
   let mass = 0;
   for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) {
     if ((particles.flags[i]! & ParticleFlag.Alive) === 0) continue;
     const w = ownInverseMass(world, i);
     // Anchors hold the body up: the hand moves the rest.
-    if (w > 0 && (i === particle || (particles.flags[i]! & ParticleFlag.Pinned) === 0)) mass += 1 / w;
+    if (w > 0 && (i === slot || (particles.flags[i]! & ParticleFlag.Pinned) === 0)) mass += 1 / w;
   }
   const omega = 2 * Math.PI * DRAG_FREQUENCY;
   const gravity = world.gravity;
@@ -75,8 +76,8 @@ export function dragSpring(world: World, particle: number, out: DragSpringSettin
   for (let row = 0; row < sticks.count; row++) {
     const a = sticks.a[row]!;
     const b = sticks.b[row]!;
-    if ((a !== particle && b !== particle) || sticks.compliance[row] !== 0 || sticks.kind[row] === StickKindCode.Min) continue;
-    const other = particles.inverseMass[a === particle ? b : a]!;
+    if ((a !== slot && b !== slot) || sticks.compliance[row] !== 0 || sticks.kind[row] === StickKindCode.Min) continue;
+    const other = particles.inverseMass[a === slot ? b : a]!;
     const carry = (DRAG_STRETCH * sticks.rest[row]! * sticks.stiffness[row]!) / (own + other) / (h * h);
     sticksCarry += carry;
   }
@@ -89,8 +90,8 @@ export function dragSpring(world: World, particle: number, out: DragSpringSettin
   return out;
 }
 
-/** The particle's inverse mass of its own, also while a rigid pin holds it (0: immovable). */
-export function ownInverseMass(world: World, particle: number): number {
+/** The inverse mass of the particle in `slot` of its own, also while a rigid pin holds it (0: immovable). */
+export function ownInverseMass(world: World, slot: number): number {
   const particles = world.particles;
-  return (particles.flags[particle]! & ParticleFlag.Pinned) !== 0 ? particles.freeInverseMass[particle]! : particles.inverseMass[particle]!;
+  return (particles.flags[slot]! & ParticleFlag.Pinned) !== 0 ? particles.freeInverseMass[slot]! : particles.inverseMass[slot]!;
 }

@@ -1,6 +1,7 @@
 import { useLayoutEffect } from './effects.js';
 import { massOfEachParticle } from '../../core/bodies/shapes.js';
 import { checkCollisionGroups } from '../../core/collision/collisionGroups.js';
+import { particleSlot } from '../../core/ids.js';
 import { checkInteger, checkNumber } from '../../core/math.js';
 import type { BodyHandle, CoreBody } from './useBody.js';
 
@@ -44,9 +45,11 @@ export function useLiveParticles(api: BodyHandle<CoreBody>, who: string, options
       const m = massOfEachParticle({ mass, particleMass }, count, who);
       for (let id = first; id < first + count; id++) world.setMass(id, m);
     }
-    if (radius !== undefined) world.particles.radius.fill(checkNumber(radius, `${who}: radius`, 0), first, first + count);
-    if (friction !== undefined) world.particles.friction.fill(checkNumber(friction, `${who}: friction`, 0), first, first + count);
-    if (restitution !== undefined) world.particles.restitution.fill(checkNumber(restitution, `${who}: restitution`, 0, 1), first, first + count);
+    // The columns are indexed by slot; `first` is an id, which carries its slots' generation once they are reused.
+    const from = particleSlot(first);
+    if (radius !== undefined) world.particles.radius.fill(checkNumber(radius, `${who}: radius`, 0), from, from + count);
+    if (friction !== undefined) world.particles.friction.fill(checkNumber(friction, `${who}: friction`, 0), from, from + count);
+    if (restitution !== undefined) world.particles.restitution.fill(checkNumber(restitution, `${who}: restitution`, 0, 1), from, from + count);
     // Left alone when not given: builders have their own defaults (a plant relaxes once per substep).
     if (iterations !== undefined) body.body.iterations = checkInteger(iterations, `${who}: iterations`, 1);
     // Back to every body when the prop goes away.

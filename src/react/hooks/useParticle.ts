@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { useLayoutEffect } from './effects.js';
 import { PARTICLE_DEFAULTS } from '../../core/defaults.js';
+import { particleSlot } from '../../core/ids.js';
 import { checkNumber, type Vec3, type Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';
 import type { World } from '../../core/world.js';
@@ -138,9 +139,11 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
   useLayoutEffect(() => {
     if (handle.id < 0) return;
     world.setMass(handle.id, mass);
-    world.particles.radius[handle.id] = radius;
-    world.particles.friction[handle.id] = friction;
-    world.particles.restitution[handle.id] = restitution;
+    // The columns are indexed by slot; the id carries its slot's generation once the slot is reused.
+    const slot = particleSlot(handle.id);
+    world.particles.radius[slot] = radius;
+    world.particles.friction[slot] = friction;
+    world.particles.restitution[slot] = restitution;
   }, [world, handle, mass, radius, friction, restitution]);
 
   return handle;

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useEffect } from './effects.js';
 import { STICK_DEFAULTS } from '../../core/defaults.js';
+import { particleSlot } from '../../core/ids.js';
 import { checkNumber } from '../../core/math.js';
 import type { StickKind } from '../../core/constraints/sticks.js';
 import type { StickOptions } from '../../core/world.js';
@@ -33,8 +34,9 @@ class LiveStick implements StickHandle {
   length(): number {
     if (this.id < 0) return 0;
     const p = this.world.positions;
-    const a = this.a * 3;
-    const b = this.b * 3;
+    // The columns are indexed by slot; an id carries its slot's generation once the slot is reused.
+    const a = particleSlot(this.a) * 3;
+    const b = particleSlot(this.b) * 3;
     return Math.hypot(p[b]! - p[a]!, p[b + 1]! - p[a + 1]!, p[b + 2]! - p[a + 2]!);
   }
   strain(): number {

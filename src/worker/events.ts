@@ -1,0 +1,91 @@
+import type { ClothHandle } from '../core/bodies/cloth.js';
+import { ClothTearing } from '../core/bodies/clothTearing.js';
+import { Attachment } from '../core/motion/attachment.js';
+import type { PostFromWorker } from './transport.js';
+
+/** A cloth handle the main thread holds, with the sticks already reported torn. */
+interface WatchedCloth {
+  kind: 'cloth';
+  handle: ClothHandle;
+  reported: Uint8Array;
+  torn: number;
+}
+
+/** An attachment the main thread holds, with which of its particles it held before the latest advance. */
+interface WatchedAttachment {
+  kind: 'attachment';
+  attachment: Attachment;
+  held: Uint8Array;
+}
+
+/**
+ * What the steps change that the shadow world cannot see and must mirror: cloths that tear
+ * and attachments that break. The worker watches the objects the main thread holds
+ * references to and, after each advance, posts what changed in its steps (`tears`, `breaks`),
+ * so the shadow can make the same change and the app can hear of it. A change a command
+ * made (an attachment released by the app) is not reported: it happened on both sides already.
+ */
+export class StepEvents {
+  private readonly watched = new Map<number, WatchedCloth | WatchedAttachment>();
+
+  constructor(private readonly post: PostFromWorker) {}
+
+  /** Watches `value` (reference `ref`) when it is a cloth handle or an attachment. */
+  watch(ref: number, value: unknown): void {
+    if (value instanceof Attachment) {
+      this.watched.set(ref, { kind: 'attachment', attachment: value, held: new Uint8Array(value.pins.length) });
+      return;
+    }
+    const tearing = (value as { tearing?: unknown } | null)?.tearing;
+    if (tearing instanceof ClothTearing) {
+      const handle = value as ClothHandle;
+      const reported = new Uint8Array(handle.sticks.count);
+      for (let e = 0; e < handle.sticks.count; e++) reported[e] = handle.sticks.id[e]! < 0 ? 1 : 0;
+      this.watched.set(ref, { kind: 'cloth', handle, reported, torn: handle.torn });
+    }
+  }
+
+  /** Stops watching reference `ref` (released). */
+  forget(ref: number): void {
+    this.watched.delete(ref);
+  }
+
+  /** Notes what each attachment holds before an advance, so that only what its steps let go is reported. */
+  beforeAdvance(): void {
+    for (const w of this.watched.values()) {
+      if (w.kind === 'attachment') for (let i = 0; i < w.held.length; i++) w.held[i] = w.attachment.pins[i]! >= 0 ? 1 : 0;
+    }
+  }
+
+  /** Posts the sticks each watched cloth lost and the particles each watched attachment let go in advance number `advances`. */
+  afterAdvance(advances: number): void {
+    for (const [ref, w] of this.watched) {
+      if (w.kind === 'cloth') this.tears(ref, w, advances);
+      else this.breaks(ref, w, advances);
+    }
+  }
+
+  private tears(ref: number, w: WatchedCloth, advances: number): void {
+    const { handle, reported } = w;
+    if (handle.torn === w.torn) return;
+    w.torn = handle.torn;
+    const torn: number[] = [];
+    for (let e = 0; e < handle.sticks.count; e++) {
+      if (handle.sticks.id[e]! < 0 && reported[e] === 0) {
+        reported[e] = 1;
+        torn.push(e);
+      }
+    }
+    if (torn.length > 0) this.post({ type: 'tears', ref, advances, sticks: Int32Array.from(torn) });
+  }
+
+  private breaks(ref: number, w: WatchedAttachment, advances: number): void {
+    let released: number[] | undefined;
+    const { attachment } = w;
+    for (let i = 0; i < w.held.length; i++) {
+      // A particle removed (by a command, on both sides) takes its pin along: not a break.
+      if (w.held[i] === 1 && attachment.pins[i]! < 0 && attachment.world.particles.slotOf(attachment.particles[i]!) >= 0) (released ??= []).push(i);
+    }
+    if (released !== undefined) this.post({ type: 'breaks', ref, advances, particles: Int32Array.from(released) });
+  }
+}
