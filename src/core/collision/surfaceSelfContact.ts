@@ -184,16 +184,16 @@ export class SurfaceSelfContact {
     // Tests each listed pair a stale particle is in, once, its triangle's frame made afresh.
     const stamp = ++this.repicks;
     const search = this.search;
-    if (this.seen.length < search.pairCount) this.seen = new Int32Array(search.pairs.length / 5);
-    if (this.seenNeighbour.length < search.neighbourCount) this.seenNeighbour = new Int32Array(search.neighbourPairs.length / 5);
-    const touching = search.touching;
-    const start = search.touchStart;
-    const alsoNext = search.alsoNext;
-    const alsoPair = search.alsoPair;
+    if (this.seen.length < search.listed.pairCount) this.seen = new Int32Array(search.listed.pairs.length / 5);
+    if (this.seenNeighbour.length < search.listed.neighbourCount) this.seenNeighbour = new Int32Array(search.listed.neighbourPairs.length / 5);
+    const touching = search.listed.touching;
+    const start = search.listed.touchStart;
+    const alsoNext = search.listed.alsoNext;
+    const alsoPair = search.listed.alsoPair;
     for (let s = 0; s < staleCount; s++) {
       const p = stale[s]! - first;
       for (let e = start[p]!; e < start[p + 1]!; e++) this.repickListed(pos, triangles, touching[e]!, reach, stamp);
-      for (let e = search.alsoStart[p]!; e >= 0; e = alsoNext[e]!) this.repickListed(pos, triangles, alsoPair[e]!, reach, stamp);
+      for (let e = search.listed.alsoStart[p]!; e >= 0; e = alsoNext[e]!) this.repickListed(pos, triangles, alsoPair[e]!, reach, stamp);
     }
     for (let s = 0; s < staleCount; s++) mark[stale[s]! - first] = 0;
   }
@@ -205,7 +205,7 @@ export class SurfaceSelfContact {
     const seen = neighbour ? this.seenNeighbour : this.seen;
     if (seen[k] === stamp) return;
     seen[k] = stamp;
-    const list = neighbour ? this.search.neighbourPairs : this.search.pairs;
+    const list = neighbour ? this.search.listed.neighbourPairs : this.search.listed.pairs;
     const o = k * 5;
     const i = list[o]!;
     if (i < 0) return;
@@ -258,8 +258,8 @@ export class SurfaceSelfContact {
     // that the passes, running backwards, project them last, as the other particle–triangle
     // pairs.)
     const search = this.search;
-    const start = search.neighbourStart;
-    const nearby = search.neighbourPairs;
+    const start = search.listed.neighbourStart;
+    const nearby = search.listed.neighbourPairs;
     for (let p = 0; p < this.count; p++) {
       if (curved[p] === 0) continue;
       for (let e = start[p]!; e < start[p + 1]!; e++) {
@@ -268,13 +268,13 @@ export class SurfaceSelfContact {
       }
     }
     // Then those local searches added since the rows were sorted (dropped ones: particle -1).
-    for (let e = search.neighbourRowsEnd; e < search.neighbourCount; e++) {
+    for (let e = search.listed.neighbourRowsEnd; e < search.listed.neighbourCount; e++) {
       const i = nearby[e * 5]!;
       if (i < 0 || curved[i - first] === 0) continue;
       this.pickTriangle(pos, reach, i, nearby[e * 5 + 1]!, nearby[e * 5 + 2]!, nearby[e * 5 + 3]!, nearby[e * 5 + 4]!, true);
     }
-    const pairs = search.pairs;
-    for (let k = 0; k < search.pairCount; k++) {
+    const pairs = search.listed.pairs;
+    for (let k = 0; k < search.listed.pairCount; k++) {
       const i = pairs[k * 5]!;
       if (i < 0) continue;
       const a = pairs[k * 5 + 1]!;
