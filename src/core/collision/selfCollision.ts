@@ -5,7 +5,8 @@ import { checkBoolean, checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact } from './edgeSelfContact.js';
-import { PICK_SLACK, SurfaceSelfContact } from './surfaceSelfContact.js';
+import { PICK_SLACK } from './selfContactSkins.js';
+import { SurfaceSelfContact } from './surfaceSelfContact.js';
 
 /** What {@link enableSelfCollision} takes. */
 export interface SelfCollisionOptions {
