@@ -74,6 +74,42 @@ export class ActiveSelfPairs {
     return this.activeCount;
   }
 
+  /** The picked pairs and what the passes keep of them, for snapshots: plain data (copies). */
+  saveState(): ActiveSelfPairsState {
+    return {
+      active: this.active.slice(),
+      sides: this.sides.slice(),
+      due: this.due.slice(),
+      looked: this.looked.slice(),
+      lastPass: this.lastPass.slice(),
+      odometer: this.odometer.slice(),
+      travel: this.travel.slice(),
+      activeCount: this.activeCount,
+      activeIn: this.activeIn.slice(),
+      tracked: this.tracked.slice(),
+      trackedCount: this.trackedCount,
+      trackedStale: this.trackedStale,
+      examined: this.examined,
+    };
+  }
+
+  /** Returns to {@link ActiveSelfPairs.saveState}'s copy (copied again). */
+  loadState(state: ActiveSelfPairsState): void {
+    this.active = state.active.slice();
+    this.sides = state.sides.slice();
+    this.due = state.due.slice();
+    this.looked = state.looked.slice();
+    this.lastPass.set(state.lastPass);
+    this.odometer.set(state.odometer);
+    this.travel.set(state.travel);
+    this.activeCount = state.activeCount;
+    this.activeIn.set(state.activeIn);
+    this.tracked.set(state.tracked);
+    this.trackedCount = state.trackedCount;
+    this.trackedStale = state.trackedStale;
+    this.examined = state.examined;
+  }
+
   /** Empties the pairs for a new pick, the particles' odometers started from where they are (`pos`). */
   clear(pos: Float64Array): void {
     const first = this.first;
@@ -221,4 +257,21 @@ export class ActiveSelfPairs {
     this.activeIn[k] = n;
     if (n === 0) this.trackedStale = true;
   }
+}
+
+/** What a snapshot keeps of {@link ActiveSelfPairs} (plain data). */
+export interface ActiveSelfPairsState {
+  active: Int32Array;
+  sides: Int8Array;
+  due: Float64Array;
+  looked: Uint8Array;
+  lastPass: Float64Array;
+  odometer: Float64Array;
+  travel: Float64Array;
+  activeCount: number;
+  activeIn: Int32Array;
+  tracked: Int32Array;
+  trackedCount: number;
+  trackedStale: boolean;
+  examined: number;
 }

@@ -73,6 +73,17 @@ export class EdgeSelfContact {
     this.cursor = new Int32Array(count);
   }
 
+  /** The pairs the latest search found, for snapshots: plain data (a copy). The rest is made again before each use. */
+  saveState(): EdgeSelfContactState {
+    return { pairs: this.pairs.slice(), pairCount: this.pairCount };
+  }
+
+  /** Returns to {@link EdgeSelfContact.saveState}'s copy (copied again). */
+  loadState(state: EdgeSelfContactState): void {
+    this.pairs = state.pairs.slice();
+    this.pairCount = state.pairCount;
+  }
+
   /** Edge pairs the latest search found. */
   get candidates(): number {
     return this.pairCount;
@@ -407,4 +418,10 @@ function move(pos: Float64Array, i: number, x: number, y: number, z: number, by:
   pos[i * 3] = pos[i * 3]! + x * by;
   pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
   pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
+}
+
+/** What a snapshot keeps of an {@link EdgeSelfContact} (plain data). */
+export interface EdgeSelfContactState {
+  pairs: Int32Array;
+  pairCount: number;
 }

@@ -66,6 +66,42 @@ export class ListedSelfPairs {
     return this.pairCount + this.neighbourCount - this.dropped;
   }
 
+  /** The lists and their index, for snapshots: plain data (copies). */
+  saveState(): ListedSelfPairsState {
+    return {
+      pairs: this.pairs.slice(),
+      pairCount: this.pairCount,
+      neighbourPairs: this.neighbourPairs.slice(),
+      neighbourStart: this.neighbourStart.slice(),
+      neighbourCount: this.neighbourCount,
+      neighbourRowsEnd: this.neighbourRowsEnd,
+      dropped: this.dropped,
+      touching: this.touching.slice(),
+      touchStart: this.touchStart.slice(),
+      alsoStart: this.alsoStart.slice(),
+      alsoNext: this.alsoNext.slice(),
+      alsoPair: this.alsoPair.slice(),
+      alsoCount: this.alsoCount,
+    };
+  }
+
+  /** Returns to {@link ListedSelfPairs.saveState}'s copy (copied again). */
+  loadState(state: ListedSelfPairsState): void {
+    this.pairs = state.pairs.slice();
+    this.pairCount = state.pairCount;
+    this.neighbourPairs = state.neighbourPairs.slice();
+    this.neighbourStart.set(state.neighbourStart);
+    this.neighbourCount = state.neighbourCount;
+    this.neighbourRowsEnd = state.neighbourRowsEnd;
+    this.dropped = state.dropped;
+    this.touching = state.touching.slice();
+    this.touchStart.set(state.touchStart);
+    this.alsoStart.set(state.alsoStart);
+    this.alsoNext = state.alsoNext.slice();
+    this.alsoPair = state.alsoPair.slice();
+    this.alsoCount = state.alsoCount;
+  }
+
   /** Empties the lists, for a whole search. */
   clear(): void {
     this.pairCount = 0;
@@ -267,4 +303,21 @@ export class ListedSelfPairs {
       this.addTouching(c, ~k);
     }
   }
+}
+
+/** What a snapshot keeps of {@link ListedSelfPairs} (plain data). */
+export interface ListedSelfPairsState {
+  pairs: Int32Array;
+  pairCount: number;
+  neighbourPairs: Int32Array;
+  neighbourStart: Int32Array;
+  neighbourCount: number;
+  neighbourRowsEnd: number;
+  dropped: number;
+  touching: Int32Array;
+  touchStart: Int32Array;
+  alsoStart: Int32Array;
+  alsoNext: Int32Array;
+  alsoPair: Int32Array;
+  alsoCount: number;
 }

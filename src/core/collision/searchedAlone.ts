@@ -7,6 +7,7 @@ import { TriangleGrid } from './triangleGrid.js';
  * local search finds them through small grids of their own
  * ({@link SearchedAlone.grid}), made again at each local search from where each
  * was searched. A whole search forgets them ({@link SearchedAlone.forget}).
+ * Keeps the local searches' stamps too.
  */
 export class SearchedAlone {
   /** Per particle of the body, the triangles it is a corner of: triangleOf[triangleStart[k] .. triangleStart[k + 1]) (as at the latest whole search). */
@@ -31,6 +32,10 @@ export class SearchedAlone {
   readonly movedPointGrid = new TriangleGrid();
   movedTriangleBoxes = new Float64Array(0);
   movedPointBoxes = new Float64Array(0);
+  /** Per triangle, the latest local search that tested it against the particles (see `SelfContactSearch.findAround`). */
+  triangleStamp = new Int32Array(0);
+  /** Local searches so far (their stamps in `triangleStamp`). */
+  localSearches = 0;
   /** Scratch of the counting sort of {@link SearchedAlone.listTriangles}, per particle of the body. */
   private readonly cursor: Int32Array;
 
@@ -53,6 +58,36 @@ export class SearchedAlone {
     this.moved = new Uint8Array(count);
     this.movedList = new Int32Array(count);
     this.cursor = new Int32Array(count);
+  }
+
+  /** Who was searched alone, and each particle's triangles, for snapshots: plain data (copies). The grids are made again before each use. */
+  saveState(): SearchedAloneState {
+    return {
+      triangleStart: this.triangleStart.slice(),
+      triangleOf: this.triangleOf.slice(),
+      moved: this.moved.slice(),
+      movedList: this.movedList.slice(),
+      movedCount: this.movedCount,
+      triangleMoved: this.triangleMoved.slice(),
+      movedTriangles: this.movedTriangles.slice(),
+      movedTriangleCount: this.movedTriangleCount,
+      triangleStamp: this.triangleStamp.slice(),
+      localSearches: this.localSearches,
+    };
+  }
+
+  /** Returns to {@link SearchedAlone.saveState}'s copy (copied again). */
+  loadState(state: SearchedAloneState): void {
+    this.triangleStart.set(state.triangleStart);
+    this.triangleOf = state.triangleOf.slice();
+    this.moved.set(state.moved);
+    this.movedList.set(state.movedList);
+    this.movedCount = state.movedCount;
+    this.triangleMoved = state.triangleMoved.slice();
+    this.movedTriangles = state.movedTriangles.slice();
+    this.movedTriangleCount = state.movedTriangleCount;
+    this.triangleStamp = state.triangleStamp.slice();
+    this.localSearches = state.localSearches;
   }
 
   /** Marks particle k (body-relative) as searched alone, and its triangles. */
@@ -129,6 +164,7 @@ export class SearchedAlone {
     if (this.triangleMoved.length < triangleCount) {
       this.triangleMoved = new Uint8Array(triangleCount);
       this.movedTriangles = new Int32Array(triangleCount);
+      this.triangleStamp = new Int32Array(triangleCount);
     }
     const cursor = this.cursor;
     for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
@@ -140,4 +176,18 @@ export class SearchedAlone {
       }
     }
   }
+}
+
+/** What a snapshot keeps of {@link SearchedAlone} (plain data). */
+export interface SearchedAloneState {
+  triangleStart: Int32Array;
+  triangleOf: Int32Array;
+  moved: Uint8Array;
+  movedList: Int32Array;
+  movedCount: number;
+  triangleMoved: Uint8Array;
+  movedTriangles: Int32Array;
+  movedTriangleCount: number;
+  triangleStamp: Int32Array;
+  localSearches: number;
 }

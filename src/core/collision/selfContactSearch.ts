@@ -1,5 +1,6 @@
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
+import { JoinMarks } from './stickNeighbours.js';
 import { ListedSelfPairs } from './listedSelfPairs.js';
 import { SearchedAlone } from './searchedAlone.js';
 import { TriangleGrid } from './triangleGrid.js';
@@ -41,13 +42,10 @@ export class SelfContactSearch {
   readonly alone: SearchedAlone;
   /** Per particle of the body, 1 while {@link SelfContactSearch.findAround} searches it. */
   private readonly current: Uint8Array;
-  /** Per triangle, the latest local search that tested it against the particles (see `findAround`). */
-  private triangleStamp = new Int32Array(0);
-  private localSearches = 0;
   /** A grid query: x, y, z, half size; or, for a box query, min xyz, max xyz. */
   private readonly probe = new Float64Array(6);
-  /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SelfContactSearch.markJoined}). */
-  private readonly joinMarks: Int32Array;
+  /** The stick neighbours of the particle being searched. */
+  private readonly joins: JoinMarks;
   /** Scratch of {@link closestPointTriangle}. */
   private readonly buf = new Float64Array(PointTri.Size);
 
@@ -60,8 +58,8 @@ export class SelfContactSearch {
     private readonly first: number,
     private readonly count: number,
     readonly thickness: number,
-    private readonly joinedStart: Int32Array,
-    private readonly joined: Int32Array,
+    joinedStart: Int32Array,
+    joined: Int32Array,
   ) {
     this.listed = new ListedSelfPairs(first, count);
     this.motion = new Float64Array(count);
@@ -69,7 +67,36 @@ export class SelfContactSearch {
     this.alone = new SearchedAlone(first, count, thickness, this.searched, this.motion, this.triangleGrid, this.pointGrid);
     this.ids = new Int32Array(count);
     this.current = new Uint8Array(count);
-    this.joinMarks = new Int32Array(count);
+    this.joins = new JoinMarks(first, count, joinedStart, joined);
+  }
+
+  /** What the next searches build on, for snapshots: plain data (copies; scratch that a search writes before it reads is left out). */
+  saveState() {
+    return {
+      listed: this.listed.saveState(),
+      alone: this.alone.saveState(),
+      motion: this.motion.slice(),
+      searched: this.searched.slice(),
+      gridCentre: this.gridCentre.slice(),
+      triangleGrid: this.triangleGrid.saveState(),
+      pointGrid: this.pointGrid.saveState(),
+      triangleBoxes: this.triangleBoxes.slice(),
+      ids: this.ids.slice(),
+    };
+  }
+
+  /** Returns to {@link SelfContactSearch.saveState}'s copy (copied again). */
+  loadState(state: SelfContactSearchState): void {
+    this.listed.loadState(state.listed);
+    this.alone.loadState(state.alone);
+    // In place: the edge contact shares the allowances.
+    this.motion.set(state.motion);
+    this.searched.set(state.searched);
+    this.gridCentre.set(state.gridCentre);
+    this.triangleGrid.loadState(state.triangleGrid);
+    this.pointGrid.loadState(state.pointGrid);
+    this.triangleBoxes = state.triangleBoxes.slice();
+    this.ids.set(state.ids);
   }
 
   /** Pairs listed (particle–triangle and particle–particle). */
@@ -104,7 +131,6 @@ export class SelfContactSearch {
     this.gridCentre.set(centre);
     this.alone.forget();
     this.alone.listTriangles(triangles, triangleCount);
-    if (this.triangleStamp.length < triangleCount) this.triangleStamp = new Int32Array(triangleCount);
     let n = 0;
     for (let i = first; i < first + this.count; i++) if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[n++] = i;
     if (n < 2) return;
@@ -149,7 +175,7 @@ export class SelfContactSearch {
         const y = pos[i * 3 + 1]!;
         const z = pos[i * 3 + 2]!;
         const mi = motion[i - first]!;
-        this.markJoined(i);
+        this.joins.mark(i);
         probe[0] = x;
         probe[1] = y;
         probe[2] = z;
@@ -202,14 +228,14 @@ export class SelfContactSearch {
       probe[1] = pos[i * 3 + 1]!;
       probe[2] = pos[i * 3 + 2]!;
       probe[3] = 0.5 * thickness + motion[i - first]!;
-      this.markJoined(i);
+      this.joins.mark(i);
       const m = grid.gather(probe);
       const found = grid.found;
       for (let f = 0; f < m; f++) {
         const j = ids[found[f]!]!;
         if (j <= i) continue;
         const near = thickness + motion[i - first]! + motion[j - first]!;
-        if (distance2(pos, i * 3, j * 3) >= near * near || this.isJoined(i, j)) continue;
+        if (distance2(pos, i * 3, j * 3) >= near * near || this.joins.has(i, j)) continue;
         listed.addPair(i, j, -1, -1, -1);
       }
     }
@@ -230,27 +256,27 @@ export class SelfContactSearch {
     const first = this.first;
     const searched = this.searched;
     const current = this.current;
+    const alone = this.alone;
     for (let s = 0; s < listCount; s++) {
       const k = list[s]! - first;
       for (let v = 0; v < 3; v++) searched[k * 3 + v] = pos[(first + k) * 3 + v]! - centre[v]!;
       current[k] = 1;
-      this.alone.mark(k);
+      alone.mark(k);
     }
-    this.alone.grid(triangles);
+    alone.grid(triangles);
     for (let s = 0; s < listCount; s++) this.listed.dropTouching(list[s]! - first);
     this.listed.adding = true;
-    const stamp = ++this.localSearches;
+    const stamp = ++alone.localSearches;
     for (let s = 0; s < listCount; s++) {
       const i = list[s]!;
       this.findTrianglesNear(i, triangles, particles.flags);
       this.findParticlesNear(i, particles.flags);
       // Its triangles against the particles near them, each once.
       const k = i - first;
-      const alone = this.alone;
       for (let e = alone.triangleStart[k]!; e < alone.triangleStart[k + 1]!; e++) {
         const t = alone.triangleOf[e]!;
-        if (t >= triangleCount || this.triangleStamp[t] === stamp) continue;
-        this.triangleStamp[t] = stamp;
+        if (t >= triangleCount || alone.triangleStamp[t] === stamp) continue;
+        alone.triangleStamp[t] = stamp;
         this.findParticlesNearTriangle(t, triangles, particles.flags);
       }
     }
@@ -270,7 +296,7 @@ export class SelfContactSearch {
     const y = searched[k * 3 + 1]!;
     const z = searched[k * 3 + 2]!;
     const mi = motion[k]!;
-    this.markJoined(i);
+    this.joins.mark(i);
     // The grid's boxes are where the triangles were at the whole search: so is the query.
     const probe = this.probe;
     const centre = this.gridCentre;
@@ -336,13 +362,13 @@ export class SelfContactSearch {
       q[PointTri.B + v] = sb;
       q[PointTri.C + v] = sc;
     }
-    if (!marked) this.markJoined(i);
+    if (!marked) this.joins.mark(i);
     this.listIfNear(i, a, b, c, t);
   }
 
   /**
    * Particle `i` at `buf[0..3)` and triangle `t` (a, b, c) at `buf[A..C+3)`, in one frame: listed
-   * if nearer than `thickness` plus both allowances (`markJoined(i)` done).
+   * if nearer than `thickness` plus both allowances (`joins.mark(i)` done).
    */
   private listIfNear(i: number, a: number, b: number, c: number, t: number): void {
     const q = this.buf;
@@ -363,7 +389,7 @@ export class SelfContactSearch {
     // of one spacing is the sticks' business): listed, but left alone until it is over
     // the triangle, a tight fold. (Measured: leaving these out of the search altogether
     // kept the draped 64² cloth of the bench from settling, searched every step.)
-    if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.listed.addNeighbourPair(i, a, b, c, t);
+    if (this.joins.has(i, a) || this.joins.has(i, b) || this.joins.has(i, c)) this.listed.addNeighbourPair(i, a, b, c, t);
     else this.listed.addPair(i, a, b, c, t);
   }
 
@@ -379,7 +405,7 @@ export class SelfContactSearch {
     probe[1] = searched[k * 3 + 1]! + centre[1]!;
     probe[2] = searched[k * 3 + 2]! + centre[2]!;
     probe[3] = 0.5 * this.thickness + motion[k]!;
-    this.markJoined(i);
+    this.joins.mark(i);
     const grid = this.pointGrid;
     const m = grid.gather(probe);
     const found = grid.found;
@@ -395,7 +421,7 @@ export class SelfContactSearch {
     for (let f = 0; f < n; f++) this.testParticles(i, first + this.alone.movedList[near.found[f]!]!, flags);
   }
 
-  /** Lists particles `i` (just searched) and `j` if they can come within `thickness` (`markJoined(i)` done). */
+  /** Lists particles `i` (just searched) and `j` if they can come within `thickness` (`joins.mark(i)` done). */
   private testParticles(i: number, j: number, flags: Uint8Array): void {
     const first = this.first;
     // Both searched now: listed from the first of the two only.
@@ -407,7 +433,7 @@ export class SelfContactSearch {
     const dy = searched[p + 1]! - searched[q + 1]!;
     const dz = searched[p + 2]! - searched[q + 2]!;
     const near = this.thickness + this.motion[i - first]! + this.motion[j - first]!;
-    if (dx * dx + dy * dy + dz * dz >= near * near || this.isJoined(i, j)) return;
+    if (dx * dx + dy * dy + dz * dz >= near * near || this.joins.has(i, j)) return;
     this.listed.addPair(Math.min(i, j), Math.max(i, j), -1, -1, -1);
   }
 
@@ -453,19 +479,6 @@ export class SelfContactSearch {
     if ((flags[i]! & ParticleFlag.Alive) === 0) return;
     this.testTriangle(i, t, triangles, flags, false);
   }
-
-  /** Marks particle `i`'s stick neighbours for {@link SelfContactSearch.isJoined}: one pass over them instead of one per pair. */
-  private markJoined(i: number): void {
-    const k = i - this.first;
-    // A stick neighbour of i is marked i + 1: a mark left from an earlier particle is another number,
-    // and one from an earlier search of the same particle still true (the sticks were read once).
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) this.joinMarks[this.joined[e]!] = i + 1;
-  }
-
-  /** Whether a stick joins particle `j` to the particle `i` last marked by {@link SelfContactSearch.markJoined}. */
-  private isJoined(i: number, j: number): boolean {
-    return this.joinMarks[j - this.first] === i + 1;
-  }
 }
 
 function distance2(pos: Float64Array, p: number, q: number): number {
@@ -474,3 +487,6 @@ function distance2(pos: Float64Array, p: number, q: number): number {
   const dz = pos[p + 2]! - pos[q + 2]!;
   return dx * dx + dy * dy + dz * dz;
 }
+
+/** What a snapshot keeps of a {@link SelfContactSearch} (plain data). */
+export type SelfContactSearchState = ReturnType<SelfContactSearch['saveState']>;

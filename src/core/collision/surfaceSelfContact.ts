@@ -1,7 +1,8 @@
 import type { ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
+import type { ActiveSelfPairsState } from './activeSelfPairs.js';
 import { SelfContactProjection } from './selfContactProjection.js';
-import { SelfContactSearch } from './selfContactSearch.js';
+import { SelfContactSearch, type SelfContactSearchState } from './selfContactSearch.js';
 import { ACTIVE_SKIN, PICK_SLACK } from './selfContactSkins.js';
 import { FRAME, TriangleFrames } from './triangleFrames.js';
 
@@ -73,6 +74,34 @@ export class SurfaceSelfContact {
     this.staleMark = new Uint8Array(count);
     this.projection = new SelfContactProjection(first, count, thickness, pushOutSpeed);
     this.framing = new TriangleFrames(first, count, thickness, joinedStart, joined);
+  }
+
+  /**
+   * What the next steps build on, for snapshots: plain data (copies). Of the triangles' frames
+   * only their room: a pick makes a triangle's frame before it reads it, but only a whole pick
+   * makes room for them.
+   */
+  saveState(): SurfaceSelfContactState {
+    return {
+      search: this.search.saveState(),
+      projection: this.projection.saveState(),
+      frames: this.framing.frames.length,
+      seen: this.seen.slice(),
+      seenNeighbour: this.seenNeighbour.slice(),
+      framed: this.framed.slice(),
+      repicks: this.repicks,
+    };
+  }
+
+  /** Returns to {@link SurfaceSelfContact.saveState}'s copy (copied again). */
+  loadState(state: SurfaceSelfContactState): void {
+    this.search.loadState(state.search);
+    this.projection.loadState(state.projection);
+    if (this.framing.frames.length !== state.frames) this.framing.frames = new Float64Array(state.frames);
+    this.seen = state.seen.slice();
+    this.seenNeighbour = state.seenNeighbour.slice();
+    this.framed = state.framed.slice();
+    this.repicks = state.repicks;
   }
 
   /** Pairs projected in this step's passes. */
@@ -267,4 +296,16 @@ function distance2(pos: Float64Array, p: number, q: number): number {
   const dy = pos[p + 1]! - pos[q + 1]!;
   const dz = pos[p + 2]! - pos[q + 2]!;
   return dx * dx + dy * dy + dz * dz;
+}
+
+/** What a snapshot keeps of a {@link SurfaceSelfContact} (plain data). */
+export interface SurfaceSelfContactState {
+  search: SelfContactSearchState;
+  projection: ActiveSelfPairsState;
+  /** The length of the triangles' frames. */
+  frames: number;
+  seen: Int32Array;
+  seenNeighbour: Int32Array;
+  framed: Int32Array;
+  repicks: number;
 }

@@ -26,6 +26,24 @@ export class TriangleGrid {
   private stamp = new Int32Array(16);
   private query = 0;
 
+  /** The grid as built, for snapshots: plain data (copies). */
+  saveState(): TriangleGridState {
+    return { cellSize: this.cellSize, inverse: this.inverse, mask: this.mask, cellStart: this.cellStart.slice(), entries: this.entries.slice(), stamp: this.stamp.slice(), query: this.query };
+  }
+
+  /** Returns to {@link TriangleGrid.saveState}'s copy (copied again). */
+  loadState(state: TriangleGridState): void {
+    this.cellSize = state.cellSize;
+    this.inverse = state.inverse;
+    this.mask = state.mask;
+    this.cellStart = state.cellStart.slice();
+    this.entries = state.entries.slice();
+    this.stamp = state.stamp.slice();
+    this.query = state.query;
+    // The build's cursor is as long as the table (see reserve).
+    if (this.cursor.length !== this.cellStart.length - 1) this.cursor = new Int32Array(this.cellStart.length - 1);
+  }
+
   /** Lists boxes `[0, count)` of `boxes` (min xyz, max xyz per box) in the cells they overlap. */
   build(boxes: Float64Array, count: number): void {
     const inv = 1 / this.cellSize;
@@ -161,4 +179,16 @@ export class TriangleGrid {
     }
     this.mask = size - 1;
   }
+}
+
+/** What a snapshot keeps of a {@link TriangleGrid}: the grid as built (plain data). */
+export interface TriangleGridState {
+  cellSize: number;
+  inverse: number;
+  mask: number;
+  cellStart: Int32Array;
+  entries: Int32Array;
+  /** With `query`, which boxes a query has returned (a query after the load numbers on from it). */
+  stamp: Int32Array;
+  query: number;
 }
