@@ -1,4 +1,5 @@
 import type { ParticleStore } from '../particles.js';
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 
 /**
  * The pairs of a surface's self-contact picked for the passes (by
@@ -77,10 +78,10 @@ export class ActiveSelfPairs {
   /** The picked pairs and what the passes keep of them, for snapshots: plain data (copies). */
   saveState(): ActiveSelfPairsState {
     return {
-      active: this.active.slice(),
-      sides: this.sides.slice(),
-      due: this.due.slice(),
-      looked: this.looked.slice(),
+      active: keepFront(this.active, this.activeCount * 4),
+      sides: keepFront(this.sides, this.activeCount),
+      due: keepFront(this.due, this.activeCount),
+      looked: keepFront(this.looked, this.activeCount),
       lastPass: this.lastPass.slice(),
       odometer: this.odometer.slice(),
       travel: this.travel.slice(),
@@ -95,10 +96,10 @@ export class ActiveSelfPairs {
 
   /** Returns to {@link ActiveSelfPairs.saveState}'s copy (copied again). */
   loadState(state: ActiveSelfPairsState): void {
-    this.active = state.active.slice();
-    this.sides = state.sides.slice();
-    this.due = state.due.slice();
-    this.looked = state.looked.slice();
+    this.active = restoreFront(state.active);
+    this.sides = restoreFront(state.sides);
+    this.due = restoreFront(state.due);
+    this.looked = restoreFront(state.looked);
     this.lastPass.set(state.lastPass);
     this.odometer.set(state.odometer);
     this.travel.set(state.travel);
@@ -261,10 +262,10 @@ export class ActiveSelfPairs {
 
 /** What a snapshot keeps of {@link ActiveSelfPairs} (plain data). */
 export interface ActiveSelfPairsState {
-  active: Int32Array;
-  sides: Int8Array;
-  due: Float64Array;
-  looked: Uint8Array;
+  active: SavedFront<Int32Array>;
+  sides: SavedFront<Int8Array>;
+  due: SavedFront<Float64Array>;
+  looked: SavedFront<Uint8Array>;
   lastPass: Float64Array;
   odometer: Float64Array;
   travel: Float64Array;

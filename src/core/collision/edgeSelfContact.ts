@@ -1,4 +1,5 @@
 import type { ParticleStore } from '../particles.js';
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { TriangleGrid } from './triangleGrid.js';
 
 /**
@@ -75,12 +76,12 @@ export class EdgeSelfContact {
 
   /** The pairs the latest search found, for snapshots: plain data (a copy). The rest is made again before each use. */
   saveState(): EdgeSelfContactState {
-    return { pairs: this.pairs.slice(), pairCount: this.pairCount };
+    return { pairs: keepFront(this.pairs, this.pairCount * 4), pairCount: this.pairCount };
   }
 
   /** Returns to {@link EdgeSelfContact.saveState}'s copy (copied again). */
   loadState(state: EdgeSelfContactState): void {
-    this.pairs = state.pairs.slice();
+    this.pairs = restoreFront(state.pairs);
     this.pairCount = state.pairCount;
   }
 
@@ -422,6 +423,6 @@ function move(pos: Float64Array, i: number, x: number, y: number, z: number, by:
 
 /** What a snapshot keeps of an {@link EdgeSelfContact} (plain data). */
 export interface EdgeSelfContactState {
-  pairs: Int32Array;
+  pairs: SavedFront<Int32Array>;
   pairCount: number;
 }

@@ -1,3 +1,5 @@
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
+
 /**
  * The pairs a self-contact search (`SelfContactSearch`) listed, indexed by
  * particle: particle–triangle pairs, particle–particle pairs, and apart from them
@@ -69,36 +71,36 @@ export class ListedSelfPairs {
   /** The lists and their index, for snapshots: plain data (copies). */
   saveState(): ListedSelfPairsState {
     return {
-      pairs: this.pairs.slice(),
+      pairs: keepFront(this.pairs, this.pairCount * 5),
       pairCount: this.pairCount,
-      neighbourPairs: this.neighbourPairs.slice(),
+      neighbourPairs: keepFront(this.neighbourPairs, this.neighbourCount * 5),
       neighbourStart: this.neighbourStart.slice(),
       neighbourCount: this.neighbourCount,
       neighbourRowsEnd: this.neighbourRowsEnd,
       dropped: this.dropped,
-      touching: this.touching.slice(),
+      touching: keepFront(this.touching, this.touchStart[this.count]!),
       touchStart: this.touchStart.slice(),
       alsoStart: this.alsoStart.slice(),
-      alsoNext: this.alsoNext.slice(),
-      alsoPair: this.alsoPair.slice(),
+      alsoNext: keepFront(this.alsoNext, this.alsoCount),
+      alsoPair: keepFront(this.alsoPair, this.alsoCount),
       alsoCount: this.alsoCount,
     };
   }
 
   /** Returns to {@link ListedSelfPairs.saveState}'s copy (copied again). */
   loadState(state: ListedSelfPairsState): void {
-    this.pairs = state.pairs.slice();
+    this.pairs = restoreFront(state.pairs);
     this.pairCount = state.pairCount;
-    this.neighbourPairs = state.neighbourPairs.slice();
+    this.neighbourPairs = restoreFront(state.neighbourPairs);
     this.neighbourStart.set(state.neighbourStart);
     this.neighbourCount = state.neighbourCount;
     this.neighbourRowsEnd = state.neighbourRowsEnd;
     this.dropped = state.dropped;
-    this.touching = state.touching.slice();
+    this.touching = restoreFront(state.touching);
     this.touchStart.set(state.touchStart);
     this.alsoStart.set(state.alsoStart);
-    this.alsoNext = state.alsoNext.slice();
-    this.alsoPair = state.alsoPair.slice();
+    this.alsoNext = restoreFront(state.alsoNext);
+    this.alsoPair = restoreFront(state.alsoPair);
     this.alsoCount = state.alsoCount;
   }
 
@@ -307,17 +309,17 @@ export class ListedSelfPairs {
 
 /** What a snapshot keeps of {@link ListedSelfPairs} (plain data). */
 export interface ListedSelfPairsState {
-  pairs: Int32Array;
+  pairs: SavedFront<Int32Array>;
   pairCount: number;
-  neighbourPairs: Int32Array;
+  neighbourPairs: SavedFront<Int32Array>;
   neighbourStart: Int32Array;
   neighbourCount: number;
   neighbourRowsEnd: number;
   dropped: number;
-  touching: Int32Array;
+  touching: SavedFront<Int32Array>;
   touchStart: Int32Array;
   alsoStart: Int32Array;
-  alsoNext: Int32Array;
-  alsoPair: Int32Array;
+  alsoNext: SavedFront<Int32Array>;
+  alsoPair: SavedFront<Int32Array>;
   alsoCount: number;
 }

@@ -1,3 +1,4 @@
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { TriangleGrid } from './triangleGrid.js';
 
 /**
@@ -69,10 +70,8 @@ export class SearchedAlone {
       movedList: this.movedList.slice(),
       movedCount: this.movedCount,
       triangleMoved: this.triangleMoved.slice(),
-      movedTriangles: this.movedTriangles.slice(),
+      movedTriangles: keepFront(this.movedTriangles, this.movedTriangleCount),
       movedTriangleCount: this.movedTriangleCount,
-      triangleStamp: this.triangleStamp.slice(),
-      localSearches: this.localSearches,
     };
   }
 
@@ -84,10 +83,11 @@ export class SearchedAlone {
     this.movedList.set(state.movedList);
     this.movedCount = state.movedCount;
     this.triangleMoved = state.triangleMoved.slice();
-    this.movedTriangles = state.movedTriangles.slice();
+    this.movedTriangles = restoreFront(state.movedTriangles);
     this.movedTriangleCount = state.movedTriangleCount;
-    this.triangleStamp = state.triangleStamp.slice();
-    this.localSearches = state.localSearches;
+    // A local search's marks only tell its own finds apart: none marked, numbered afresh.
+    this.triangleStamp = new Int32Array(this.triangleMoved.length);
+    this.localSearches = 0;
   }
 
   /** Marks particle k (body-relative) as searched alone, and its triangles. */
@@ -186,8 +186,6 @@ export interface SearchedAloneState {
   movedList: Int32Array;
   movedCount: number;
   triangleMoved: Uint8Array;
-  movedTriangles: Int32Array;
+  movedTriangles: SavedFront<Int32Array>;
   movedTriangleCount: number;
-  triangleStamp: Int32Array;
-  localSearches: number;
 }

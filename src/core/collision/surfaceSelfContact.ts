@@ -86,10 +86,7 @@ export class SurfaceSelfContact {
       search: this.search.saveState(),
       projection: this.projection.saveState(),
       frames: this.framing.frames.length,
-      seen: this.seen.slice(),
-      seenNeighbour: this.seenNeighbour.slice(),
-      framed: this.framed.slice(),
-      repicks: this.repicks,
+      framed: this.framed.length,
     };
   }
 
@@ -98,10 +95,11 @@ export class SurfaceSelfContact {
     this.search.loadState(state.search);
     this.projection.loadState(state.projection);
     if (this.framing.frames.length !== state.frames) this.framing.frames = new Float64Array(state.frames);
-    this.seen = state.seen.slice();
-    this.seenNeighbour = state.seenNeighbour.slice();
-    this.framed = state.framed.slice();
-    this.repicks = state.repicks;
+    // The repicks' marks only tell one repick's finds apart: none marked, numbered afresh.
+    this.seen.fill(0);
+    this.seenNeighbour.fill(0);
+    this.framed = new Int32Array(state.framed);
+    this.repicks = 0;
   }
 
   /** Pairs projected in this step's passes. */
@@ -304,8 +302,6 @@ export interface SurfaceSelfContactState {
   projection: ActiveSelfPairsState;
   /** The length of the triangles' frames. */
   frames: number;
-  seen: Int32Array;
-  seenNeighbour: Int32Array;
-  framed: Int32Array;
-  repicks: number;
+  /** The length of the repicks' marks of the triangles. */
+  framed: number;
 }

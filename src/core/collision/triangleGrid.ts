@@ -1,3 +1,5 @@
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
+
 /** Per-axis multipliers of the cell hash (as in `SpatialHash`). */
 const PX = 73856093;
 const PY = 19349663;
@@ -28,7 +30,15 @@ export class TriangleGrid {
 
   /** The grid as built, for snapshots: plain data (copies). */
   saveState(): TriangleGridState {
-    return { cellSize: this.cellSize, inverse: this.inverse, mask: this.mask, cellStart: this.cellStart.slice(), entries: this.entries.slice(), stamp: this.stamp.slice(), query: this.query };
+    const buckets = this.mask + 1;
+    return {
+      cellSize: this.cellSize,
+      inverse: this.inverse,
+      mask: this.mask,
+      cellStart: keepFront(this.cellStart, buckets + 1),
+      entries: keepFront(this.entries, this.cellStart[buckets]!),
+      boxes: this.stamp.length,
+    };
   }
 
   /** Returns to {@link TriangleGrid.saveState}'s copy (copied again). */
@@ -36,10 +46,12 @@ export class TriangleGrid {
     this.cellSize = state.cellSize;
     this.inverse = state.inverse;
     this.mask = state.mask;
-    this.cellStart = state.cellStart.slice();
-    this.entries = state.entries.slice();
-    this.stamp = state.stamp.slice();
-    this.query = state.query;
+    this.cellStart = restoreFront(state.cellStart);
+    this.entries = restoreFront(state.entries);
+    // Room for the boxes' query marks, none marked: a query's marks only tell its own finds apart.
+    if (this.stamp.length !== state.boxes) this.stamp = new Int32Array(state.boxes);
+    else this.stamp.fill(0);
+    this.query = 0;
     // The build's cursor is as long as the table (see reserve).
     if (this.cursor.length !== this.cellStart.length - 1) this.cursor = new Int32Array(this.cellStart.length - 1);
   }
@@ -186,9 +198,8 @@ export interface TriangleGridState {
   cellSize: number;
   inverse: number;
   mask: number;
-  cellStart: Int32Array;
-  entries: Int32Array;
-  /** With `query`, which boxes a query has returned (a query after the load numbers on from it). */
-  stamp: Int32Array;
-  query: number;
+  cellStart: SavedFront<Int32Array>;
+  entries: SavedFront<Int32Array>;
+  /** The room for boxes' query marks. */
+  boxes: number;
 }
