@@ -123,7 +123,8 @@ class SelfCollisionPass implements Constraint, WorldFeature {
   /** Returns to {@link SelfCollisionPass.saveState}'s copy; without one (enabled after the snapshot), starts over as when enabled. */
   loadState(_world: World, data: unknown): void {
     const state = data as SelfCollisionState | undefined;
-    if (state === undefined || state.count !== this.record.count) {
+    // None, or one of another self-collision (another body, or edges where this has none): start over.
+    if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
       this.contact = new SurfaceSelfContact(this.first, this.record.count, this.thickness, this.joinedStart, this.joined, this.pushOutSpeed);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.contact.search.motion, this.joinedStart, this.joined) : undefined;
       this.searchedTriangles = -1;
@@ -135,7 +136,7 @@ class SelfCollisionPass implements Constraint, WorldFeature {
       return;
     }
     this.contact.loadState(state.contact);
-    if (this.edges !== undefined && state.edges !== undefined) this.edges.loadState(state.edges);
+    if (state.edges !== undefined) this.edges?.loadState(state.edges);
     this.searchedTriangles = state.searchedTriangles;
     this.picked.set(state.picked);
     this.pickedReach.set(state.pickedReach);
