@@ -76,8 +76,8 @@ function listed(search: SelfContactSearch, first: number, count: number): string
   const keys: string[] = [];
   const indexed = Array.from({ length: count }, (_, k) => {
     const ids = new Set<number>();
-    for (let e = search.touchStart[k]!; e < search.touchStart[k + 1]!; e++) ids.add(search.touching[e]!);
-    for (let e = search.alsoStart[k]!; e >= 0; e = search.alsoNext[e]!) ids.add(search.alsoPair[e]!);
+    for (let e = search.listed.touchStart[k]!; e < search.listed.touchStart[k + 1]!; e++) ids.add(search.listed.touching[e]!);
+    for (let e = search.listed.alsoStart[k]!; e >= 0; e = search.listed.alsoNext[e]!) ids.add(search.listed.alsoPair[e]!);
     return ids;
   });
   let unindexed = 0;
@@ -90,13 +90,14 @@ function listed(search: SelfContactSearch, first: number, count: number): string
       keys.push(width === 2 ? `p ${Math.min(list[o]!, list[o + 1]!)} ${Math.max(list[o]!, list[o + 1]!)}` : `${kind} ${list[o]} ${list[o + 4]}`);
     }
   };
-  read(search.pairs, search.pairCount, (k) => k, 'pair');
-  read(search.neighbourPairs, search.neighbourCount, (k) => ~k, 'neighbour');
+  read(search.listed.pairs, search.listed.pairCount, (k) => k, 'pair');
+  read(search.listed.neighbourPairs, search.listed.neighbourCount, (k) => ~k, 'neighbour');
   expect(unindexed, 'pairs missing from the per-particle index').toBe(0);
   // The neighbour pairs of the packed rows lie under their particle.
   let misplaced = 0;
   for (let k = 0; k < count; k++) {
-    for (let e = search.neighbourStart[k]!; e < search.neighbourStart[k + 1]!; e++) if (search.neighbourPairs[e * 5] !== first + k && search.neighbourPairs[e * 5] !== -1) misplaced++;
+    for (let e = search.listed.neighbourStart[k]!; e < search.listed.neighbourStart[k + 1]!; e++)
+      if (search.listed.neighbourPairs[e * 5] !== first + k && search.listed.neighbourPairs[e * 5] !== -1) misplaced++;
   }
   expect(misplaced, 'neighbour pairs out of their row').toBe(0);
   expect(search.candidates).toBe(keys.length);
@@ -133,7 +134,7 @@ describe('self-contact search of a few particles (issue 10)', () => {
       }
       local.findAround(world.particles, triangles, triangleCount, centre, list, list.length);
       // Each round drops hundreds of pairs in place: none left dropped means they were packed away.
-      if ((local as unknown as { dropped: number }).dropped === 0) packed++;
+      if (local.listed.dropped === 0) packed++;
       const whole = search();
       whole.motion.set(local.motion);
       whole.findAll(world.particles, triangles, triangleCount, centre);

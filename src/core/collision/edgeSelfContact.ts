@@ -1,4 +1,5 @@
 import type { ParticleStore } from '../particles.js';
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { TriangleGrid } from './triangleGrid.js';
 
 /**
@@ -71,6 +72,17 @@ export class EdgeSelfContact {
   ) {
     this.edgeStart = new Int32Array(count + 1);
     this.cursor = new Int32Array(count);
+  }
+
+  /** The pairs the latest search found, for snapshots: plain data (a copy). The rest is made again before each use. */
+  saveState(): EdgeSelfContactState {
+    return { pairs: keepFront(this.pairs, this.pairCount * 4), pairCount: this.pairCount };
+  }
+
+  /** Returns to {@link EdgeSelfContact.saveState}'s copy (copied again). */
+  loadState(state: EdgeSelfContactState): void {
+    this.pairs = restoreFront(state.pairs);
+    this.pairCount = state.pairCount;
   }
 
   /** Edge pairs the latest search found. */
@@ -407,4 +419,10 @@ function move(pos: Float64Array, i: number, x: number, y: number, z: number, by:
   pos[i * 3] = pos[i * 3]! + x * by;
   pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
   pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
+}
+
+/** What a snapshot keeps of an {@link EdgeSelfContact} (plain data). */
+export interface EdgeSelfContactState {
+  pairs: SavedFront<Int32Array>;
+  pairCount: number;
 }

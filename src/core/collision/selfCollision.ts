@@ -1,11 +1,14 @@
 import type { BodyRecord } from '../bodies/body.js';
-import { particleSlot } from '../ids.js';
 import type { Constraint } from '../constraints/constraint.js';
+import type { WorldFeature } from '../features.js';
+import { particleSlot, type CallbackId, type ConstraintId } from '../ids.js';
 import { checkBoolean, checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
 import type { World } from '../world.js';
-import { EdgeSelfContact } from './edgeSelfContact.js';
-import { PICK_SLACK, SurfaceSelfContact } from './surfaceSelfContact.js';
+import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
+import { PICK_SLACK } from './selfContactSkins.js';
+import { stickNeighbours } from './stickNeighbours.js';
+import { SurfaceSelfContact, type SurfaceSelfContactState } from './surfaceSelfContact.js';
 
 /** What {@link enableSelfCollision} takes. */
 export interface SelfCollisionOptions {
@@ -59,25 +62,34 @@ export interface SelfCollision {
 /**
  * Self-collision of one body as a constraint: once per step (a before-step
  * callback) {@link SurfaceSelfContact} lists the pairs that can touch during
- * the step; each relaxation pass projects them.
+ * the step; each relaxation pass projects them. A feature of the world (named
+ * `selfCollision#n`): a snapshot keeps what its searches and picks build on, and
+ * removing the body takes it out.
  */
-class SelfCollisionPass implements Constraint {
-  readonly contact: SurfaceSelfContact;
+class SelfCollisionPass implements Constraint, WorldFeature {
+  /** Remade when a snapshot from before it was enabled is loaded. */
+  contact: SurfaceSelfContact;
   /** The body's first particle slot (its id carries a generation once the slot is reused). */
   private readonly first: number;
-  readonly edges: EdgeSelfContact | undefined;
+  edges: EdgeSelfContact | undefined;
+  /** Its name among the world's features. */
+  readonly name: string;
+  /** Its constraint and its before-step callback in the world, until it is removed. */
+  private readonly constraint: ConstraintId;
+  private readonly callback: CallbackId;
 
   constructor(
+    world: World,
     private readonly record: BodyRecord,
-    thickness: number,
-    joinedStart: Int32Array,
-    joined: Int32Array,
-    edges: boolean,
-    pushOutSpeed: number,
+    private readonly thickness: number,
+    private readonly joinedStart: Int32Array,
+    private readonly joined: Int32Array,
+    private readonly withEdges: boolean,
+    private readonly pushOutSpeed: number,
   ) {
     this.first = particleSlot(record.first);
     this.contact = new SurfaceSelfContact(this.first, record.count, thickness, joinedStart, joined, pushOutSpeed);
-    this.edges = edges ? new EdgeSelfContact(this.first, record.count, thickness, this.contact.search.motion, joinedStart, joined) : undefined;
+    this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.contact.search.motion, joinedStart, joined) : undefined;
     this.outgrownList = new Int32Array(record.count);
     this.searchedNow = new Uint8Array(record.count);
     this.next = new Float64Array(record.count);
@@ -85,6 +97,63 @@ class SelfCollisionPass implements Constraint {
     this.pickedReach = new Float64Array(record.count);
     this.stale = new Int32Array(record.count);
     this.reach = new Float64Array(record.count);
+    this.constraint = world.addConstraint(this);
+    this.callback = world.onBeforeStep((w) => this.prepare(w));
+    this.name = world.features.addInstance('selfCollision', this);
+  }
+
+  /**
+   * What the next steps build on, for snapshots: the search's lists and grids, the picked
+   * pairs with their sides and odometers, where each particle was picked. Plain data (copies).
+   */
+  saveState(): SelfCollisionState {
+    return {
+      count: this.record.count,
+      contact: this.contact.saveState(),
+      edges: this.edges?.saveState(),
+      searchedTriangles: this.searchedTriangles,
+      picked: this.picked.slice(),
+      pickedReach: this.pickedReach.slice(),
+      searches: this.searches,
+      wholeSearches: this.wholeSearches,
+      picks: this.picks,
+    };
+  }
+
+  /** Returns to {@link SelfCollisionPass.saveState}'s copy; without one (enabled after the snapshot), starts over as when enabled. */
+  loadState(_world: World, data: unknown): void {
+    const state = data as SelfCollisionState | undefined;
+    // None, or one of another self-collision (another body, or edges where this has none): start over.
+    if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
+      this.contact = new SurfaceSelfContact(this.first, this.record.count, this.thickness, this.joinedStart, this.joined, this.pushOutSpeed);
+      this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.contact.search.motion, this.joinedStart, this.joined) : undefined;
+      this.searchedTriangles = -1;
+      this.picked.fill(0);
+      this.pickedReach.fill(0);
+      this.searches = 0;
+      this.wholeSearches = 0;
+      this.picks = 0;
+      return;
+    }
+    this.contact.loadState(state.contact);
+    if (state.edges !== undefined) this.edges?.loadState(state.edges);
+    this.searchedTriangles = state.searchedTriangles;
+    this.picked.set(state.picked);
+    this.pickedReach.set(state.pickedReach);
+    this.searches = state.searches;
+    this.wholeSearches = state.wholeSearches;
+    this.picks = state.picks;
+  }
+
+  /** Its body is going: it goes with it. */
+  bodyRemoved(world: World, body: BodyRecord): void {
+    if (body === this.record) world.features.delete(this.name);
+  }
+
+  /** Taken out of the world (`features.delete`): its constraint and callback go. */
+  dispose(world: World): void {
+    if (world.hasConstraint(this.constraint)) world.removeConstraint(this.constraint);
+    world.remove(this.callback);
   }
 
   /** The particles {@link SelfCollisionPass.findOutgrown} found. */
@@ -378,16 +447,10 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
   // Infinity: the world's maxPushOutSpeed, whatever it is set to later.
   const pushOutSpeed = options.maxPushOutSpeed === undefined ? Infinity : checkNumber(options.maxPushOutSpeed, 'enableSelfCollision: maxPushOutSpeed', Number.MIN_VALUE);
   const { joinedStart, joined } = stickNeighbours(world, record);
-  const pass = new SelfCollisionPass(record, thickness, joinedStart, joined, edges, pushOutSpeed);
-  const id = world.addConstraint(pass);
-  const search = world.onBeforeStep((w) => pass.prepare(w));
-  let on = true;
+  const pass = new SelfCollisionPass(world, record, thickness, joinedStart, joined, edges, pushOutSpeed);
   const handle: SelfCollision = {
     remove() {
-      if (!on) return;
-      on = false;
-      if (world.hasConstraint(id)) world.removeConstraint(id);
-      world.remove(search);
+      world.features.delete(pass.name);
     },
     get searches() {
       return pass.searches;
@@ -408,26 +471,19 @@ export function enableSelfCollision(world: World, body: BodyRecord | number, opt
       return pass.contact.examined;
     },
   };
-  record.onRemove.push(handle.remove);
   return handle;
 }
 
-/** Stick neighbours inside the body, as compressed rows (body-relative indices). */
-function stickNeighbours(world: World, body: BodyRecord): { joinedStart: Int32Array; joined: Int32Array } {
-  const lists: number[][] = Array.from({ length: body.count }, () => []);
-  const sticks = world.sticks;
-  // The stick table holds slots.
-  const first = particleSlot(body.first);
-  const end = first + body.count;
-  for (let row = 0; row < sticks.count; row++) {
-    const a = sticks.a[row]!;
-    const b = sticks.b[row]!;
-    if (a < first || a >= end || b < first || b >= end) continue;
-    lists[a - first]!.push(b - first);
-    lists[b - first]!.push(a - first);
-  }
-  const joinedStart = new Int32Array(body.count + 1);
-  for (let k = 0; k < body.count; k++) joinedStart[k + 1] = joinedStart[k]! + lists[k]!.length;
-  const joined = new Int32Array(lists.flat());
-  return { joinedStart, joined };
+/** What a snapshot keeps of one self-collision (plain data): see `SelfCollisionPass.saveState`. */
+interface SelfCollisionState {
+  /** The body's particle count, to tell a snapshot of another body. */
+  count: number;
+  contact: SurfaceSelfContactState;
+  edges: EdgeSelfContactState | undefined;
+  searchedTriangles: number;
+  picked: Float64Array;
+  pickedReach: Float64Array;
+  searches: number;
+  wholeSearches: number;
+  picks: number;
 }

@@ -1,5 +1,8 @@
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
+import { JoinMarks } from './stickNeighbours.js';
+import { ListedSelfPairs } from './listedSelfPairs.js';
+import { SearchedAlone } from './searchedAlone.js';
 import { TriangleGrid } from './triangleGrid.js';
 
 /**
@@ -19,46 +22,8 @@ import { TriangleGrid } from './triangleGrid.js';
  * before, or the body has more triangles than ever.
  */
 export class SelfContactSearch {
-  /**
-   * Listed pairs, but for {@link SelfContactSearch.neighbourPairs}: particle, then triangle's three
-   * corners and the triangle's index (a particle pair has -1 -1 -1 after the second particle). A
-   * pair a local search dropped stays in place with particle -1, so that the numbers of the others
-   * hold, until so many are dropped that the lists are packed again.
-   */
-  pairs = new Int32Array(80);
-  pairCount = 0;
-  /**
-   * Listed particle–triangle pairs whose particle a stick joins to a corner: the particle, the
-   * triangle's three corners and index, particle by particle (those of the body's particle
-   * first + k from {@link SelfContactSearch.neighbourStart}[k] to [k + 1]), then those local
-   * searches added since, up to `neighbourCount`, in no order. Kept apart because they count
-   * only where the sheet bends, and most of a sheet is flat: three in four pairs of a draped 64²
-   * cloth at rest, each of them read every step while they were in one list. Dropped ones as
-   * in `pairs`.
-   */
-  neighbourPairs = new Int32Array(80);
-  readonly neighbourStart: Int32Array;
-  neighbourCount = 0;
-  /** Where the neighbour pairs local searches added begin. */
-  neighbourRowsEnd = 0;
-  /** Pairs dropped in place since the lists were last packed. */
-  private dropped = 0;
-  /**
-   * Per particle of the body (first + k), the listed pairs it is in, as the particle or a
-   * corner, as the lists were last packed: touching[touchStart[k] .. touchStart[k + 1]), a pair
-   * of `pairs` by its index k, one of `neighbourPairs` by ~k (-1 - k); then, from `alsoStart[k]`
-   * through `alsoNext`, those added since (`alsoPair`, numbered alike). Some may have been
-   * dropped since.
-   */
-  touching = new Int32Array(0);
-  readonly touchStart: Int32Array;
-  private readonly touchCursor: Int32Array;
-  readonly alsoStart: Int32Array;
-  alsoNext = new Int32Array(64);
-  alsoPair = new Int32Array(64);
-  private alsoCount = 0;
-  /** While a local search lists pairs: they are added to `alsoStart` too. */
-  private adding = false;
+  /** The listed pairs, indexed by particle. */
+  readonly listed: ListedSelfPairs;
   /** Per particle of the body, its allowance (m): how far it may move from where it was searched (relative to the body) before it must be searched again. Set by the caller before a search. */
   readonly motion: Float64Array;
   /** Per particle of the body, where it was at its latest search less the body's mean position then (xyz). */
@@ -73,37 +38,14 @@ export class SelfContactSearch {
   private pointBoxes = new Float64Array(0);
   /** The live particles at the latest whole search (the point grid's boxes are numbered by these). */
   private readonly ids: Int32Array;
-  /** Per particle of the body, the triangles it is a corner of: triangleOf[triangleStart[k] .. triangleStart[k + 1]) (as at the latest whole search). */
-  private readonly triangleStart: Int32Array;
-  private triangleOf = new Int32Array(0);
-  /** Per particle of the body, 1 once searched alone since the latest whole search (its boxes in the grids are out of date). */
-  private readonly moved: Uint8Array;
-  /** The particles marked in `moved`. */
-  private readonly movedList: Int32Array;
-  private movedCount = 0;
-  /** Per triangle, 1 while a corner of it is in `moved`. */
-  private triangleMoved = new Uint8Array(0);
-  /** The triangles marked in `triangleMoved`. */
-  private movedTriangles = new Int32Array(0);
-  private movedTriangleCount = 0;
-  /**
-   * Grids of the boxes of the particles searched alone since the latest whole search and of
-   * their triangles, where they were then searched (relative to the body), made afresh by each
-   * local search: those in the whole search's grids are out of date.
-   */
-  private readonly movedTriangleGrid = new TriangleGrid();
-  private readonly movedPointGrid = new TriangleGrid();
-  private movedTriangleBoxes = new Float64Array(0);
-  private movedPointBoxes = new Float64Array(0);
+  /** The particles searched alone since the latest whole search, and their triangles. */
+  readonly alone: SearchedAlone;
   /** Per particle of the body, 1 while {@link SelfContactSearch.findAround} searches it. */
   private readonly current: Uint8Array;
-  /** Per triangle, the latest local search that tested it against the particles (see `findAround`). */
-  private triangleStamp = new Int32Array(0);
-  private localSearches = 0;
   /** A grid query: x, y, z, half size; or, for a box query, min xyz, max xyz. */
   private readonly probe = new Float64Array(6);
-  /** Per particle of the body, during a search: the particle whose stick neighbour it is, plus one (see {@link SelfContactSearch.markJoined}). */
-  private readonly joinMarks: Int32Array;
+  /** The stick neighbours of the particle being searched. */
+  private readonly joins: JoinMarks;
   /** Scratch of {@link closestPointTriangle}. */
   private readonly buf = new Float64Array(PointTri.Size);
 
@@ -116,31 +58,55 @@ export class SelfContactSearch {
     private readonly first: number,
     private readonly count: number,
     readonly thickness: number,
-    private readonly joinedStart: Int32Array,
-    private readonly joined: Int32Array,
+    joinedStart: Int32Array,
+    joined: Int32Array,
   ) {
-    this.neighbourStart = new Int32Array(count + 1);
-    this.touchStart = new Int32Array(count + 1);
-    this.touchCursor = new Int32Array(count);
-    this.alsoStart = new Int32Array(count).fill(-1);
+    this.listed = new ListedSelfPairs(first, count);
     this.motion = new Float64Array(count);
     this.searched = new Float64Array(count * 3);
+    this.alone = new SearchedAlone(first, count, thickness, this.searched, this.motion, this.triangleGrid, this.pointGrid);
     this.ids = new Int32Array(count);
-    this.triangleStart = new Int32Array(count + 1);
-    this.moved = new Uint8Array(count);
-    this.movedList = new Int32Array(count);
     this.current = new Uint8Array(count);
-    this.joinMarks = new Int32Array(count);
+    this.joins = new JoinMarks(first, count, joinedStart, joined);
+  }
+
+  /** What the next searches build on, for snapshots: plain data (copies; scratch that a search writes before it reads is left out). */
+  saveState() {
+    return {
+      listed: this.listed.saveState(),
+      alone: this.alone.saveState(),
+      motion: this.motion.slice(),
+      searched: this.searched.slice(),
+      gridCentre: this.gridCentre.slice(),
+      triangleGrid: this.triangleGrid.saveState(),
+      pointGrid: this.pointGrid.saveState(),
+      triangleBoxes: this.triangleBoxes.slice(),
+      ids: this.ids.slice(),
+    };
+  }
+
+  /** Returns to {@link SelfContactSearch.saveState}'s copy (copied again). */
+  loadState(state: SelfContactSearchState): void {
+    this.listed.loadState(state.listed);
+    this.alone.loadState(state.alone);
+    // In place: the edge contact shares the allowances.
+    this.motion.set(state.motion);
+    this.searched.set(state.searched);
+    this.gridCentre.set(state.gridCentre);
+    this.triangleGrid.loadState(state.triangleGrid);
+    this.pointGrid.loadState(state.pointGrid);
+    this.triangleBoxes = state.triangleBoxes.slice();
+    this.ids.set(state.ids);
   }
 
   /** Pairs listed (particle–triangle and particle–particle). */
   get candidates(): number {
-    return this.pairCount + this.neighbourCount - this.dropped;
+    return this.listed.candidates;
   }
 
   /** Particles searched alone since the latest whole search. */
   get searchedAlone(): number {
-    return this.movedCount;
+    return this.alone.movedCount;
   }
 
   /**
@@ -150,13 +116,8 @@ export class SelfContactSearch {
    * position now.
    */
   findAll(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, centre: Float64Array): void {
-    this.pairCount = 0;
-    this.neighbourCount = 0;
-    this.neighbourRowsEnd = 0;
-    this.dropped = 0;
-    this.forgetAdded();
-    this.neighbourStart.fill(0);
-    this.touchStart.fill(0);
+    const listed = this.listed;
+    listed.clear();
     const flags = particles.flags;
     const pos = particles.position;
     const motion = this.motion;
@@ -168,8 +129,8 @@ export class SelfContactSearch {
       for (let v = 0; v < 3; v++) searched[k * 3 + v] = pos[(first + k) * 3 + v]! - centre[v]!;
     }
     this.gridCentre.set(centre);
-    this.forgetMoved();
-    this.listTriangles(triangles, triangleCount);
+    this.alone.forget();
+    this.alone.listTriangles(triangles, triangleCount);
     let n = 0;
     for (let i = first; i < first + this.count; i++) if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[n++] = i;
     if (n < 2) return;
@@ -204,17 +165,17 @@ export class SelfContactSearch {
       for (let k = 0; k < n; k++) widths += 2 * motion[ids[k]! - first]!;
       grid.cellSize = Math.max(edges / triangleCount, thickness, widths / n);
       grid.build(boxes, triangleCount);
-      const neighbourStart = this.neighbourStart;
+      const neighbourStart = listed.neighbourStart;
       // Particles in order, so the neighbour pairs fall into rows; a dead particle has none.
       let row = 0;
       for (let k = 0; k < n; k++) {
         const i = ids[k]!;
-        while (row <= i - first) neighbourStart[row++] = this.neighbourCount;
+        while (row <= i - first) neighbourStart[row++] = listed.neighbourCount;
         const x = pos[i * 3]!;
         const y = pos[i * 3 + 1]!;
         const z = pos[i * 3 + 2]!;
         const mi = motion[i - first]!;
-        this.markJoined(i);
+        this.joins.mark(i);
         probe[0] = x;
         probe[1] = y;
         probe[2] = z;
@@ -241,8 +202,8 @@ export class SelfContactSearch {
           this.listIfNear(i, a, b, c, t);
         }
       }
-      while (row <= this.count) neighbourStart[row++] = this.neighbourCount;
-      this.neighbourRowsEnd = this.neighbourCount;
+      while (row <= this.count) neighbourStart[row++] = listed.neighbourCount;
+      listed.neighbourRowsEnd = listed.neighbourCount;
     }
     // Particle pairs no stick joins (corners, borders, and where two sheets meet edge on):
     // each particle in the cells of its box grown by half the thickness and its motion.
@@ -267,18 +228,18 @@ export class SelfContactSearch {
       probe[1] = pos[i * 3 + 1]!;
       probe[2] = pos[i * 3 + 2]!;
       probe[3] = 0.5 * thickness + motion[i - first]!;
-      this.markJoined(i);
+      this.joins.mark(i);
       const m = grid.gather(probe);
       const found = grid.found;
       for (let f = 0; f < m; f++) {
         const j = ids[found[f]!]!;
         if (j <= i) continue;
         const near = thickness + motion[i - first]! + motion[j - first]!;
-        if (distance2(pos, i * 3, j * 3) >= near * near || this.isJoined(i, j)) continue;
-        this.addPair(i, j, -1, -1, -1);
+        if (distance2(pos, i * 3, j * 3) >= near * near || this.joins.has(i, j)) continue;
+        listed.addPair(i, j, -1, -1, -1);
       }
     }
-    this.indexTouching();
+    listed.indexTouching();
   }
 
   /**
@@ -295,82 +256,34 @@ export class SelfContactSearch {
     const first = this.first;
     const searched = this.searched;
     const current = this.current;
+    const alone = this.alone;
     for (let s = 0; s < listCount; s++) {
       const k = list[s]! - first;
       for (let v = 0; v < 3; v++) searched[k * 3 + v] = pos[(first + k) * 3 + v]! - centre[v]!;
       current[k] = 1;
-      this.markMoved(k);
+      alone.mark(k);
     }
-    this.gridMoved(triangles);
-    for (let s = 0; s < listCount; s++) this.dropTouching(list[s]! - first);
-    this.adding = true;
-    const stamp = ++this.localSearches;
+    alone.grid(triangles);
+    for (let s = 0; s < listCount; s++) this.listed.dropTouching(list[s]! - first);
+    this.listed.adding = true;
+    const stamp = ++alone.localSearches;
     for (let s = 0; s < listCount; s++) {
       const i = list[s]!;
       this.findTrianglesNear(i, triangles, particles.flags);
       this.findParticlesNear(i, particles.flags);
       // Its triangles against the particles near them, each once.
       const k = i - first;
-      for (let e = this.triangleStart[k]!; e < this.triangleStart[k + 1]!; e++) {
-        const t = this.triangleOf[e]!;
-        if (t >= triangleCount || this.triangleStamp[t] === stamp) continue;
-        this.triangleStamp[t] = stamp;
+      for (let e = alone.triangleStart[k]!; e < alone.triangleStart[k + 1]!; e++) {
+        const t = alone.triangleOf[e]!;
+        if (t >= triangleCount || alone.triangleStamp[t] === stamp) continue;
+        alone.triangleStamp[t] = stamp;
         this.findParticlesNearTriangle(t, triangles, particles.flags);
       }
     }
-    this.adding = false;
+    this.listed.adding = false;
     for (let s = 0; s < listCount; s++) current[list[s]! - first] = 0;
     // Packed again once the dropped outnumber the rest.
-    if (this.dropped > this.pairCount + this.neighbourCount - this.dropped) this.pack();
-  }
-
-  /** Drops in place every listed pair particle `k` (body-relative) is in. */
-  private dropTouching(k: number): void {
-    const touching = this.touching;
-    for (let e = this.touchStart[k]!; e < this.touchStart[k + 1]!; e++) this.drop(touching[e]!);
-    for (let e = this.alsoStart[k]!; e >= 0; e = this.alsoNext[e]!) this.drop(this.alsoPair[e]!);
-  }
-
-  /** Drops listed pair `id` (numbered as in `touching`) in place, unless it is already. */
-  private drop(id: number): void {
-    const list = id >= 0 ? this.pairs : this.neighbourPairs;
-    const o = (id >= 0 ? id : ~id) * 5;
-    if (list[o]! < 0) return;
-    list[o] = -1;
-    this.dropped++;
-  }
-
-  /** Lists pair `id` (numbered as in `touching`) under particle `i` in the pairs added since the lists were packed. */
-  private addTouching(i: number, id: number): void {
-    const e = this.alsoCount++;
-    if (e === this.alsoPair.length) {
-      const pair = new Int32Array(e * 2);
-      pair.set(this.alsoPair);
-      this.alsoPair = pair;
-      const next = new Int32Array(e * 2);
-      next.set(this.alsoNext);
-      this.alsoNext = next;
-    }
-    const k = i - this.first;
-    this.alsoPair[e] = id;
-    this.alsoNext[e] = this.alsoStart[k]!;
-    this.alsoStart[k] = e;
-  }
-
-  /** Empties the pairs added since the lists were packed (`alsoStart`). */
-  private forgetAdded(): void {
-    this.alsoStart.fill(-1);
-    this.alsoCount = 0;
-  }
-
-  /** Packs the lists: drops the dropped pairs for good, sorts the neighbour pairs into rows again and indexes them all afresh. */
-  private pack(): void {
-    this.dropListed();
-    this.sortNeighbourRows();
-    this.neighbourRowsEnd = this.neighbourCount;
-    this.dropped = 0;
-    this.forgetAdded();
-    this.indexTouching();
+    this.listed.packIfSparse();
   }
 
   /** Particle `i`, just searched alone: the triangles (none of whose corners is) it can come near. */
@@ -383,7 +296,7 @@ export class SelfContactSearch {
     const y = searched[k * 3 + 1]!;
     const z = searched[k * 3 + 2]!;
     const mi = motion[k]!;
-    this.markJoined(i);
+    this.joins.mark(i);
     // The grid's boxes are where the triangles were at the whole search: so is the query.
     const probe = this.probe;
     const centre = this.gridCentre;
@@ -396,7 +309,7 @@ export class SelfContactSearch {
     probe[3] = mi;
     const grid = this.triangleGrid;
     const boxes = this.triangleBoxes;
-    const moved = this.triangleMoved;
+    const moved = this.alone.triangleMoved;
     const m = grid.gather(probe);
     const found = grid.found;
     for (let f = 0; f < m; f++) {
@@ -410,14 +323,14 @@ export class SelfContactSearch {
     probe[0] = x;
     probe[1] = y;
     probe[2] = z;
-    const near = this.movedTriangleGrid;
-    const movedBoxes = this.movedTriangleBoxes;
+    const near = this.alone.movedTriangleGrid;
+    const movedBoxes = this.alone.movedTriangleBoxes;
     const n = near.gather(probe);
     for (let f = 0; f < n; f++) {
       const e = near.found[f]!;
       const o = e * 6;
       if (x < movedBoxes[o]! - mi || x > movedBoxes[o + 3]! + mi || y < movedBoxes[o + 1]! - mi || y > movedBoxes[o + 4]! + mi || z < movedBoxes[o + 2]! - mi || z > movedBoxes[o + 5]! + mi) continue;
-      this.testTriangle(i, this.movedTriangles[e]!, triangles, flags, true);
+      this.testTriangle(i, this.alone.movedTriangles[e]!, triangles, flags, true);
     }
   }
 
@@ -449,13 +362,13 @@ export class SelfContactSearch {
       q[PointTri.B + v] = sb;
       q[PointTri.C + v] = sc;
     }
-    if (!marked) this.markJoined(i);
+    if (!marked) this.joins.mark(i);
     this.listIfNear(i, a, b, c, t);
   }
 
   /**
    * Particle `i` at `buf[0..3)` and triangle `t` (a, b, c) at `buf[A..C+3)`, in one frame: listed
-   * if nearer than `thickness` plus both allowances (`markJoined(i)` done).
+   * if nearer than `thickness` plus both allowances (`joins.mark(i)` done).
    */
   private listIfNear(i: number, a: number, b: number, c: number, t: number): void {
     const q = this.buf;
@@ -476,8 +389,8 @@ export class SelfContactSearch {
     // of one spacing is the sticks' business): listed, but left alone until it is over
     // the triangle, a tight fold. (Measured: leaving these out of the search altogether
     // kept the draped 64² cloth of the bench from settling, searched every step.)
-    if (this.isJoined(i, a) || this.isJoined(i, b) || this.isJoined(i, c)) this.addNeighbourPair(i, a, b, c, t);
-    else this.addPair(i, a, b, c, t);
+    if (this.joins.has(i, a) || this.joins.has(i, b) || this.joins.has(i, c)) this.listed.addNeighbourPair(i, a, b, c, t);
+    else this.listed.addPair(i, a, b, c, t);
   }
 
   /** Particle `i`, just searched alone: the particles no stick joins it to that it can come near (each pair of two searched now once). */
@@ -492,23 +405,23 @@ export class SelfContactSearch {
     probe[1] = searched[k * 3 + 1]! + centre[1]!;
     probe[2] = searched[k * 3 + 2]! + centre[2]!;
     probe[3] = 0.5 * this.thickness + motion[k]!;
-    this.markJoined(i);
+    this.joins.mark(i);
     const grid = this.pointGrid;
     const m = grid.gather(probe);
     const found = grid.found;
     for (let f = 0; f < m; f++) {
       const j = this.ids[found[f]!]!;
-      if (this.moved[j - first] === 0) this.testParticles(i, j, flags);
+      if (this.alone.moved[j - first] === 0) this.testParticles(i, j, flags);
     }
     probe[0] = searched[k * 3]!;
     probe[1] = searched[k * 3 + 1]!;
     probe[2] = searched[k * 3 + 2]!;
-    const near = this.movedPointGrid;
+    const near = this.alone.movedPointGrid;
     const n = near.gather(probe);
-    for (let f = 0; f < n; f++) this.testParticles(i, first + this.movedList[near.found[f]!]!, flags);
+    for (let f = 0; f < n; f++) this.testParticles(i, first + this.alone.movedList[near.found[f]!]!, flags);
   }
 
-  /** Lists particles `i` (just searched) and `j` if they can come within `thickness` (`markJoined(i)` done). */
+  /** Lists particles `i` (just searched) and `j` if they can come within `thickness` (`joins.mark(i)` done). */
   private testParticles(i: number, j: number, flags: Uint8Array): void {
     const first = this.first;
     // Both searched now: listed from the first of the two only.
@@ -520,8 +433,8 @@ export class SelfContactSearch {
     const dy = searched[p + 1]! - searched[q + 1]!;
     const dz = searched[p + 2]! - searched[q + 2]!;
     const near = this.thickness + this.motion[i - first]! + this.motion[j - first]!;
-    if (dx * dx + dy * dy + dz * dz >= near * near || this.isJoined(i, j)) return;
-    this.addPair(Math.min(i, j), Math.max(i, j), -1, -1, -1);
+    if (dx * dx + dy * dy + dz * dz >= near * near || this.joins.has(i, j)) return;
+    this.listed.addPair(Math.min(i, j), Math.max(i, j), -1, -1, -1);
   }
 
   /** Triangle `t`, a corner of it just searched alone: the particles not searched now that it can come near. */
@@ -549,13 +462,13 @@ export class SelfContactSearch {
     const found = grid.found;
     for (let f = 0; f < m; f++) {
       const i = this.ids[found[f]!]!;
-      if (this.moved[i - first] === 0) this.testCorner(i, t, triangles, flags);
+      if (this.alone.moved[i - first] === 0) this.testCorner(i, t, triangles, flags);
     }
     for (let v = 0; v < 6; v++) probe[v] = probe[v]! - centre[v % 3]!;
-    const near = this.movedPointGrid;
+    const near = this.alone.movedPointGrid;
     const n = near.gatherBox(probe, 0);
     for (let f = 0; f < n; f++) {
-      const i = first + this.movedList[near.found[f]!]!;
+      const i = first + this.alone.movedList[near.found[f]!]!;
       // One searched now found its triangles itself.
       if (this.current[i - first] === 0) this.testCorner(i, t, triangles, flags);
     }
@@ -566,243 +479,6 @@ export class SelfContactSearch {
     if ((flags[i]! & ParticleFlag.Alive) === 0) return;
     this.testTriangle(i, t, triangles, flags, false);
   }
-
-  /** Marks particle k (body-relative) as searched alone, and its triangles. */
-  private markMoved(k: number): void {
-    if (this.moved[k] === 1) return;
-    this.moved[k] = 1;
-    this.movedList[this.movedCount++] = k;
-    for (let e = this.triangleStart[k]!; e < this.triangleStart[k + 1]!; e++) {
-      const t = this.triangleOf[e]!;
-      if (this.triangleMoved[t] === 1) continue;
-      this.triangleMoved[t] = 1;
-      this.movedTriangles[this.movedTriangleCount++] = t;
-    }
-  }
-
-  /**
-   * Makes the grids of the particles searched alone since the latest whole search and of their
-   * triangles (boxes as in {@link SelfContactSearch.findAll}, but where each was searched,
-   * relative to the body), with the whole search's cells.
-   */
-  private gridMoved(triangles: ArrayLike<number>): void {
-    const first = this.first;
-    const searched = this.searched;
-    const motion = this.motion;
-    const thickness = this.thickness;
-    if (this.movedTriangleBoxes.length < this.movedTriangleCount * 6) this.movedTriangleBoxes = new Float64Array(this.triangleMoved.length * 6);
-    if (this.movedPointBoxes.length < this.movedCount * 6) this.movedPointBoxes = new Float64Array(this.count * 6);
-    const boxes = this.movedTriangleBoxes;
-    for (let e = 0; e < this.movedTriangleCount; e++) {
-      const t = this.movedTriangles[e]!;
-      const a = (triangles[t * 3]! - first) * 3;
-      const b = (triangles[t * 3 + 1]! - first) * 3;
-      const c = (triangles[t * 3 + 2]! - first) * 3;
-      const grow = thickness + Math.max(motion[a / 3]!, motion[b / 3]!, motion[c / 3]!);
-      for (let v = 0; v < 3; v++) {
-        boxes[e * 6 + v] = Math.min(searched[a + v]!, searched[b + v]!, searched[c + v]!) - grow;
-        boxes[e * 6 + 3 + v] = Math.max(searched[a + v]!, searched[b + v]!, searched[c + v]!) + grow;
-      }
-    }
-    this.movedTriangleGrid.cellSize = this.triangleGrid.cellSize;
-    this.movedTriangleGrid.build(boxes, this.movedTriangleCount);
-    const points = this.movedPointBoxes;
-    for (let e = 0; e < this.movedCount; e++) {
-      const k = this.movedList[e]!;
-      const grow = 0.5 * thickness + motion[k]!;
-      for (let v = 0; v < 3; v++) {
-        points[e * 6 + v] = searched[k * 3 + v]! - grow;
-        points[e * 6 + 3 + v] = searched[k * 3 + v]! + grow;
-      }
-    }
-    this.movedPointGrid.cellSize = this.pointGrid.cellSize;
-    this.movedPointGrid.build(points, this.movedCount);
-  }
-
-  /** Clears the marks of particles and triangles searched alone (a whole search has them all where they are). */
-  private forgetMoved(): void {
-    for (let e = 0; e < this.movedCount; e++) this.moved[this.movedList[e]!] = 0;
-    for (let e = 0; e < this.movedTriangleCount; e++) this.triangleMoved[this.movedTriangles[e]!] = 0;
-    this.movedCount = 0;
-    this.movedTriangleCount = 0;
-  }
-
-  /** Per particle, the triangles it is a corner of (a counting sort), and room for the marks of the triangles. */
-  private listTriangles(triangles: ArrayLike<number>, triangleCount: number): void {
-    const first = this.first;
-    const start = this.triangleStart;
-    start.fill(0);
-    for (let e = 0; e < triangleCount * 3; e++) {
-      const q = triangles[e]! - first + 1;
-      start[q] = start[q]! + 1;
-    }
-    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
-    if (this.triangleOf.length < triangleCount * 3) this.triangleOf = new Int32Array(triangleCount * 3);
-    if (this.triangleMoved.length < triangleCount) {
-      this.triangleMoved = new Uint8Array(triangleCount);
-      this.movedTriangles = new Int32Array(triangleCount);
-      this.triangleStamp = new Int32Array(triangleCount);
-    }
-    const cursor = this.touchCursor;
-    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
-    for (let t = 0; t < triangleCount; t++) {
-      for (let v = 0; v < 3; v++) {
-        const q = triangles[t * 3 + v]! - first;
-        this.triangleOf[cursor[q]!] = t;
-        cursor[q] = cursor[q]! + 1;
-      }
-    }
-  }
-
-  /** Removes the dropped pairs from the lists, keeping the others' order. */
-  private dropListed(): void {
-    for (let pass = 0; pass < 2; pass++) {
-      const list = pass === 0 ? this.pairs : this.neighbourPairs;
-      const count = pass === 0 ? this.pairCount : this.neighbourCount;
-      let kept = 0;
-      for (let k = 0; k < count; k++) {
-        const o = k * 5;
-        if (list[o]! < 0) continue;
-        if (kept !== k) for (let v = 0; v < 5; v++) list[kept * 5 + v] = list[o + v]!;
-        kept++;
-      }
-      if (pass === 0) this.pairCount = kept;
-      else this.neighbourCount = kept;
-    }
-  }
-
-  /** Sorts the neighbour pairs back into rows by particle (new ones were added at the end). */
-  private sortNeighbourRows(): void {
-    const first = this.first;
-    const start = this.neighbourStart;
-    const nearby = this.neighbourPairs;
-    const count = this.neighbourCount;
-    start.fill(0);
-    for (let e = 0; e < count; e++) {
-      const q = nearby[e * 5]! - first + 1;
-      start[q] = start[q]! + 1;
-    }
-    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
-    // Into the spare half of a buffer twice the size, then back.
-    if (this.neighbourPairs.length < count * 10) {
-      const grown = new Int32Array(count * 10);
-      grown.set(nearby.subarray(0, count * 5));
-      this.neighbourPairs = grown;
-    }
-    const rows = this.neighbourPairs;
-    const cursor = this.touchCursor;
-    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
-    const spare = count * 5;
-    for (let e = 0; e < count; e++) {
-      const q = rows[e * 5]! - first;
-      const to = spare + cursor[q]! * 5;
-      for (let v = 0; v < 5; v++) rows[to + v] = rows[e * 5 + v]!;
-      cursor[q] = cursor[q]! + 1;
-    }
-    rows.copyWithin(0, spare, spare + count * 5);
-  }
-
-  /**
-   * Lists, per particle of the body, the listed pairs it is in (as the particle or a corner):
-   * {@link SelfContactSearch.touching}. Allocates only when the lists are longer than ever.
-   */
-  private indexTouching(): void {
-    const first = this.first;
-    const start = this.touchStart;
-    start.fill(0);
-    const pairs = this.pairs;
-    const nearby = this.neighbourPairs;
-    // Counts (shifted by one), then where each particle's entries start, then the entries.
-    for (let k = 0; k < this.pairCount; k++) {
-      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let v = 0; v < width; v++) {
-        const q = pairs[k * 5 + v]! - first + 1;
-        start[q] = start[q]! + 1;
-      }
-    }
-    for (let e = 0; e < this.neighbourCount; e++) {
-      for (let v = 0; v < 4; v++) {
-        const q = nearby[e * 5 + v]! - first + 1;
-        start[q] = start[q]! + 1;
-      }
-    }
-    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
-    const total = start[this.count]!;
-    if (this.touching.length < total) this.touching = new Int32Array(total * 2);
-    const touching = this.touching;
-    const cursor = this.touchCursor;
-    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
-    for (let k = 0; k < this.pairCount; k++) {
-      const width = pairs[k * 5 + 4]! < 0 ? 2 : 4;
-      for (let v = 0; v < width; v++) {
-        const q = pairs[k * 5 + v]! - first;
-        touching[cursor[q]!] = k;
-        cursor[q] = cursor[q]! + 1;
-      }
-    }
-    for (let e = 0; e < this.neighbourCount; e++) {
-      for (let v = 0; v < 4; v++) {
-        const q = nearby[e * 5 + v]! - first;
-        touching[cursor[q]!] = ~e;
-        cursor[q] = cursor[q]! + 1;
-      }
-    }
-  }
-
-  private addPair(i: number, a: number, b: number, c: number, t: number): void {
-    const k = this.pairCount++;
-    if (k * 5 + 5 > this.pairs.length) {
-      const grown = new Int32Array(this.pairs.length * 2);
-      grown.set(this.pairs);
-      this.pairs = grown;
-    }
-    this.pairs[k * 5] = i;
-    this.pairs[k * 5 + 1] = a;
-    this.pairs[k * 5 + 2] = b;
-    this.pairs[k * 5 + 3] = c;
-    this.pairs[k * 5 + 4] = t;
-    if (this.adding) {
-      this.addTouching(i, k);
-      this.addTouching(a, k);
-      if (t >= 0) {
-        this.addTouching(b, k);
-        this.addTouching(c, k);
-      }
-    }
-  }
-
-  private addNeighbourPair(i: number, a: number, b: number, c: number, t: number): void {
-    const k = this.neighbourCount++;
-    if (k * 5 + 5 > this.neighbourPairs.length) {
-      const grown = new Int32Array(this.neighbourPairs.length * 2);
-      grown.set(this.neighbourPairs);
-      this.neighbourPairs = grown;
-    }
-    this.neighbourPairs[k * 5] = i;
-    this.neighbourPairs[k * 5 + 1] = a;
-    this.neighbourPairs[k * 5 + 2] = b;
-    this.neighbourPairs[k * 5 + 3] = c;
-    this.neighbourPairs[k * 5 + 4] = t;
-    if (this.adding) {
-      this.addTouching(i, ~k);
-      this.addTouching(a, ~k);
-      this.addTouching(b, ~k);
-      this.addTouching(c, ~k);
-    }
-  }
-
-  /** Marks particle `i`'s stick neighbours for {@link SelfContactSearch.isJoined}: one pass over them instead of one per pair. */
-  private markJoined(i: number): void {
-    const k = i - this.first;
-    // A stick neighbour of i is marked i + 1: a mark left from an earlier particle is another number,
-    // and one from an earlier search of the same particle still true (the sticks were read once).
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) this.joinMarks[this.joined[e]!] = i + 1;
-  }
-
-  /** Whether a stick joins particle `j` to the particle `i` last marked by {@link SelfContactSearch.markJoined}. */
-  private isJoined(i: number, j: number): boolean {
-    return this.joinMarks[j - this.first] === i + 1;
-  }
 }
 
 function distance2(pos: Float64Array, p: number, q: number): number {
@@ -811,3 +487,6 @@ function distance2(pos: Float64Array, p: number, q: number): number {
   const dz = pos[p + 2]! - pos[q + 2]!;
   return dx * dx + dy * dy + dz * dz;
 }
+
+/** What a snapshot keeps of a {@link SelfContactSearch} (plain data). */
+export type SelfContactSearchState = ReturnType<SelfContactSearch['saveState']>;
