@@ -4,6 +4,7 @@ import type { WorldFeature } from '../features.js';
 import { particleSlot, type CallbackId, type ConstraintId } from '../ids.js';
 import { checkBoolean, checkNumber } from '../math.js';
 import { ParticleFlag } from '../particles.js';
+import { addBuiltinConstraint } from '../stages.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
 import { PICK_SLACK } from './selfContactSkins.js';
@@ -97,7 +98,7 @@ class SelfCollisionPass implements Constraint, WorldFeature {
     this.pickedReach = new Float64Array(record.count);
     this.stale = new Int32Array(record.count);
     this.reach = new Float64Array(record.count);
-    this.constraint = world.addConstraint(this);
+    this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
     this.callback = world.onBeforeStep((w) => this.prepare(w));
     this.name = world.features.addInstance('selfCollision', this);
   }
