@@ -1,20 +1,14 @@
 import { WORLD_DEFAULTS } from '../defaults.js';
 import { checkBoolean } from '../math.js';
 import type { World } from '../world.js';
-import { widen } from './table.js';
 import { TetherGraph } from './tetherGraph.js';
 import { addRestSum, linkSignature } from './linkSignature.js';
-import { buildTethers, TetherBuildScratch, type TetherSink } from './tetherBuild.js';
+import { buildTethers, TetherBuildScratch } from './tetherBuild.js';
+import { TAUT, TetherRows } from './tetherRows.js';
 import { LOCKED, settleRows } from './tetherSettle.js';
 
 /** Anchors each particle is tethered to: the nearest along the links (a hammock's centre reaches all four corners). */
 const ANCHORS_PER_PARTICLE = 4;
-/**
- * A tether counts as taut when its particle is within this share of its length
- * from the end: a hanging cloth's particles sit a little short of their
- * tethers (the sticks curve), and are still held by them.
- */
-const TAUT = 0.002;
 /** ParticleFlag.Asleep, as a plain number in the innermost loop. */
 const ASLEEP = 4;
 /** A push counts as against taut tethers when its direction is at least this cosine from their mean direction. */
@@ -73,10 +67,11 @@ export interface TethersSnapshot {
  * ({@link Tethers.holds}): a box pressing on a hammock meets its tension, not
  * 1.5 g of cotton.
  */
-export class Tethers implements TetherSink {
+export class Tethers extends TetherRows {
   private enabledValue: boolean;
 
   constructor(enabled = WORLD_DEFAULTS.tethers) {
+    super();
     this.enabledValue = checkBoolean(enabled, 'World: tethers');
   }
 
@@ -92,27 +87,6 @@ export class Tethers implements TetherSink {
   set enabled(on: boolean) {
     this.enabledValue = checkBoolean(on, 'World: tethers');
   }
-  /** Tethers in use. */
-  count = 0;
-  /** Per tether: its particle, its anchor's slot, its rest length and its length now (m, at least the rest length), grouped by particle. */
-  particle: Int32Array = new Int32Array(64);
-  slot: Int32Array = new Int32Array(64);
-  rest: Float64Array = new Float64Array(64);
-  length: Float64Array = new Float64Array(64);
-  /** Per tether: the squared distance beyond which it counts as taut, and 1 / its length. */
-  private slack2: Float64Array = new Float64Array(64);
-  private inverse: Float64Array = new Float64Array(64);
-  /** Tethers longer than their rest length (still shortening): while there are none, a pass reads no lengths but the taut ones'. */
-  private longRows = 0;
-  /** Anchor slots in use. */
-  slotCount = 0;
-  /** Per slot: the anchor particle, its rigid pin's row (-1: none), whether its tethers rest, and its pin's target as of the last step. */
-  slotParticle: Int32Array = new Int32Array(16);
-  private slotPin: Int32Array = new Int32Array(16);
-  paused: Uint8Array = new Uint8Array(16);
-  private lastTarget: Float64Array = new Float64Array(48);
-  /** Per slot: where the anchor is in the current pass (its pin's target, or its position). */
-  private where: Float64Array = new Float64Array(48);
   /** Per particle id i (up to the particle end): the first tether row of particle i or above. */
   firstRow: Int32Array = new Int32Array(1);
   /** Per particle, as of its latest projection: how many of its tethers were taut, and the sum of their directions (from anchor to particle). */
@@ -408,69 +382,6 @@ export class Tethers implements TetherSink {
       this.taut.set(snap.taut.subarray(0, end));
       this.pull.set(snap.pull.subarray(0, end * 3));
     }
-  }
-
-  /** Forgets every tether and slot (the start of a build). */
-  reset(): void {
-    this.count = 0;
-    this.slotCount = 0;
-  }
-
-  /** Adds an anchor slot for particle `anchor`, held by rigid pin row `pin` (-1: none); returns the slot. */
-  addSlot(anchor: number, pin: number): number {
-    const s = this.slotCount;
-    if (s === this.slotParticle.length) {
-      this.slotParticle = widen(this.slotParticle, s * 2);
-      this.slotPin = widen(this.slotPin, s * 2);
-      this.paused = widen(this.paused, s * 2);
-      this.lastTarget = widen(this.lastTarget, s * 6);
-      this.where = widen(this.where, s * 6);
-    }
-    this.slotParticle[s] = anchor;
-    this.slotPin[s] = pin;
-    this.paused[s] = 0;
-    this.slotCount++;
-    return s;
-  }
-
-  /** Adds a tether from `particle` to slot `slot` of rest length `rest` (m); its length is set when the build ends. */
-  add(particle: number, slot: number, rest: number): void {
-    if (this.count === this.particle.length) {
-      const n = this.count * 2;
-      this.particle = widen(this.particle, n);
-      this.slot = widen(this.slot, n);
-      this.rest = widen(this.rest, n);
-      this.length = widen(this.length, n);
-      this.slack2 = widen(this.slack2, n);
-      this.inverse = widen(this.inverse, n);
-    }
-    this.particle[this.count] = particle;
-    this.slot[this.count] = slot;
-    this.rest[this.count] = rest;
-    this.count++;
-  }
-
-  /** Puts the tethers back in particle order (the heavy anchors' were appended after the fixed ones'), keeping each particle's in the order added. */
-  sortByParticle(): void {
-    const order = Array.from({ length: this.count }, (_, r) => r).sort((x, y) => this.particle[x]! - this.particle[y]! || x - y);
-    for (const column of [this.particle, this.slot, this.rest]) {
-      const sorted = order.map((r) => column[r]!);
-      column.set(sorted);
-    }
-  }
-
-  /** Counts the tethers longer than their rest length into `longRows`. */
-  private countLong(): void {
-    let long = 0;
-    for (let r = 0; r < this.count; r++) if (this.length[r]! > this.rest[r]!) long++;
-    this.longRows = long;
-  }
-
-  private setLength(r: number, length: number): void {
-    const t = length * (1 - TAUT);
-    this.length[r] = length;
-    this.slack2[r] = t * t;
-    this.inverse[r] = length > 0 ? 1 / length : 0;
   }
 
   /** Measures the tethers for the links and anchors `world` has now; each starts no shorter than its particle's distance from the anchor. */
