@@ -11,6 +11,8 @@ import {
   createPlant,
   createRagdoll,
   createRope,
+  VolumeConstraint,
+  CoupledBody,
   createWind,
   ELECTRIC_DEFAULTS,
   ElectricForce,
@@ -131,6 +133,40 @@ describe('settings', () => {
     // The velocity may still be changed in place.
     wind.velocity[0] = 2;
     expect(wind.velocity).toEqual([2, 0, 3]);
+  });
+
+  it("the fields of bodies' parts that change live refuse a bad value, naming it, and take good ones", () => {
+    const world = new World();
+    // A tetrahedron, its faces wound counter-clockwise seen from outside.
+    const ids = [
+      [1, 1, 1],
+      [1, -1, -1],
+      [-1, 1, -1],
+      [-1, -1, 1],
+    ].map((position) => world.addParticle({ position: position as [number, number, number] }));
+    const volume = new VolumeConstraint(world, Uint32Array.from([0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2].map((k) => ids[k]!)), ids[0]!, 4);
+    const cloth = createCloth(world, { width: 4, height: 4, tearStrain: 0.5 });
+    const coupled = new CoupledBody(world, { mass: 2, inverseInertia: 1 });
+    const refused: [() => unknown, string][] = [
+      [() => (volume.pressure = 2), 'VolumeConstraint: pressure must be a finite number in [0, 1], got 2'],
+      [() => (volume.inflation = 0), `VolumeConstraint: inflation must be a finite number in [${Number.MIN_VALUE}, Infinity], got 0`],
+      [() => (volume.compliance = -1), 'VolumeConstraint: compliance'],
+      [() => (volume.restVolume = Number.NaN), `VolumeConstraint: restVolume must be a finite number in [${Number.MIN_VALUE}, Infinity], got NaN`],
+      [() => (cloth.tearing.strain = 0), 'ClothTearing: strain must be > 0, got 0'],
+      [() => (cloth.tearing.strain = -0.2), 'ClothTearing: strain must be a finite number in [0, Infinity], got -0.2'],
+      [() => (coupled.inverseMass = -0.5), 'CoupledBody: inverseMass must be a finite number in [0, Infinity], got -0.5'],
+      [() => (coupled.inverseMass = Number.NaN), 'CoupledBody: inverseMass must be a finite number in [0, Infinity], got NaN'],
+    ];
+    const before = [volume.pressure, volume.inflation, volume.compliance, volume.restVolume, cloth.tearing.strain, coupled.inverseMass];
+    for (const [set, message] of refused) expect(set).toThrow(message);
+    expect([volume.pressure, volume.inflation, volume.compliance, volume.restVolume, cloth.tearing.strain, coupled.inverseMass]).toEqual(before);
+    expect(before[4]).toBe(0.5);
+    expect(before[5]).toBe(0.5);
+    volume.pressure = 1;
+    volume.inflation = 1.5;
+    cloth.tearing.strain = Infinity;
+    coupled.inverseMass = 0;
+    expect([volume.pressure, volume.inflation, cloth.tearing.strain, coupled.inverseMass]).toEqual([1, 1.5, Infinity, 0]);
   });
 
   it('new World and <World> share one check, with the same words', () => {

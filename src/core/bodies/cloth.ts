@@ -4,7 +4,7 @@ import { CLOTH_DEFAULTS, PIN_DEFAULTS, STICK_DEFAULTS } from '../defaults.js';
 import { checkBoolean, checkInteger, checkNumber, toVec3, type Vec3, type Vec3Like } from '../math.js';
 import type { ParticleOptions, World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
-import { ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
+import { checkTearStrain, ClothStickKind, ClothTearing, type ClothSticks } from './clothTearing.js';
 import { checkCompliance, checkDamping, fabric, fabricSticks, type FabricMaterial, type FabricName } from '../materials.js';
 import type { StickOptions } from '../worldOptions.js';
 import { checkStiffness, massOfEachParticle, type MassOptions } from './shapes.js';
@@ -358,12 +358,6 @@ function stickOptionsOf(options: ClothStickOptions | undefined, family: ClothSti
   const compliance = checkCompliance(options?.compliance ?? materialCompliance ?? STICK_DEFAULTS.compliance, `createCloth: ${family}.compliance`);
   const damping = checkDamping(options?.damping ?? STICK_DEFAULTS.damping, `createCloth: ${family}.damping`);
   return { stiffness, compliance, damping };
-}
-
-function checkTearStrain(value: number, what: string): number {
-  checkNumber(value, what, 0);
-  if (value === 0) throw new RangeError(`${what} must be > 0, got 0`);
-  return value;
 }
 
 /** Grid indices (`j * width + i`) named by a {@link ClothPin}, checked; errors name `who`. */

@@ -1,4 +1,5 @@
 import type { WorldFeature } from '../features.js';
+import { checkNumber } from '../math.js';
 import type { World } from '../world.js';
 import type { BodyRecord, Surface } from './body.js';
 
@@ -52,8 +53,14 @@ export interface ClothSticks {
 export class ClothTearing implements WorldFeature {
   /** Sticks broken so far. */
   torn = 0;
-  /** Break when length > rest · (1 + strain). */
-  strain: number;
+  /** Break when length > rest · (1 + strain); > 0, Infinity for never (a bad value throws, naming it). */
+  get strain(): number {
+    return this.strainValue;
+  }
+  set strain(strain: number) {
+    this.strainValue = strain === Infinity ? strain : checkTearStrain(strain, 'ClothTearing: strain');
+  }
+  private strainValue = 0;
   private readonly sticks: ClothSticks;
   private readonly surface: Surface;
   private readonly body: BodyRecord;
@@ -163,4 +170,11 @@ export class ClothTearing implements WorldFeature {
     }
     this.surface.triangleCount = kept;
   }
+}
+
+/** `value` if it is a strain a cloth can tear at (a number > 0); otherwise throws, naming `what` and the value. */
+export function checkTearStrain(value: number, what: string): number {
+  checkNumber(value, what, 0);
+  if (value === 0) throw new RangeError(`${what} must be > 0, got 0`);
+  return value;
 }

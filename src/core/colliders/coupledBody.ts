@@ -60,8 +60,14 @@ export interface CoupledFrame {
  * ```
  */
 export class CoupledBody implements SubstepStage {
-  /** 1 / mass (1/kg); 0 makes the body immovable (it then acts as a kinematic collider's frame). */
-  inverseMass = 1;
+  /** 1 / mass (1/kg, finite, ≥ 0; a bad value throws, naming it); 0 makes the body immovable (it then acts as a kinematic collider's frame). */
+  get inverseMass(): number {
+    return this.inverseMassValue;
+  }
+  set inverseMass(inverseMass: number) {
+    this.inverseMassValue = checkNumber(inverseMass, 'CoupledBody: inverseMass', 0);
+  }
+  private inverseMassValue = 1;
   /** Inverse inertia tensor in world axes (1/(kg·m²)), row-major 3 × 3, for the coming step. */
   readonly inverseInertia = new Float64Array(9);
   /** Centre of mass and rotation (xyzw) where the step starts: position xyz, quaternion xyzw. */

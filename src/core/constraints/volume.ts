@@ -37,20 +37,44 @@ export interface VolumeOptions {
  * Register it with `world.addConstraint`. Allocates nothing per pass.
  */
 export class VolumeConstraint implements Constraint {
-  /** Particle ids of the surface, three per triangle, wound outward. */
+  /** Particle slots of the surface, three per triangle, wound outward. */
   readonly triangles: Uint32Array;
-  /** First particle id of the body; every triangle uses ids in `[first, first + count)`. */
+  /** First particle slot of the body; every triangle uses slots in `[first, first + count)`. */
   readonly first: number;
   /** Particles in the body's range. */
   readonly count: number;
-  /** The volume the surface enclosed when the constraint was made (m³). */
-  restVolume: number;
-  /** See {@link VolumeOptions.pressure}. */
-  pressure: number;
-  /** See {@link VolumeOptions.inflation}. */
-  inflation: number;
-  /** See {@link VolumeOptions.compliance}; change it freely. */
-  compliance: number;
+  /** The volume the surface enclosed when the constraint was made (m³, > 0; a bad value throws, naming it). */
+  get restVolume(): number {
+    return this.restVolumeValue;
+  }
+  set restVolume(volume: number) {
+    this.restVolumeValue = checkNumber(volume, 'VolumeConstraint: restVolume', Number.MIN_VALUE);
+  }
+  /** See {@link VolumeOptions.pressure}; in [0, 1] (a bad value throws, naming it). */
+  get pressure(): number {
+    return this.pressureValue;
+  }
+  set pressure(pressure: number) {
+    this.pressureValue = checkNumber(pressure, 'VolumeConstraint: pressure', 0, 1);
+  }
+  /** See {@link VolumeOptions.inflation}; > 0 (a bad value throws, naming it). */
+  get inflation(): number {
+    return this.inflationValue;
+  }
+  set inflation(inflation: number) {
+    this.inflationValue = checkNumber(inflation, 'VolumeConstraint: inflation', Number.MIN_VALUE);
+  }
+  /** See {@link VolumeOptions.compliance}; change it freely (a bad value throws, naming it). */
+  get compliance(): number {
+    return this.complianceValue;
+  }
+  set compliance(compliance: number) {
+    this.complianceValue = checkCompliance(compliance, 'VolumeConstraint: compliance');
+  }
+  private restVolumeValue = 0;
+  private pressureValue = 0;
+  private inflationValue = 1;
+  private complianceValue = 0;
   /** The accumulated XPBD multiplier of the current substep. */
   private lambda = 0;
   /** The stick table's `substepSerial` when {@link lambda} was last zeroed. */
@@ -59,7 +83,7 @@ export class VolumeConstraint implements Constraint {
   private readonly gradient: Float64Array;
 
   /**
-   * @param triangles particle ids, three per triangle, counter-clockwise seen from outside
+   * @param triangles particle ids, three per triangle, counter-clockwise seen from outside (kept as slots)
    * @param first first particle id of the body (all triangle ids lie in `[first, first + count)`)
    */
   constructor(world: World, triangles: Uint32Array, first: number, count: number, options: VolumeOptions = {}) {
@@ -72,11 +96,12 @@ export class VolumeConstraint implements Constraint {
     this.first = particleSlot(first);
     this.count = count;
     this.gradient = new Float64Array(count * 3);
-    this.pressure = checkNumber(options.pressure ?? VOLUME_DEFAULTS.pressure, 'VolumeConstraint: pressure', 0, 1);
-    this.inflation = checkNumber(options.inflation ?? VOLUME_DEFAULTS.inflation, 'VolumeConstraint: inflation', Number.MIN_VALUE);
-    this.compliance = checkCompliance(options.compliance ?? VOLUME_DEFAULTS.compliance, 'VolumeConstraint: compliance');
-    this.restVolume = enclosedVolume(world.particles.position, this.triangles);
-    if (!(this.restVolume > 0)) throw new RangeError(`VolumeConstraint: the surface must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${this.restVolume}`);
+    this.pressure = options.pressure ?? VOLUME_DEFAULTS.pressure;
+    this.inflation = options.inflation ?? VOLUME_DEFAULTS.inflation;
+    this.compliance = options.compliance ?? VOLUME_DEFAULTS.compliance;
+    const enclosed = enclosedVolume(world.particles.position, this.triangles);
+    if (!(enclosed > 0)) throw new RangeError(`VolumeConstraint: the surface must enclose a positive volume (faces wound counter-clockwise seen from outside), got ${enclosed}`);
+    this.restVolume = enclosed;
   }
 
   /** The volume the surface encloses now (m³). */
