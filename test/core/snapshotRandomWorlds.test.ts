@@ -7,7 +7,7 @@ import { SeededRandom, World, type ParticleId, type StickKernel, type Vec3 } fro
 // colliders of every shape, bodies of every kind, forces and attachments, on both stick kernels.
 // Run, snapshot, run on recording every position, restore, run again: every coordinate is the
 // same number (Object.is), restored from the snapshot itself and from a structured clone of it
-// into a world built the same way. Self-collision is left out (issue 28 registers it).
+// into a world built the same way.
 
 const kernels: StickKernel[] = ['wasm', 'js'];
 // `WORLDS=1000 npx vitest run --project core test/core/snapshotRandomWorlds.test.ts` sweeps wider (1,200 passed).
@@ -148,6 +148,10 @@ function randomWorld(seed: number, kernel: StickKernel): Scene {
       surfaceContacts: chance(0.7),
     });
     if (chance(0.4)) core.addSurfaceCollision(world, cloth.body);
+    if (chance(0.4)) {
+      core.enableSelfCollision(world, cloth.body, { thickness: r(0.02, 0.08), edges: chance(0.4) });
+      parts.push('self-collision');
+    }
     bodyFirsts.push(cloth.first);
     parts.push('cloth');
   }
@@ -349,6 +353,7 @@ describe('50 seeded random worlds repeat their run after a restore, bit for bit'
         'max stick',
         'moving pin',
         'cloth',
+        'self-collision',
         'rope',
         'box',
         'ragdoll',
