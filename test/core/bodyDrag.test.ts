@@ -227,3 +227,27 @@ describe('BodyDrag in reused slots', () => {
       for (let k = 0; k < fresh.positions.length; k++) for (let c = 0; c < 3; c++) expect(Object.is(reused.positions[k]![c], fresh.positions[k]![c])).toBe(true);
     });
 });
+
+describe('a release in snapshots', () => {
+  for (const kernel of kernels)
+    it(`a snapshot taken while a let-go body's speed is limited repeats the rest of the release bit for bit, and one taken before it drops the limit (${kernel})`, () => {
+      const { world, first, count } = gettingStartedRope(kernel);
+      for (let i = 0; i < 30; i++) world.step();
+      const end = first + count - 1;
+      const before = world.snapshot();
+      world.setVelocity(end, [-6, 0, 0]);
+      limitBodySpeed(world, end, 2);
+      for (let i = 0; i < 4; i++) world.step();
+      const during = world.snapshot();
+      const run = () => Array.from({ length: 12 }, () => (world.step(), world.getPosition(end))).flat();
+      const first12 = run();
+      expect(world.afterStep).toHaveLength(0);
+      world.restore(during);
+      expect(world.afterStep).toHaveLength(1);
+      const again = run();
+      for (let k = 0; k < first12.length; k++) expect(Object.is(again[k], first12[k]), `coordinate ${k}`).toBe(true);
+      // Restored to before the release, nothing limits the rope any more.
+      world.restore(before);
+      expect(world.afterStep).toHaveLength(0);
+    });
+});

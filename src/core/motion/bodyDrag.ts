@@ -1,4 +1,3 @@
-import { particleSlot } from '../ids.js';
 import type { BodyRecord } from '../bodies/body.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
 import type { CallbackId, ParticleId } from '../ids.js';
@@ -7,6 +6,7 @@ import type { World } from '../world.js';
 import { BodyReach } from './bodyReach.js';
 import { dragSpring, type DragSpringSettings } from './dragSpring.js';
 import { PinGlide } from './pinGlide.js';
+import { RELEASE_LIMITS } from './releaseLimits.js';
 
 /** A held body gets at least this many relaxation passes per substep while held: its sticks pass the hand's pull on within a step. */
 export const HELD_PASSES = 4;
@@ -133,41 +133,11 @@ export const RELEASE_STEPS = 12;
  * held cloth was stretched would otherwise spring back as speed in the
  * passes after the release (a curtain let go at 4 m/s had a particle at
  * 4.9 m/s a step later). It only takes energy away. Does nothing for a
- * particle of no body. Returns the id of the per-step callback (already gone
- * after `steps` steps).
+ * particle of no body. A snapshot taken meanwhile repeats the rest of the release.
  */
-export function limitBodySpeed(world: World, particle: number, speed: number, steps = RELEASE_STEPS): CallbackId | undefined {
+export function limitBodySpeed(world: World, particle: number, speed: number, steps = RELEASE_STEPS): void {
   const body = world.bodyOf(particle);
-  if (body === undefined) return undefined;
-  limitSpeeds(world, body, speed);
-  let step = 0;
+  if (body === undefined) return;
   const gravity = world.gravity;
-  const fall = Math.hypot(gravity[0]!, gravity[1]!, gravity[2]!);
-  const id = world.onAfterStep((w) => {
-    step++;
-    if (body.alive) limitSpeeds(w, body, speed + fall * w.timeStep * step);
-    if (step >= steps || !body.alive) w.remove(id);
-  });
-  return id;
-}
-
-/** Each particle of `body` faster than `speed` (m/s) keeps its direction at that speed. */
-function limitSpeeds(world: World, body: BodyRecord, speed: number): void {
-  const pos = world.particles.position;
-  const prev = world.particles.previous;
-  const w = world.particles.inverseMass;
-  const most = speed * world.substep;
-  for (let i = particleSlot(body.first); i < particleSlot(body.first) + body.count; i++) {
-    if (w[i] === 0) continue;
-    const p = i * 3;
-    const dx = pos[p]! - prev[p]!;
-    const dy = pos[p + 1]! - prev[p + 1]!;
-    const dz = pos[p + 2]! - prev[p + 2]!;
-    const d = Math.sqrt(dx * dx + dy * dy + dz * dz);
-    if (d <= most) continue;
-    const s = most / d;
-    prev[p] = pos[p]! - dx * s;
-    prev[p + 1] = pos[p + 1]! - dy * s;
-    prev[p + 2] = pos[p + 2]! - dz * s;
-  }
+  world.features.of(RELEASE_LIMITS).add(world, body, speed, Math.hypot(gravity[0]!, gravity[1]!, gravity[2]!), steps);
 }
