@@ -9,6 +9,7 @@ import { settleRange } from '../../three/positions.js';
 import { useSinew } from '../context.js';
 import { useLatest } from './useLatest.js';
 import { useStableVec3 } from './useStableVec3.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useParticle}; the `<Particle>` props. */
 export interface UseParticleOptions {
@@ -71,7 +72,7 @@ class LiveParticle implements ParticleHandle {
     this.world.applyImpulse(this.id, impulse);
   }
   hit(direction: Vec3Like, strength: number): void {
-    hit(this.world, this.id, direction, strength);
+    buildOn(this.world, hit, this.world, this.id, direction, strength);
   }
 }
 
