@@ -8,7 +8,8 @@ import { ComponentErrorContext, type ComponentErrorSink } from './guarded.js';
 import { useLatest } from './hooks/useLatest.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
 import { checkSettings, createWorldStore, WORLD_SETTING_DEFAULTS, type WorldSettings, type WorldStore } from './store.js';
-import { RemoteWorld, startWorker, type WorkerEndpoint } from '../worker/remoteWorld.js';
+import type * as RemoteSupport from '../worker/remoteWorld.js';
+import type { WorkerEndpoint } from '../worker/remoteWorld.js';
 import { DeferredEndpoint, WorkerLink } from './workerLink.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 
@@ -88,10 +89,52 @@ export interface WorldWorkerOptions {
  */
 export function World(props: WorldProps) {
   // A change between the main thread and a worker is a new world: everything in it mounts again.
-  return <WorldRoot key={props.worker ? 'worker' : 'main'} {...props} />;
+  return props.worker ? <WorkerWorld {...props} /> : <WorldRoot {...props} />;
 }
 
-function WorldRoot(props: WorldProps) {
+/** The worker support: `remoteWorld.js` and what it imports (the recorder, the replayable engine functions). */
+type WorkerSupport = typeof RemoteSupport;
+let workerSupport: WorkerSupport | undefined;
+let loadingSupport: Promise<WorkerSupport> | undefined;
+
+/**
+ * Loads what `<World worker>` needs: a chunk of its own, so that an app that never sets
+ * `worker` never loads it. A `<World worker>` loads it itself and renders its children once it
+ * has; call this first (and await it) to mount them at once, as `mountWorld` does.
+ *
+ * @example
+ * ```ts
+ * await loadWorkerSupport();
+ * const scene = await mountWorld(<Cloth width={8} height={8} />, { worker: { endpoint: () => connectInProcess().endpoint } });
+ * ```
+ */
+export function loadWorkerSupport(): Promise<void> {
+  loadingSupport ??= import('../worker/remoteWorld.js').then((module) => (workerSupport = module));
+  return loadingSupport.then(() => undefined);
+}
+
+/** A `<World worker>`: renders nothing until the worker support has loaded (see {@link loadWorkerSupport}). */
+function WorkerWorld(props: WorldProps) {
+  if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
+  const [support, setSupport] = useState(workerSupport);
+  const onError = useLatest(props.onError);
+  useLayoutEffect(() => {
+    if (support !== undefined) return undefined;
+    let live = true;
+    loadWorkerSupport().then(
+      () => live && setSupport(workerSupport),
+      (error: unknown) => {
+        const failed = new Error(`<World worker>: the worker support did not load: ${String(error)}`, { cause: error });
+        if (onError.current) onError.current(failed, '<World worker>');
+        else console.error(failed);
+      },
+    );
+    return () => void (live = false);
+  }, [support, onError]);
+  return support === undefined ? null : <WorldRoot {...props} support={support} />;
+}
+
+function WorldRoot(props: WorldProps & { support?: WorkerSupport }) {
   // Before any other hook: outside a <Canvas> the fiber renderer's own hooks fail with a message that names neither.
   if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
   const settings = validSettings(props);
@@ -100,7 +143,7 @@ function WorldRoot(props: WorldProps) {
 
   const onError = useLatest(props.onError);
   const [value] = useState<SinewContextValue>(() => {
-    if (props.worker) return remoteValue(props.worker, { ...settings, gravity }, onError);
+    if (props.worker && props.support) return remoteValue(props.support, props.worker, { ...settings, gravity }, onError);
     const world = new CoreWorld({ ...settings, gravity });
     const store = createWorldStore(world, { ...settings, gravity });
     return { world, store, frame: store.getState().frame, worker: null };
@@ -176,7 +219,12 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
 }
 
 /** The context of a `<World worker>`: a RemoteWorld (its worker started once mounted) and a store around its recording proxy. */
-function remoteValue(worker: true | WorldWorkerOptions, options: WorldOptions & Partial<WorldSettings>, onError: { current: WorldProps['onError'] }): SinewContextValue {
+function remoteValue(
+  { RemoteWorld, startWorker }: WorkerSupport,
+  worker: true | WorldWorkerOptions,
+  options: WorldOptions & Partial<WorldSettings>,
+  onError: { current: WorldProps['onError'] },
+): SinewContextValue {
   const given = worker === true ? {} : worker;
   if (given === null || typeof given !== 'object') throw new TypeError(`<World>: worker must be true, false or { transport?, endpoint? }, got ${String(worker)}`);
   if (given.endpoint !== undefined && typeof given.endpoint !== 'function') throw new TypeError(`<World>: worker.endpoint must be a function that opens the worker, got ${String(given.endpoint)}`);

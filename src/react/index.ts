@@ -4,7 +4,7 @@
  * and never re-render while the scene runs.
  * @packageDocumentation
  */
-export { World, STEP_PRIORITY, type WorldProps, type WorldWorkerOptions } from './World.js';
+export { World, STEP_PRIORITY, loadWorkerSupport, type WorldProps, type WorldWorkerOptions } from './World.js';
 export type { WorkerLink } from './workerLink.js';
 export { createWorldStore, WORLD_SETTING_DEFAULTS, type WorldStore, type WorldState, type WorldSettings, type WorldStoreStats, type FrameInfo, type NamedParticle, type BodyEntry } from './store.js';
 export { SinewContext, type SinewContextValue } from './context.js';
