@@ -3,6 +3,7 @@ import { useFrame } from '@react-three/fiber';
 import { useEffect, useRef, useState } from 'react';
 import { expect, waitFor } from 'storybook/test';
 import { Cloth, Ground, Ragdoll, STEP_PRIORITY, World, type WorldStore } from '../src/react/index.js';
+import { physicsWorker } from '../src/worker/index.js';
 import { Scene } from './support/Scene.js';
 import { Staircase } from './support/Staircase.js';
 
@@ -12,7 +13,7 @@ const meta: Meta = {
 export default meta;
 
 interface WorkerArgs {
-  /** Run the physics in a Web Worker (`<World worker>`); toggling it starts the scene again. */
+  /** Run the physics in a Web Worker (`<World worker={physicsWorker()}>`); toggling it starts the scene again. */
   worker: boolean;
   /** Particles along each side of the cloth. */
   size: number;
@@ -89,7 +90,7 @@ function WorkerScene({ worker, size, substeps }: WorkerArgs) {
   const spacing = 3.2 / (size - 1);
   return (
     <Scene camera={[1.5, 3, 7]} target={[1.2, 1.6, 0]} overlay={<Readout worker={worker} numbers={numbers} />}>
-      <World ref={setStore} worker={worker} substeps={substeps} onError={(error, component) => console.error(component, error)}>
+      <World ref={setStore} worker={worker ? physicsWorker() : undefined} substeps={substeps} onError={(error, component) => console.error(component, error)}>
         <Ground />
         <Staircase steps={10} rise={0.18} run={0.3} width={3} landing={0.3} topX={-0.3} />
         <Cloth name="sheet" width={size} height={size} spacing={spacing} corner={[-1.6, 4.5, 0.8]} pin="top-corners" color="#6f8fc9" />

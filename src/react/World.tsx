@@ -8,9 +8,7 @@ import { ComponentErrorContext, type ComponentErrorSink } from './guarded.js';
 import { useLatest } from './hooks/useLatest.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
 import { checkSettings, createWorldStore, WORLD_SETTING_DEFAULTS, type WorldSettings, type WorldStore } from './store.js';
-import type * as RemoteSupport from '../worker/remoteWorld.js';
-import type { WorkerEndpoint } from '../worker/remoteWorld.js';
-import { DeferredEndpoint, WorkerLink } from './workerLink.js';
+import type { PhysicsWorker } from '../worker/physicsWorker.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 
 /**
@@ -50,26 +48,19 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
    */
   onError?: (error: Error, component: string) => void;
   /**
-   * Runs the physics in a module Web Worker (see `sinew-physics/worker`): the components,
-   * hooks and props stay the same; renderers read the latest step the worker finished. `true`
-   * starts sinew's worker; an object chooses the transport or the endpoint. Read once per
-   * mount: changing it remounts the `<World>` and everything in it (a new simulation). Step
-   * callbacks (`useBeforeStep`, `useAfterStep`), a `useForce` of your own `Force` and the Rapier
-   * bridge cannot run in a worker and throw, naming the component. Default false.
+   * Runs the physics in a module Web Worker: `worker={physicsWorker()}`, with `physicsWorker`
+   * from `sinew-physics/worker` (an entry of its own, so apps that do not use it do not carry
+   * it). The components, hooks and props stay the same; renderers read the latest step the
+   * worker finished. Read once per mount: setting or clearing it remounts the `<World>` and
+   * everything in it (a new simulation). Step callbacks (`useBeforeStep`, `useAfterStep`), a
+   * `useForce` of your own `Force`, `<CharacterRagdoll>` and the Rapier bridge cannot run in a
+   * worker and throw, naming the component. Default: none (the main thread).
    */
-  worker?: boolean | WorldWorkerOptions;
+  worker?: PhysicsWorker;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
   ref?: Ref<WorldStore>;
   /** The bodies, colliders, forces and anything else simulated in this world. */
   children?: ReactNode;
-}
-
-/** The `worker` prop's options (see {@link WorldProps.worker}). */
-export interface WorldWorkerOptions {
-  /** How positions come back: `'shared'` (SharedArrayBuffer; the page must be cross-origin isolated), `'transfer'`, or `'auto'` (the default: shared where possible). */
-  transport?: 'auto' | 'shared' | 'transfer';
-  /** Opens the worker; default: sinew's module worker (`startWorker`). Tests pass `() => connectInProcess().endpoint` to run it on this thread. */
-  endpoint?: () => WorkerEndpoint;
 }
 
 /**
@@ -89,52 +80,10 @@ export interface WorldWorkerOptions {
  */
 export function World(props: WorldProps) {
   // A change between the main thread and a worker is a new world: everything in it mounts again.
-  return props.worker ? <WorkerWorld {...props} /> : <WorldRoot {...props} />;
+  return <WorldRoot key={props.worker ? 'worker' : 'main'} {...props} />;
 }
 
-/** The worker support: `remoteWorld.js` and what it imports (the recorder, the replayable engine functions). */
-type WorkerSupport = typeof RemoteSupport;
-let workerSupport: WorkerSupport | undefined;
-let loadingSupport: Promise<WorkerSupport> | undefined;
-
-/**
- * Loads what `<World worker>` needs: a chunk of its own, so that an app that never sets
- * `worker` never loads it. A `<World worker>` loads it itself and renders its children once it
- * has; call this first (and await it) to mount them at once, as `mountWorld` does.
- *
- * @example
- * ```ts
- * await loadWorkerSupport();
- * const scene = await mountWorld(<Cloth width={8} height={8} />, { worker: { endpoint: () => connectInProcess().endpoint } });
- * ```
- */
-export function loadWorkerSupport(): Promise<void> {
-  loadingSupport ??= import('../worker/remoteWorld.js').then((module) => (workerSupport = module));
-  return loadingSupport.then(() => undefined);
-}
-
-/** A `<World worker>`: renders nothing until the worker support has loaded (see {@link loadWorkerSupport}). */
-function WorkerWorld(props: WorldProps) {
-  if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
-  const [support, setSupport] = useState(workerSupport);
-  const onError = useLatest(props.onError);
-  useLayoutEffect(() => {
-    if (support !== undefined) return undefined;
-    let live = true;
-    loadWorkerSupport().then(
-      () => live && setSupport(workerSupport),
-      (error: unknown) => {
-        const failed = new Error(`<World worker>: the worker support did not load: ${String(error)}`, { cause: error });
-        if (onError.current) onError.current(failed, '<World worker>');
-        else console.error(failed);
-      },
-    );
-    return () => void (live = false);
-  }, [support, onError]);
-  return support === undefined ? null : <WorldRoot {...props} support={support} />;
-}
-
-function WorldRoot(props: WorldProps & { support?: WorkerSupport }) {
+function WorldRoot(props: WorldProps) {
   // Before any other hook: outside a <Canvas> the fiber renderer's own hooks fail with a message that names neither.
   if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
   const settings = validSettings(props);
@@ -143,7 +92,7 @@ function WorldRoot(props: WorldProps & { support?: WorkerSupport }) {
 
   const onError = useLatest(props.onError);
   const [value] = useState<SinewContextValue>(() => {
-    if (props.worker && props.support) return remoteValue(props.support, props.worker, { ...settings, gravity }, onError);
+    if (props.worker) return remoteValue(props.worker, { ...settings, gravity }, onError);
     const world = new CoreWorld({ ...settings, gravity });
     const store = createWorldStore(world, { ...settings, gravity });
     return { world, store, frame: store.getState().frame, worker: null };
@@ -218,27 +167,13 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
   return settings;
 }
 
-/** The context of a `<World worker>`: a RemoteWorld (its worker started once mounted) and a store around its recording proxy. */
-function remoteValue(
-  { RemoteWorld, startWorker }: WorkerSupport,
-  worker: true | WorldWorkerOptions,
-  options: WorldOptions & Partial<WorldSettings>,
-  onError: { current: WorldProps['onError'] },
-): SinewContextValue {
-  const given = worker === true ? {} : worker;
-  if (given === null || typeof given !== 'object') throw new TypeError(`<World>: worker must be true, false or { transport?, endpoint? }, got ${String(worker)}`);
-  if (given.endpoint !== undefined && typeof given.endpoint !== 'function') throw new TypeError(`<World>: worker.endpoint must be a function that opens the worker, got ${String(given.endpoint)}`);
-  const endpoint = new DeferredEndpoint(given.endpoint ?? startWorker);
-  // The link needs the remote world, and the remote world's break events go to the link.
-  const linked: { link?: WorkerLink } = {};
-  const remote = new RemoteWorld({
-    world: options,
-    transport: given.transport,
-    endpoint,
-    onError: (error) => (onError.current ? onError.current(error, '<World worker>') : console.error(error)),
-    onBreak: (attachment, particles) => linked.link?.broke(attachment, particles),
-  });
-  const link = (linked.link = new WorkerLink(remote, endpoint));
-  const store = createWorldStore(remote.world, options, { shadow: remote.shadow });
-  return { world: remote.world, store, frame: store.getState().frame, worker: link };
+/** The context of a `<World worker>`: a remote world (its worker started once mounted) and a store around its recording proxy. */
+function remoteValue(worker: PhysicsWorker, options: WorldOptions & Partial<WorldSettings>, onError: { current: WorldProps['onError'] }): SinewContextValue {
+  if (worker === null || typeof worker !== 'object' || typeof (worker as Partial<PhysicsWorker>).open !== 'function')
+    throw new TypeError(
+      `<World>: worker must be made by physicsWorker() from 'sinew-physics/worker' (import { physicsWorker } from 'sinew-physics/worker'; <World worker={physicsWorker()}>), got ${String(worker)}: the worker support is an entry of its own, so apps that do not use it do not carry it`,
+    );
+  const link = worker.open(options, (error) => (onError.current ? onError.current(error, '<World worker>') : console.error(error)));
+  const store = createWorldStore(link.remote.world, options, { shadow: link.remote.shadow });
+  return { world: link.remote.world, store, frame: store.getState().frame, worker: link };
 }

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { World } from '../core/world.js';
 import type { FrameInfo, WorldStore } from './store.js';
-import type { WorkerLink } from './workerLink.js';
+import type { WorkerLink } from '../worker/link.js';
 
 /** What a `<World>` provides to everything inside it. */
 export interface SinewContextValue {

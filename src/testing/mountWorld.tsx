@@ -5,7 +5,7 @@ import { checkInteger, checkNumber, type Vec3 } from '../core/math.js';
 import type { World as CoreWorld } from '../core/world.js';
 import type { ParticleRef } from '../react/particleRef.js';
 import type { WorldStore } from '../react/store.js';
-import { loadWorkerSupport, World, type WorldProps } from '../react/World.js';
+import { World, type WorldProps } from '../react/World.js';
 import { track } from './cleanup.js';
 import { leftovers } from './leftovers.js';
 import { particleIn, type TestScene } from './names.js';
@@ -137,8 +137,6 @@ export async function mountScene(children: ReactNode, options: MountOptions, wra
     );
     return strict ? <StrictMode>{scene}</StrictMode> : scene;
   };
-  // A <World worker> renders its children once its support has loaded: load it first, so they mount at once.
-  if (props.worker) await loadWorkerSupport();
   const renderer = await create(tree(null, props, true));
   const mount = new WorldMount(renderer, store.current!, root.current!, props, tree, failed);
   track(mount, true);

@@ -13,3 +13,5 @@ export { type Command, type ToWorker, type FromWorker, type TransportKind, type 
 export { SharedFrameWriter, SharedFrameReader, TransferFrameWriter, TransferFrameReader, type FrameWriter, type FrameReader, type PostFromWorker } from './transport.js';
 export { FRAME, FRAME_HEADER, STAT_KEYS, frameLength } from './frames.js';
 export { buildOn, makeOn, remoteOf, type RemoteBuilder } from './builders.js';
+export { physicsWorker, type PhysicsWorker, type PhysicsWorkerOptions } from './physicsWorker.js';
+export { WorkerLink, DeferredEndpoint } from './link.js';

@@ -1,6 +1,7 @@
 import { useFrame } from '@react-three/fiber';
 import { useContext, type ReactNode } from 'react';
 import { Cloth, Ground, Ragdoll, SinewContext, STEP_PRIORITY, World, type SinewContextValue } from '../../src/react/index.js';
+import { physicsWorker } from '../../src/worker/index.js';
 import { frames, mountPage, until } from './scene.js';
 
 // Issue 30's React layer in Chromium: a <World worker> starts sinew's module worker (bundled
@@ -57,7 +58,7 @@ it('<World worker> in a canvas: a module worker gives the main-thread <World> th
           {content(clock, main)}
           {handle}
         </World>
-        <World worker sleep={false} onError={onError}>
+        <World worker={physicsWorker()} sleep={false} onError={onError}>
           {content(clock, remote)}
         </World>
       </>

@@ -16,9 +16,10 @@ import { Wind } from '../../src/react/components/Wind.js';
 import { SinewContext, type SinewContextValue } from '../../src/react/context.js';
 import { useForce } from '../../src/react/hooks/useForce.js';
 import { useBeforeStep } from '../../src/react/hooks/useStepCallbacks.js';
-import { STEP_PRIORITY, type WorldWorkerOptions } from '../../src/react/World.js';
+import { STEP_PRIORITY } from '../../src/react/World.js';
 import { ParticleDrag } from '../../src/three/particleDrag.js';
 import { connectInProcess } from '../../src/worker/inProcess.js';
+import { physicsWorker, type PhysicsWorker } from '../../src/worker/physicsWorker.js';
 import { RapierBridge } from '../../src/rapier/RapierBridge.js';
 import { mountWorld, type Mounted } from './helpers.js';
 
@@ -28,15 +29,17 @@ import { mountWorld, type Mounted } from './helpers.js';
 // after frame; the components that cannot run in a worker say so, naming themselves.
 
 /** The worker, run on this thread; counts the workers opened. */
-function inProcess(): WorldWorkerOptions & { opened: number } {
-  const options = {
+function inProcess(): PhysicsWorker & { opened: number } {
+  const counted = {
     opened: 0,
-    endpoint: () => {
-      options.opened++;
-      return connectInProcess().endpoint;
-    },
+    ...physicsWorker({
+      endpoint: () => {
+        counted.opened++;
+        return connectInProcess().endpoint;
+      },
+    }),
   };
-  return options;
+  return counted;
 }
 
 /** Frame deltas of an uneven display: frames of one, two and no steps. */
@@ -207,7 +210,7 @@ describe('<World worker>: the same scene as on the main thread, bit for bit', ()
 
 describe('<World worker>: events from the worker', () => {
   it('<Attach onBreak> hears a break made in the worker at the frame the main thread hears it, with the particle (the force is not sent: NaN)', async () => {
-    const heard = async (worker: WorldWorkerOptions | undefined) => {
+    const heard = async (worker: PhysicsWorker | undefined) => {
       const broken: { frame: number; particle: number; force: number }[] = [];
       let frame = 0;
       function Anchor() {
@@ -269,6 +272,15 @@ describe('<World worker>: what cannot run in a worker is refused, naming the com
     useForce(force);
     return null;
   }
+
+  it('a worker prop that physicsWorker() did not make says where to get one', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(mountWorld(null, { worker: true as unknown as PhysicsWorker })).rejects.toThrow(/^<World>: worker must be made by physicsWorker\(\) from 'sinew-physics\/worker'/);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('useBeforeStep(): its callback would run in every step, in the worker', async () => {
     expect(await refusal(<BeforeStep />)).toMatch(/^useBeforeStep\(\) cannot run in a <World worker>: .*useFrame/);

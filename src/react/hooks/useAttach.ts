@@ -14,7 +14,7 @@ import { STEP_PRIORITY } from '../World.js';
 import { useAttachment } from './useAttachment.js';
 import { useLatest } from './useLatest.js';
 import { makeOn } from '../../worker/builders.js';
-import type { WorkerLink } from '../workerLink.js';
+import type { WorkerLink } from '../../worker/link.js';
 
 /**
  * What particles can be attached to: a three.js object (or a ref holding one),

@@ -1,5 +1,5 @@
-import type { WorkerEndpoint } from '../worker/remoteWorld.js';
-import type { RemoteWorld } from '../worker/remoteWorld.js';
+import type { WorkerEndpoint } from './remoteWorld.js';
+import type { RemoteWorld } from './remoteWorld.js';
 import type { Attachment } from '../core/motion/attachment.js';
 
 /**
