@@ -7,6 +7,7 @@ import { Attach } from '../../src/react/components/Attach.js';
 import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Ground } from '../../src/react/components/Ground.js';
+import { Particle } from '../../src/react/components/Particle.js';
 import { Pin } from '../../src/react/components/Pin.js';
 import { Ragdoll } from '../../src/react/components/Ragdoll.js';
 import { RigidBody } from '../../src/react/components/RigidBody.js';
@@ -280,6 +281,20 @@ describe('<World worker>: what cannot run in a worker is refused, naming the com
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it("<Particle> whose radius changes after it is made (the worker's columns are out of reach)", async () => {
+    const scene = await mountWorld(<Particle name="p" position={[0, 1, 0]} radius={0.1} />, { worker: inProcess() });
+    await scene.frames(2);
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await expect(scene.update(<Particle name="p" position={[0, 1, 0]} radius={0.2} />)).rejects.toThrow(
+        /^<Particle>: radius, friction and restitution cannot change in a <World worker> once the particle is made/,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    await scene.unmount();
   });
 
   it('useBeforeStep(): its callback would run in every step, in the worker', async () => {
