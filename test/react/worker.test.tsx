@@ -1,6 +1,6 @@
 import { useFrame } from '@react-three/fiber';
 import { useContext, useMemo, useRef, type ReactNode } from 'react';
-import { InstancedMesh, Mesh, type Group, type Object3D } from 'three';
+import { Bone, InstancedMesh, Mesh, type Group, type Object3D } from 'three';
 import { Attractor as CoreAttractor } from '../../src/core/forces/attractor.js';
 import type { World as CoreWorld } from '../../src/core/world.js';
 import { Attach } from '../../src/react/components/Attach.js';
@@ -75,7 +75,25 @@ function RopeDrag() {
   return null;
 }
 
-const SCENES: Record<string, { node: ReactNode; pinAt?: (frame: number) => ReactNode }> = {
+/** A ragdoll whose bones drive a small rig (a hips bone and a thigh), made anew for each mount. */
+function riggedRagdoll(): ReactNode {
+  const root = new Bone();
+  root.name = 'Hips';
+  const thigh = new Bone();
+  thigh.name = 'LeftUpLeg';
+  thigh.position.set(0.1, -0.05, 0);
+  root.add(thigh);
+  return (
+    <>
+      <Ground />
+      <Ragdoll feet={[0, 0.5, 0]} bones={{ lowerSpine: 'Hips', leftThigh: 'LeftUpLeg' }}>
+        <primitive object={root} />
+      </Ragdoll>
+    </>
+  );
+}
+
+const SCENES: Record<string, { node: ReactNode; pinAt?: (frame: number) => ReactNode; perMount?: () => ReactNode }> = {
   'a pinned cloth in wind, a pin moved by props and a collider that follows a moving group': {
     node: null,
     pinAt: (f) => (
@@ -105,6 +123,7 @@ const SCENES: Record<string, { node: ReactNode; pinAt?: (frame: number) => React
       </>
     ),
   },
+  '<Ragdoll bones>: bones driven by limb frames captured at the start of each step': { node: null, perMount: riggedRagdoll },
   'a <Ragdoll> falling onto the <Ground>': {
     node: (
       <>
@@ -144,16 +163,21 @@ function ContextProbe({ into }: { into: { current: SinewContextValue | null } })
 
 /** Runs a scene in both modes side by side; returns the first frame whose world or drawing differs (-1: none), and how far the particles moved. */
 async function compare(scene: (typeof SCENES)[string], strict = false) {
-  const node = (f: number) => scene.pinAt?.(f) ?? scene.node;
+  const nodes = () => {
+    const made = scene.perMount?.();
+    return (f: number) => scene.pinAt?.(f) ?? made ?? scene.node;
+  };
+  const node = nodes();
+  const remoteNode = nodes();
   const plain = await mountWorld(node(0), {}, strict);
   const worker = inProcess();
-  const remote = await mountWorld(node(0), { worker }, strict);
+  const remote = await mountWorld(remoteNode(0), { worker }, strict);
   const start = plain.world.particles.position.slice(0, plain.world.particles.end * 3);
   let differs = -1;
   for (let f = 0; f < FRAMES && differs < 0; f++) {
     if (scene.pinAt && f > 0 && f % 15 === 0) {
       await plain.update(node(f));
-      await remote.update(node(f), { worker });
+      await remote.update(remoteNode(f), { worker });
     }
     await plain.frames(1, DELTAS[f % 4]);
     await remote.frames(1, DELTAS[f % 4]);
