@@ -21,6 +21,7 @@ import { STEP_PRIORITY } from '../../src/react/World.js';
 import { ParticleDrag } from '../../src/three/particleDrag.js';
 import { connectInProcess } from '../../src/worker/inProcess.js';
 import { physicsWorker, type PhysicsWorker } from '../../src/worker/physicsWorker.js';
+import type { WorkerEndpoint } from '../../src/worker/remoteWorld.js';
 import { RapierBridge } from '../../src/rapier/RapierBridge.js';
 import { mountWorld, type Mounted } from './helpers.js';
 
@@ -268,6 +269,20 @@ describe('<World worker>: events from the worker', () => {
     expect(plain.broken[0]!.force).toBeGreaterThan(10);
     expect(remote.broken).toEqual([{ frame: plain.broken[0]!.frame, particle: remote.start, force: NaN }]);
     expect(remote.start).toBe(plain.start);
+  });
+});
+
+describe('<World worker>: errors from the worker', () => {
+  it('an error thrown in the worker reaches <World onError> from "<World worker>", with the worker\'s stack', async () => {
+    const heard: [string, string, string][] = [];
+    let endpoint: WorkerEndpoint | undefined;
+    const worker = physicsWorker({ endpoint: () => (endpoint = connectInProcess().endpoint) });
+    const scene = await mountWorld(null, { worker, onError: (error, component) => void heard.push([component, error.message, error.stack ?? '']) });
+    await scene.frames(1);
+    // What the worker's host posts when a command throws there (see src/worker/host.ts).
+    endpoint!.onmessage!({ data: { type: 'error', command: 'world.setPin(…)', message: 'boom', stack: 'Error: boom\n    at WorkerHost.apply' } });
+    expect(heard).toEqual([['<World worker>', 'sinew worker: world.setPin(…): boom', expect.stringContaining('(in the physics worker)\nError: boom\n    at WorkerHost.apply')]]);
+    await scene.unmount();
   });
 });
 
