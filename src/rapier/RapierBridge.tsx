@@ -2,7 +2,7 @@ import { useRapier } from '@react-three/rapier';
 import { useContext, useImperativeHandle, useState, type Ref } from 'react';
 import { useEffect } from '../react/hooks/effects.js';
 // sinew's hooks through the sinew entry, as bridge.ts reaches the engine (see there why).
-import { useWorld } from '../index.js';
+import { SinewContext, useWorld } from '../index.js';
 import { ComponentErrorContext, guarded } from '../react/guarded.js';
 import { bridgeRapier, type RapierBridge as RapierBridgeHandle } from './bridge.js';
 import type { RapierColliderLike, RapierWorldLike } from './rapierTypes.js';
@@ -48,6 +48,11 @@ export interface RapierBridgeProps {
  * ```
  */
 export const RapierBridge = guarded('<RapierBridge>', function RapierBridge(props: RapierBridgeProps) {
+  // First: the combination is refused whatever else is missing.
+  if (useContext(SinewContext)?.worker)
+    throw new Error(
+      "<RapierBridge> cannot run in a <World worker>: the bridge steps Rapier's world, which lives on the main thread, inside sinew's steps, which run in the physics worker. Remove the worker prop from this <World> to use the bridge",
+    );
   const rapier = useRapier();
   const world = useWorld();
   const errors = useContext(ComponentErrorContext);

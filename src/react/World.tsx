@@ -8,6 +8,8 @@ import { ComponentErrorContext, type ComponentErrorSink } from './guarded.js';
 import { useLatest } from './hooks/useLatest.js';
 import { useStableVec3 } from './hooks/useStableVec3.js';
 import { checkSettings, createWorldStore, WORLD_SETTING_DEFAULTS, type WorldSettings, type WorldStore } from './store.js';
+import type { PhysicsWorker } from '../worker/physicsWorker.js';
+import type { WorldOptions } from '../core/worldOptions.js';
 
 /**
  * `useFrame` priority at which every `<World>` steps. Negative, so it runs before
@@ -45,6 +47,16 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
    * Without `onError` that goes to `console.warn`.
    */
   onError?: (error: Error, component: string) => void;
+  /**
+   * Runs the physics in a module Web Worker: `worker={physicsWorker()}`, with `physicsWorker`
+   * from `sinew-physics/worker` (an entry of its own, so apps that do not use it do not carry
+   * it). The components, hooks and props stay the same; renderers read the latest step the
+   * worker finished. Read once per mount: setting or clearing it remounts the `<World>` and
+   * everything in it (a new simulation). Step callbacks (`useBeforeStep`, `useAfterStep`), a
+   * `useForce` of your own `Force`, `<CharacterRagdoll>` and the Rapier bridge cannot run in a
+   * worker and throw, naming the component. Default: none (the main thread).
+   */
+  worker?: PhysicsWorker;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */
   ref?: Ref<WorldStore>;
   /** The bodies, colliders, forces and anything else simulated in this world. */
@@ -67,17 +79,30 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
  * ```
  */
 export function World(props: WorldProps) {
+  // A change between the main thread and a worker is a new world: everything in it mounts again.
+  return <WorldRoot key={props.worker ? 'worker' : 'main'} {...props} />;
+}
+
+function WorldRoot(props: WorldProps) {
   // Before any other hook: outside a <Canvas> the fiber renderer's own hooks fail with a message that names neither.
   if (useContext(fiberContext) === null) throw new Error(OUTSIDE_CANVAS);
   const settings = validSettings(props);
   const gravity = useStableVec3(props.gravity ?? DEFAULT_GRAVITY, '<World>: gravity')!;
   const statsInterval = checkNumber(props.statsInterval ?? 0.25, '<World>: statsInterval', 0);
 
+  const onError = useLatest(props.onError);
   const [value] = useState<SinewContextValue>(() => {
+    if (props.worker) return remoteValue(props.worker, { ...settings, gravity }, onError);
     const world = new CoreWorld({ ...settings, gravity });
     const store = createWorldStore(world, { ...settings, gravity });
-    return { world, store, frame: store.getState().frame };
+    return { world, store, frame: store.getState().frame, worker: null };
   });
+  useLayoutEffect(() => {
+    const link = value.worker;
+    if (link === null) return undefined;
+    link.mount();
+    return () => link.unmount();
+  }, [value]);
 
   // One value per settings object whose values are the same: the effect runs only on a real change
   // (JSON keeps every number exactly: it writes the shortest text that reads back as the same double).
@@ -89,13 +114,14 @@ export function World(props: WorldProps) {
 
   useImperativeHandle(props.ref, () => value.store, [value]);
 
-  const onError = useLatest(props.onError);
   const [errors] = useState<ComponentErrorSink>(() => ({
     report: (error, component) => (onError.current ? onError.current(error, component) : console.error(error)),
   }));
 
   useLayoutEffect(() => {
     const { world } = value;
+    // A worker's world times its steps itself: `stats.slowerThanRealTime` arrives with its frames.
+    if (value.worker !== null) return undefined;
     world.realTime.onSlow = (report) => {
       if (!onError.current) return console.warn(report.message);
       const error = new Error(report.message, { cause: report });
@@ -108,7 +134,8 @@ export function World(props: WorldProps) {
   const sinceStats = useRef(0);
   useFrame((three, delta) => {
     const state = value.store.getState();
-    state.advance(delta);
+    const steps = state.advance(delta);
+    if (value.worker !== null) value.worker.frameDone(steps, state.settings.paused);
     // With `frameloop="demand"` nothing else asks for frames: a running simulation does.
     if (!state.settings.paused) three.invalidate();
     sinceStats.current += delta;
@@ -138,4 +165,15 @@ function validSettings(props: WorldProps): Omit<WorldSettings, 'gravity'> {
   }
   checkSettings(settings, '<World>');
   return settings;
+}
+
+/** The context of a `<World worker>`: a remote world (its worker started once mounted) and a store around its recording proxy. */
+function remoteValue(worker: PhysicsWorker, options: WorldOptions & Partial<WorldSettings>, onError: { current: WorldProps['onError'] }): SinewContextValue {
+  if (worker === null || typeof worker !== 'object' || typeof (worker as Partial<PhysicsWorker>).open !== 'function')
+    throw new TypeError(
+      `<World>: worker must be made by physicsWorker() from 'sinew-physics/worker' (import { physicsWorker } from 'sinew-physics/worker'; <World worker={physicsWorker()}>), got ${String(worker)}: the worker support is an entry of its own, so apps that do not use it do not carry it`,
+    );
+  const link = worker.open(options, (error) => (onError.current ? onError.current(error, '<World worker>') : console.error(error)));
+  const store = createWorldStore(link.remote.world, options, { shadow: link.remote.shadow });
+  return { world: link.remote.world, store, frame: store.getState().frame, worker: link };
 }

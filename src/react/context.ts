@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { World } from '../core/world.js';
 import type { FrameInfo, WorldStore } from './store.js';
+import type { WorkerLink } from '../worker/link.js';
 
 /** What a `<World>` provides to everything inside it. */
 export interface SinewContextValue {
@@ -10,6 +11,12 @@ export interface SinewContextValue {
   readonly store: WorldStore;
   /** The store's per-frame info (`store.getState().frame`), handed out directly for read-back loops. */
   readonly frame: FrameInfo;
+  /**
+   * In a `<World worker>`: the link to its `RemoteWorld` (`worker.remote`), whose recording
+   * proxy `world` is; null in a main-thread `<World>`. Build on `world` with `buildOn` and
+   * `makeOn` (`sinew-physics/worker`), which work in either.
+   */
+  readonly worker: WorkerLink | null;
 }
 
 /**

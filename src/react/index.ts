@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { World, STEP_PRIORITY, type WorldProps } from './World.js';
+export type { WorkerLink } from '../worker/link.js';
 export { createWorldStore, WORLD_SETTING_DEFAULTS, type WorldStore, type WorldState, type WorldSettings, type WorldStoreStats, type FrameInfo, type NamedParticle, type BodyEntry } from './store.js';
 export { SinewContext, type SinewContextValue } from './context.js';
 export { resolveParticle, requireParticle, type ParticleRef, type TypedParticleRef, type BodyPartName, type CheckedParticleName } from './particleRef.js';

@@ -188,6 +188,16 @@ export interface WorldState {
 /** A vanilla zustand store around one core world. */
 export type WorldStore = StoreApi<WorldState>;
 
+/**
+ * What a store around a RemoteWorld's `world` needs (see `createWorldStore`): the shadow world,
+ * read for stats without going through the recording proxy; the step cost then comes from the
+ * worker's own `stats.msPerStep`, which arrives with each frame, not from this thread's clock.
+ */
+export interface RemoteStoreOptions {
+  /** The RemoteWorld's shadow world. */
+  shadow: World;
+}
+
 /** Weight of the newest frame in the smoothed milliseconds per step. */
 const SMOOTHING = 0.1;
 
@@ -196,7 +206,8 @@ const SMOOTHING = 0.1;
  * driven from tests or from outside the canvas (`store.getState().pause()`).
  *
  * Settings not given in `initial` are read from the world as it is (and the
- * store's own default: running, time scale 1, interpolated).
+ * store's own default: running, time scale 1, interpolated). For a RemoteWorld's
+ * `world`, pass `remote` (see {@link RemoteStoreOptions}).
  *
  * @example
  * ```ts
@@ -206,7 +217,7 @@ const SMOOTHING = 0.1;
  * store.getState().pause();
  * ```
  */
-export function createWorldStore(world: World, overrides: Partial<WorldSettings> = {}): WorldStore {
+export function createWorldStore(world: World, overrides: Partial<WorldSettings> = {}, remote?: RemoteStoreOptions): WorldStore {
   const initial: WorldSettings = {
     gravity: [world.gravity[0], world.gravity[1], world.gravity[2]],
     timeStep: world.timeStep,
@@ -270,7 +281,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
     world,
     frame,
     settings: initial,
-    stats: measure(world, 0),
+    stats: measure(remote?.shadow ?? world, 0),
     particles: {},
     bodies: {},
     registryVersion: 0,
@@ -313,6 +324,13 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
         frame.steps = 0;
         return 0;
       }
+      if (remote) {
+        const steps = world.advance(delta * timeScale);
+        if (steps > 0) frame.msPerStep = remote.shadow.stats.msPerStep;
+        frame.steps = steps;
+        frame.alpha = interpolate ? remote.shadow.alpha : 1;
+        return steps;
+      }
       const start = performance.now();
       const steps = world.advance(delta * timeScale);
       if (steps > 0) {
@@ -326,7 +344,7 @@ export function createWorldStore(world: World, overrides: Partial<WorldSettings>
 
     refreshStats() {
       const prev = get().stats;
-      const next = measure(world, frame.msPerStep);
+      const next = measure(remote?.shadow ?? world, frame.msPerStep);
       for (const key of Object.keys(next) as (keyof WorldStoreStats)[]) {
         if (next[key] !== prev[key]) {
           set({ stats: next });

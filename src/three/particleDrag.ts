@@ -1,6 +1,7 @@
 import type { Vec3 } from '../core/math.js';
 import { BodyDrag, limitBodySpeed } from '../core/motion/bodyDrag.js';
 import type { World } from '../core/world.js';
+import { buildOn, makeOn } from '../worker/builders.js';
 
 /** A point or direction as three.js has them (a `Vector3` qualifies). */
 interface XYZ {
@@ -77,7 +78,7 @@ export class ParticleDrag {
     this.normal[2] = facing.z;
     this.pin = this.world.addPin(id, this.point);
     this.particle = id;
-    this.hold = new BodyDrag(this.world, this.pin);
+    this.hold = makeOn(this.world, BodyDrag, this.world, this.pin);
     this.sampleCount = 0;
     this.record(time, this.point);
   }
@@ -116,7 +117,7 @@ export class ParticleDrag {
     this.world.removeConstraint(this.pin);
     this.forget();
     this.world.setVelocity(id, v);
-    limitBodySpeed(this.world, id, Math.hypot(v[0], v[1], v[2]));
+    buildOn(this.world, limitBodySpeed, this.world, id, Math.hypot(v[0], v[1], v[2]));
     return v;
   }
 

@@ -9,6 +9,7 @@ import { Recorder } from './recorder.js';
 import { replayableClassName, replayableFunctionName } from './replayables.js';
 import { SharedFrameReader, TransferFrameReader, type FrameReader } from './transport.js';
 import { FRAME } from './frames.js';
+import { registerRemote } from './builders.js';
 
 /** What a remote world talks to: a `Worker`, a `MessagePort`, or an in-process stand-in (see `connectInProcess`). */
 export interface WorkerEndpoint {
@@ -59,11 +60,12 @@ export interface RemoteStats {
 }
 
 /**
- * The module worker that runs sinew's worker entry next to this file, in the form bundlers
+ * Starts the module worker that runs sinew's worker entry next to this file (what a
+ * RemoteWorld uses without `options.endpoint`; `<World worker>` starts it once mounted), in the form bundlers
  * (Vite included) recognise and bundle. The library build writes it as `./workerMain.js` (see
  * vite.config.ts); from the sources, Vite's dev server bundles the TypeScript entry.
  */
-function defaultEndpoint(): WorkerEndpoint {
+export function startWorker(): WorkerEndpoint {
   return new Worker(new URL('./workerMain.ts', import.meta.url), { type: 'module' }) as unknown as WorkerEndpoint;
 }
 
@@ -141,10 +143,11 @@ export class RemoteWorld {
     this.shadow = new World(worldOptions);
     this.recorder = new Recorder(this.shadow, { advance: this.advance, step: this.step });
     this.world = this.recorder.world;
+    registerRemote(this.world, this);
     this.onError = options.onError ?? ((error) => console.error(error));
     this.onTear = options.onTear;
     this.onBreak = options.onBreak;
-    this.endpoint = options.endpoint ?? defaultEndpoint();
+    this.endpoint = options.endpoint ?? startWorker();
     if (this.transport === 'shared') {
       const shared = new SharedFrameReader();
       this.reader = shared;
@@ -273,6 +276,11 @@ export class RemoteWorld {
     this.endpoint.terminate?.();
     for (const { reject } of this.snapshots.values()) reject(new Error('RemoteWorld: disposed before the snapshot arrived'));
     this.snapshots.clear();
+  }
+
+  /** Whether `value` is an object this remote world handed out (a recording proxy), which calls can pass to the worker by reference. */
+  handedOut(value: unknown): boolean {
+    return value !== null && typeof value === 'object' && this.recorder.raw(value) !== value;
   }
 
   /** True once {@link RemoteWorld.dispose} ran. */

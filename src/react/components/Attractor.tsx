@@ -6,6 +6,7 @@ import { checkNumber, type Vec3Like } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { guarded } from '../guarded.js';
+import { makeOn } from '../../worker/builders.js';
 
 /** Props of {@link Attractor}. */
 export interface AttractorProps {
@@ -30,12 +31,12 @@ export interface AttractorProps {
  */
 export const Attractor = guarded('<Attractor>', function Attractor({ position, strength, radius = Infinity, ref }: AttractorProps) {
   // First, so that outside a <World> the error names <Attractor>.
-  useSinew('<Attractor>');
+  const { world } = useSinew('<Attractor>');
   const point = useStableVec3(position, '<Attractor>: position');
   if (!point) throw new TypeError('<Attractor>: position is required, got undefined');
   checkNumber(strength, '<Attractor>: strength');
   if (!(radius > 0)) throw new RangeError(`<Attractor>: radius must be > 0, got ${String(radius)}`);
-  const [force] = useState(() => new CoreAttractor({ position: point, strength, radius }));
+  const [force] = useState(() => makeOn(world, CoreAttractor, { position: point, strength, radius }));
   useImperativeHandle(ref, () => force, [force]);
   useLayoutEffect(() => {
     force.position = point;

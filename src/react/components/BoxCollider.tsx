@@ -75,18 +75,18 @@ export const BoxCollider = guarded(
     const turnKey = turn?.join(',');
     if (turn && inside) throw new RangeError('<BoxCollider>: inside works only for an unrotated box; remove rotation or inside');
 
-    const collider = useMemo(() => {
+    const [collider, spec] = useMemo(() => {
       const q = turnKey?.split(',').map(Number) as [number, number, number, number] | undefined;
       const half: [number, number, number] = [edges[0] / 2, edges[1] / 2, edges[2] / 2];
-      const box = () => {
-        if (q) return new ObbCollider({ type: 'obb', position: center, halfExtents: half, rotation: q, friction, restitution });
-        const min: [number, number, number] = [center[0] - half[0], center[1] - half[1], center[2] - half[2]];
-        const max: [number, number, number] = [center[0] + half[0], center[1] + half[1], center[2] + half[2]];
-        return new CoreBoxCollider({ type: 'box', min, max, inside, friction, restitution });
-      };
-      return buildCollider('<BoxCollider>', () => (follow ? new KinematicCollider(box()) : box()));
+      const min: [number, number, number] = [center[0] - half[0], center[1] - half[1], center[2] - half[2]];
+      const max: [number, number, number] = [center[0] + half[0], center[1] + half[1], center[2] + half[2]];
+      const obb = q ? ({ type: 'obb', position: center, halfExtents: half, rotation: q, friction, restitution } as const) : undefined;
+      const aabb = { type: 'box', min, max, inside, friction, restitution } as const;
+      const box = () => (obb ? new ObbCollider(obb) : new CoreBoxCollider(aabb));
+      const built = buildCollider('<BoxCollider>', () => (follow ? new KinematicCollider(box()) : box()));
+      return [built, { ...(obb ?? aabb), kinematic: follow }] as const;
     }, [center, edges, turnKey, inside, friction, restitution, follow]);
-    const handle = useColliderAs('<BoxCollider>', collider);
+    const handle = useColliderAs('<BoxCollider>', collider, spec);
     useImperativeHandle(ref, () => handle, [handle]);
     const anchor = useRef<Group>(null);
     useFollow('<BoxCollider>', handle, anchor, follow, collider);

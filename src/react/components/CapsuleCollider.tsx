@@ -62,15 +62,15 @@ export const CapsuleCollider = guarded('<CapsuleCollider>', function CapsuleColl
   checkNumber(radius, '<CapsuleCollider>: radius', 0);
   checkNumber(friction, '<CapsuleCollider>: friction', 0);
   checkNumber(restitution, '<CapsuleCollider>: restitution', 0, 1);
-  const collider = useMemo(
-    () =>
-      buildCollider('<CapsuleCollider>', () => {
-        const capsule = new CoreCapsuleCollider({ type: 'capsule', a: from, b: to, radius, friction, restitution });
-        return follow ? new KinematicCollider(capsule) : capsule;
-      }),
-    [from, to, radius, friction, restitution, follow],
-  );
-  const handle = useColliderAs('<CapsuleCollider>', collider);
+  const [collider, spec] = useMemo(() => {
+    const shape = { type: 'capsule', a: from, b: to, radius, friction, restitution } as const;
+    const built = buildCollider('<CapsuleCollider>', () => {
+      const capsule = new CoreCapsuleCollider(shape);
+      return follow ? new KinematicCollider(capsule) : capsule;
+    });
+    return [built, { ...shape, kinematic: follow }] as const;
+  }, [from, to, radius, friction, restitution, follow]);
+  const handle = useColliderAs('<CapsuleCollider>', collider, spec);
   useImperativeHandle(ref, () => handle, [handle]);
   const anchor = useRef<Group>(null);
   useFollow('<CapsuleCollider>', handle, anchor, follow, collider);

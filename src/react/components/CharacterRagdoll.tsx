@@ -52,7 +52,11 @@ export interface CharacterRagdollProps {
  */
 export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength, getUp = 1, strikeSpeed, ref }: CharacterRagdollProps) {
   strength ??= ANIMATED_RAGDOLL_DEFAULTS.strength;
-  const { world } = useSinew('<CharacterRagdoll>');
+  const { world, worker } = useSinew('<CharacterRagdoll>');
+  if (worker !== null)
+    throw new Error(
+      '<CharacterRagdoll> cannot run in a <World worker>: it drives the ragdoll from its animation before every step (an onBeforeStep callback, with the clip sampled on this thread), which cannot run in the physics worker. Use <Ragdoll>, or remove the worker prop from this <World>',
+    );
   const holder = useRef<Group>(null);
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
   useImperativeHandle<AnimatedRagdoll | null, AnimatedRagdoll | null>(ref, () => character, [character]);

@@ -4,13 +4,14 @@ import { useCallback, useMemo, useRef, type ReactNode } from 'react';
 import { useEffect } from '../hooks/effects.js';
 import { Matrix4, Vector3, type Group } from 'three';
 import type { Vec3 } from '../../core/math.js';
-import type { CallbackId } from '../../core/ids.js';
+import type { World } from '../../core/world.js';
 import { BodyDrag } from '../../core/motion/bodyDrag.js';
 import { useSinew } from '../context.js';
 import { usePinAs } from '../hooks/usePin.js';
 import { useLatest } from '../hooks/useLatest.js';
 import type { TypedParticleRef } from '../particleRef.js';
 import { guarded } from '../guarded.js';
+import { makeOn } from '../../worker/builders.js';
 
 /** Props of {@link IKHandle}. */
 export interface IKHandleProps<N extends string = string> {
@@ -64,11 +65,11 @@ const SETTLED_SPEED = 0.01;
 // Guarded too: its own render checks the props, and `guarded` tries a component's own render only.
 const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle, scale = 0.25, fixed = false, alwaysOnTop = true, onDrag, children }: Omit<IKHandleProps, 'enabled'>) {
   const pin = usePinAs('<IKHandle>', particle);
-  const { world } = useSinew('<IKHandle>');
+  const { world, worker } = useSinew('<IKHandle>');
   // One hold per pin: the pin is re-made when its particle is.
   const hold = useRef<BodyDrag | null>(null);
-  // The per-step check that pins a released handle's particle rigidly once its spring has brought it in.
-  const settling = useRef<CallbackId | undefined>(undefined);
+  // Cancels the per-step check that pins a released handle's particle rigidly once its spring has brought it in.
+  const settling = useRef<(() => void) | undefined>(undefined);
   useEffect(
     () => () => {
       hold.current?.end();
@@ -105,13 +106,14 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
       scratch.target[2] = scratch.vector.z;
       // No pin (its particle went away): nothing to drag.
       if (pin.id < 0 || world.pinRow(pin.id) < 0) return;
-      if (settling.current !== undefined) world.remove(settling.current);
+      settling.current?.();
       settling.current = undefined;
-      if (hold.current?.pin !== pin.id || hold.current.world !== world) {
-        hold.current?.end();
-        hold.current = new BodyDrag(world, pin.id);
+      let held = hold.current;
+      if (held?.pin !== pin.id || held.world !== world) {
+        held?.end();
+        held = hold.current = makeOn(world, BodyDrag, world, pin.id);
       }
-      hold.current.to(scratch.target);
+      held.to(scratch.target);
       latestOnDrag.current?.(scratch.target);
     },
     [pin, world, scratch, latestOnDrag],
@@ -121,25 +123,27 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
   // it there rigidly (the paper's IK by pinning): held still, a pose asks nothing of a spring, and a posed
   // body's other handles stay exactly where they are.
   const handleDragEnd = useCallback(() => {
-    if (settling.current !== undefined) world.remove(settling.current);
+    settling.current?.();
     const id = pin.id;
     const last: Vec3 = [NaN, NaN, NaN];
-    const settle = world.onAfterStep((w) => {
-      const row = w.pinRow(id);
+    // Reads `r`, changes `w`: in a <World worker> the check runs once per frame that brought steps, reading the
+    // shadow (the latest finished step) and sending its changes, which apply at the start of the next step.
+    const check = (r: World, w: World) => {
+      const row = r.pinRow(id);
       if (row >= 0) {
-        const p = w.particles.position;
-        const t = w.pins.target;
-        const i = w.pins.particle[row]! * 3;
+        const p = r.particles.position;
+        const t = r.pins.target;
+        const i = r.pins.particle[row]! * 3;
         const k = row * 3;
         // The glide still walks the target over the frame's steps, or the spring has not brought the particle in.
         const still = t[k] === last[0] && t[k + 1] === last[1] && t[k + 2] === last[2];
         last[0] = t[k]!;
         last[1] = t[k + 1]!;
         last[2] = t[k + 2]!;
-        const q = w.particles.previous;
-        const moving = Math.hypot(p[i]! - q[i]!, p[i + 1]! - q[i + 1]!, p[i + 2]! - q[i + 2]!) / w.substep;
+        const q = r.particles.previous;
+        const moving = Math.hypot(p[i]! - q[i]!, p[i + 1]! - q[i + 1]!, p[i + 2]! - q[i + 2]!) / r.substep;
         if (!still || moving > SETTLED_SPEED) return;
-        if (!w.pins.isRigid(row)) {
+        if (!r.pins.isRigid(row)) {
           // Pinned where the spring brought it to rest: a hand short of an unreachable gizmo stays short, and the gizmo comes to it.
           w.setPin(id, { compliance: 0, damping: 0, maxForce: Infinity });
           w.setPinTarget(id, [p[i]!, p[i + 1]!, p[i + 2]!]);
@@ -148,14 +152,19 @@ const ActiveIKHandle = guarded('<IKHandle>', function ActiveIKHandle({ particle,
       }
       hold.current?.end();
       hold.current = null;
-      w.remove(settle);
+      settling.current?.();
       settling.current = undefined;
-    });
-    settling.current = settle;
-  }, [pin, world]);
+    };
+    if (worker !== null) {
+      settling.current = worker.afterFrame(() => check(worker.remote.shadow, world));
+      return;
+    }
+    const settle = world.onAfterStep((w) => check(w, w));
+    settling.current = () => world.remove(settle);
+  }, [pin, world, worker]);
   useEffect(
     () => () => {
-      if (settling.current !== undefined) world.remove(settling.current);
+      settling.current?.();
       settling.current = undefined;
     },
     [world],

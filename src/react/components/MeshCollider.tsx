@@ -48,7 +48,7 @@ class LiveMeshCollider implements ColliderHandle {
  * ```
  */
 export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ friction = COLLIDER_DEFAULTS.friction, restitution = COLLIDER_DEFAULTS.restitution, children, ref }: MeshColliderProps) {
-  const { world, store } = useSinew('<MeshCollider>');
+  const { world, store, worker } = useSinew('<MeshCollider>');
   checkNumber(friction, '<MeshCollider>: friction', 0);
   checkNumber(restitution, '<MeshCollider>: restitution', 0, 1);
   const group = useRef<Group>(null);
@@ -62,8 +62,10 @@ export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ fr
     root.updateWorldMatrix(true, true);
     const { vertices, indices } = collectTriangles(root);
     if (indices.length === 0) return undefined;
-    const collider = buildCollider('<MeshCollider>', () => new TriangleMeshCollider({ type: 'mesh', vertices, indices, friction, restitution }));
-    const id = world.addCollider(collider);
+    const shape = { type: 'mesh', vertices, indices, friction, restitution } as const;
+    const collider = buildCollider('<MeshCollider>', () => new TriangleMeshCollider(shape));
+    // Only plain data reaches a worker's world: it builds the same collider from the shape.
+    const id = world.addCollider(worker === null ? collider : shape);
     handle.id = id;
     store.getState().refreshStats();
     return () => {

@@ -3,6 +3,7 @@ import { enableParticleCollisions } from '../../core/collision/particleCollision
 import { checkNumber } from '../../core/math.js';
 import { useSinew } from '../context.js';
 import { guarded } from '../guarded.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Props of {@link ParticleCollisions}. */
 export interface ParticleCollisionsProps {
@@ -29,7 +30,7 @@ export const ParticleCollisions = guarded('<ParticleCollisions>', function Parti
   const { world } = useSinew('<ParticleCollisions>');
   if (cellSize !== undefined) checkNumber(cellSize, '<ParticleCollisions>: cellSize', Number.MIN_VALUE);
   useEffect(() => {
-    const collisions = enableParticleCollisions(world, cellSize === undefined ? {} : { cellSize });
+    const collisions = buildOn(world, enableParticleCollisions, world, cellSize === undefined ? {} : { cellSize });
     return () => collisions.remove();
   }, [world, cellSize]);
   return null;

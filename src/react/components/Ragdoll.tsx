@@ -1,6 +1,7 @@
 import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
-import { useEffect, useLayoutEffect } from '../hooks/effects.js';
+import { useCallback, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useLayoutEffect } from '../hooks/effects.js';
+import { useStepStart } from '../hooks/useStepStart.js';
 import type { Group, InstancedMesh } from 'three';
 import type { Ragdoll as CoreRagdoll } from '../../core/bodies/ragdoll.js';
 import { limbSpecs, type RagdollLimbName } from '../../core/bodies/ragdollSkeleton.js';
@@ -85,16 +86,14 @@ export const Ragdoll = guarded('<Ragdoll>', function Ragdoll({ color = '#e0c0a0'
   const start = useMemo<Frame[]>(() => Array.from({ length: LIMBS }, makeFrame), []);
   const drawn = useMemo<Frame[]>(() => Array.from({ length: LIMBS }, makeFrame), []);
   const captured = useRef<CoreRagdoll | null>(null);
-  useEffect(() => {
-    const capture = world.onBeforeStep(() => {
-      const ragdoll = api.current;
-      if (!ragdoll || !driver.current) return;
-      const frames = ragdoll.updateFrames();
-      for (let i = 0; i < frames.length; i++) copyFrame(frames[i]!, start[i]!);
-      captured.current = ragdoll;
-    });
-    return () => world.remove(capture);
-  }, [world, api, start]);
+  const capture = useCallback(() => {
+    const ragdoll = api.current;
+    if (!ragdoll || !driver.current) return;
+    const frames = ragdoll.updateFrames();
+    for (let i = 0; i < frames.length; i++) copyFrame(frames[i]!, start[i]!);
+    captured.current = ragdoll;
+  }, [api, start]);
+  useStepStart('<Ragdoll>', capture);
 
   useFrame(() => {
     const ragdoll = api.current;

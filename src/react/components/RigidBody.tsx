@@ -1,6 +1,6 @@
 import { useFrame } from '@react-three/fiber';
-import { useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
-import { useEffect } from '../hooks/effects.js';
+import { useCallback, useImperativeHandle, useMemo, useRef, type ReactNode, type Ref } from 'react';
+import { useStepStart } from '../hooks/useStepStart.js';
 import { Vector3, type BufferGeometry, type Group, type Mesh } from 'three';
 import { ConvexGeometry } from 'three/examples/jsm/geometries/ConvexGeometry.js';
 import type { RigidBody as CoreRigidBody } from '../../core/bodies/rigid.js';
@@ -53,10 +53,8 @@ export const RigidBody = guarded('<RigidBody>', function RigidBody({ color = '#e
   const group = useRef<Group>(null);
   const [track] = useMemo(() => [new FrameTrack((out) => api.transform(out))], [api]);
   const tracked = useRef<CoreRigidBody | null>(null);
-  useEffect(() => {
-    const capture = world.onBeforeStep(() => api.current && track.capture());
-    return () => world.remove(capture);
-  }, [world, api, track]);
+  const capture = useCallback(() => void (api.current && track.capture()), [api, track]);
+  useStepStart('<RigidBody>', capture);
   useFrame(() => {
     if (tracked.current !== api.current) {
       track.reset();

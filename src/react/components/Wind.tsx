@@ -9,6 +9,7 @@ import { useLatest } from '../hooks/useLatest.js';
 import { useStableVec3 } from '../hooks/useStableVec3.js';
 import { subscribeRegistry, type WorldState } from '../store.js';
 import { guarded } from '../guarded.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Props of {@link Wind}. All change live. */
 export interface WindProps {
@@ -63,7 +64,15 @@ export const Wind = guarded('<Wind>', function Wind({ velocity, coefficient, gus
   const latest = useLatest({ v, coefficient, gust, gustFrequency, turbulence, turbulenceScale });
   useLayoutEffect(() => {
     const o = latest.current;
-    const created = createWind(world, { velocity: o.v, coefficient: o.coefficient, gust: o.gust, gustFrequency: o.gustFrequency, turbulence: o.turbulence, turbulenceScale: o.turbulenceScale, seed });
+    const created = buildOn(world, createWind, world, {
+      velocity: o.v,
+      coefficient: o.coefficient,
+      gust: o.gust,
+      gustFrequency: o.gustFrequency,
+      turbulence: o.turbulence,
+      turbulenceScale: o.turbulenceScale,
+      seed,
+    });
     wind.current = created;
     return () => {
       created.remove();

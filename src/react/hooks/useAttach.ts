@@ -5,7 +5,7 @@ import { BodyAttachment } from '../../core/constraints/bodyAttachment.js';
 import type { ParticleId } from '../../core/ids.js';
 import { ATTACHMENT_DEFAULTS } from '../../core/defaults.js';
 import { checkCompliance, checkDamping } from '../../core/materials.js';
-import type { Vec3Like } from '../../core/math.js';
+import type { Vec3, Vec3Like } from '../../core/math.js';
 import { Attachment, checkBreakForce } from '../../core/motion/attachment.js';
 import { PropChecks } from '../badProps.js';
 import { useSinew } from '../context.js';
@@ -14,6 +14,8 @@ import type { ParticleRef } from '../particleRef.js';
 import { STEP_PRIORITY } from '../World.js';
 import { useAttachment } from './useAttachment.js';
 import { useLatest } from './useLatest.js';
+import { makeOn } from '../../worker/builders.js';
+import type { WorkerLink } from '../../worker/link.js';
 
 /**
  * What particles can be attached to: a three.js object (or a ref holding one),
@@ -92,7 +94,7 @@ export function useAttach(to: AttachTarget, particles: readonly ParticleRef[], o
 
 /** @internal {@link useAttach} with errors that name `who`, the component using it. */
 export function useAttachAs(who: string, to: AttachTarget, particles: readonly ParticleRef[], options: UseAttachOptions = {}): AttachHandle {
-  const { world, store } = useSinew(who);
+  const { world, store, worker } = useSinew(who);
   const sink = useContext(ComponentErrorContext);
   const checks = new PropChecks(who);
   checks.run(() => {
@@ -118,21 +120,25 @@ export function useAttachAs(who: string, to: AttachTarget, particles: readonly P
   useAttachment(store, who, names, refs, (ids) => {
     const { to: target, options: o } = latest.current;
     const onBreak = (particle: ParticleId, force: number) => latest.current.options.onBreak?.(particle, force);
-    const common = { compliance: o.compliance, breakForce: o.breakForce, onBreak };
+    // A worker cannot call back into this thread: its breaks come back as events (see WorkerLink.onBreak).
+    const common = { compliance: o.compliance, breakForce: o.breakForce, onBreak: worker === null ? onBreak : undefined };
     let made: Attachment | BodyAttachment;
     if (typeof target === 'string') {
-      made = new BodyAttachment(world, ids, bodyParticles(store.getState().bodies, target, who), common);
+      made = makeOn(world, BodyAttachment, world, ids, bodyParticles(store.getState().bodies, target, who), common);
     } else {
       const object = objectOf(target);
       if (object === null) throw new Error(`${who}: to is a ref that holds no object: give it to a mounted object (<mesh ref={ref}>)`);
       readPose(object, pose);
-      made = new Attachment(world, ids, { ...common, damping: o.damping, offsets: o.offsets, position: pose.position, quaternion: pose.quaternion, scale: pose.scale });
+      const at = sendable(pose, worker);
+      made = makeOn(world, Attachment, world, ids, { ...common, damping: o.damping, offsets: o.offsets, position: at.position, quaternion: at.quaternion, scale: at.scale });
     }
     handle.current = made;
+    const unheard = worker?.onBreak(made, (particle) => onBreak(particle, NaN));
     handle.orphaned = false;
     return {
       alive: () => !made.isRemoved,
       detach: () => {
+        unheard?.();
         made.remove();
         if (handle.current === made) handle.current = null;
       },
@@ -156,10 +162,25 @@ export function useAttachAs(who: string, to: AttachTarget, particles: readonly P
       return;
     }
     readPose(object, pose);
-    current.setPose(pose.position, pose.quaternion, pose.scale);
+    const at = sendable(pose, worker);
+    current.setPose(at.position, at.quaternion, at.scale);
   }, STEP_PRIORITY - 1);
 
   return handle;
+}
+
+/** Plain arrays of a pose, written in place, for a worker's world (three.js objects cannot be sent). */
+const plainPoses = new WeakMap<object, { position: Vec3; quaternion: [number, number, number, number]; scale: Vec3 }>();
+
+/** `pose` as a world can take it: itself on the main thread, copied into plain arrays for a worker. */
+function sendable(pose: { position: Vector3; quaternion: Quaternion; scale: Vector3 }, worker: WorkerLink | null) {
+  if (worker === null) return pose;
+  let plain = plainPoses.get(pose);
+  if (plain === undefined) plainPoses.set(pose, (plain = { position: [0, 0, 0], quaternion: [0, 0, 0, 1], scale: [1, 1, 1] }));
+  pose.position.toArray(plain.position);
+  pose.quaternion.toArray(plain.quaternion);
+  pose.scale.toArray(plain.scale);
+  return plain;
 }
 
 /** The object a target names now: null for a ref without one. */

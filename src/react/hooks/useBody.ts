@@ -9,6 +9,7 @@ import { settleRange } from '../../three/positions.js';
 import { useSinew } from '../context.js';
 import type { BodyEntry } from '../store.js';
 import { useLatest } from './useLatest.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** What every core builder returns (`createCloth`, `createRope`, `createBox`...). */
 export interface CoreBody {
@@ -54,7 +55,7 @@ export class BodyHandle<H extends CoreBody> {
   }
   /** A blow on the body's `index`-th particle: moved `strength` m along `direction` (the paper's section 7). */
   hit(index: number, direction: Vec3Like, strength: number): void {
-    hit(this.world, this.particle(index), direction, strength);
+    buildOn(this.world, hit, this.world, this.particle(index), direction, strength);
   }
 }
 

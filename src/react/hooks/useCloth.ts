@@ -6,6 +6,7 @@ import { addSurfaceCollision } from '../../core/collision/faces.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useCloth}; the `<Cloth>` props. Those of `createCloth`, plus a name. */
 export interface UseClothOptions extends ClothOptions {
@@ -62,7 +63,7 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
   const key = JSON.stringify([width, height, spacing, corner, orientation, shear === false, bend === undefined || bend === false, options.material]);
   const api = useBody<ClothHandle, ClothApi>(
     // Pins are managed below, so that changing them moves pins instead of re-building the cloth.
-    { who, builder: 'createCloth', key, name, options, create: (w, o = options) => createCloth(w, { ...(o as ClothOptions), pin: 'none' }), resolve: clothCorner },
+    { who, builder: 'createCloth', key, name, options, create: (w, o = options) => buildOn(w, createCloth, w, { ...(o as ClothOptions), pin: 'none' }), resolve: clothCorner },
     (w) => new ClothApi(w),
   );
   useLiveParticles(api, who, options);
@@ -85,7 +86,7 @@ export function useClothAs(who: string, options: UseClothOptions): ClothApi {
     const record = solid ? api.current?.body : undefined;
     if (!record) return undefined;
     // The core keeps the solid triangles in step with tearing.
-    const faces = addSurfaceCollision(world, record);
+    const faces = buildOn(world, addSurfaceCollision, world, record);
     return () => faces.remove();
   }, [world, api, solid, key]);
 

@@ -40,14 +40,20 @@ export function useCollider(shape: ColliderShape): ColliderHandle {
   return useColliderAs('useCollider()', shape);
 }
 
-/** @internal {@link useCollider} with errors that name `who`, the component using it. */
-export function useColliderAs(who: string, shape: ColliderShape): ColliderHandle {
-  const { world, store } = useSinew(who);
+/**
+ * @internal {@link useCollider} with errors that name `who`, the component using it. A
+ * component that builds its collider object itself (to check its props while rendering)
+ * passes the plain `spec` it describes too: in a `<World worker>` that is what is added,
+ * since only plain data reaches the worker.
+ */
+export function useColliderAs(who: string, shape: ColliderShape, spec?: ColliderShape): ColliderHandle {
+  const { world, store, worker } = useSinew(who);
   const [handle] = useState(() => new LiveCollider(world));
+  const added = worker !== null && spec !== undefined ? spec : shape;
   useLayoutEffect(() => {
     let id: number;
     try {
-      id = world.addCollider(shape);
+      id = world.addCollider(added);
     } catch (error) {
       // The core's message names the shape's field; prefix the component.
       throw new RangeError(`${who}: ${(error as Error).message}`, { cause: error });
@@ -59,6 +65,6 @@ export function useColliderAs(who: string, shape: ColliderShape): ColliderHandle
       world.removeCollider(id);
       store.getState().refreshStats();
     };
-  }, [world, store, handle, shape, who]);
+  }, [world, store, handle, added, who]);
   return handle;
 }

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import type { Vec3Like } from '../../core/math.js';
 import { explode, type ExplosionOptions } from '../../core/motion/explosion.js';
 import { useSinew } from '../context.js';
+import { buildOn } from '../../worker/builders.js';
 
 /**
  * A stable function that sets off a bomb in the nearest `<World>` (paper
@@ -18,5 +19,5 @@ import { useSinew } from '../context.js';
  */
 export function useExplosion(): (center: Vec3Like, options: ExplosionOptions) => number {
   const { world } = useSinew('useExplosion()');
-  return useCallback((center: Vec3Like, options: ExplosionOptions) => explode(world, center, options), [world]);
+  return useCallback((center: Vec3Like, options: ExplosionOptions) => buildOn(world, explode, world, center, options), [world]);
 }

@@ -19,8 +19,12 @@ import { useSinew } from '../context.js';
  * ```
  */
 export function useForce(force: Force): void {
-  const { world } = useSinew('useForce()');
+  const { world, worker } = useSinew('useForce()');
   if (!force || typeof force.apply !== 'function') throw new TypeError(`useForce(): force must have an apply(world) method, got ${String(force)}`);
+  if (worker !== null && !worker.remote.handedOut(force))
+    throw new TypeError(
+      `useForce(): in a <World worker> the force must be made by the world, got ${force.constructor?.name ?? 'an object'} made on this thread: its apply() would run in the physics worker, which cannot receive code. Make an engine force with makeOn(world, Attractor, options) (sinew-physics/worker; world from useWorld()), use <Attractor> or <Wind>, or remove the worker prop from this <World>`,
+    );
   useEffect(() => {
     const id = world.addForce(force);
     return () => world.remove(id);

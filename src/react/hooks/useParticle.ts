@@ -9,6 +9,7 @@ import { settleRange } from '../../three/positions.js';
 import { useSinew } from '../context.js';
 import { useLatest } from './useLatest.js';
 import { useStableVec3 } from './useStableVec3.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useParticle}; the `<Particle>` props. */
 export interface UseParticleOptions {
@@ -71,7 +72,7 @@ class LiveParticle implements ParticleHandle {
     this.world.applyImpulse(this.id, impulse);
   }
   hit(direction: Vec3Like, strength: number): void {
-    hit(this.world, this.id, direction, strength);
+    buildOn(this.world, hit, this.world, this.id, direction, strength);
   }
 }
 
@@ -94,7 +95,7 @@ export function useParticle(options: UseParticleOptions): ParticleHandle {
 
 /** @internal {@link useParticle} with errors that name `who` (the component using it). */
 export function useParticleAs(who: string, options: UseParticleOptions): ParticleHandle {
-  const { world, store } = useSinew(who);
+  const { world, store, worker } = useSinew(who);
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const position = useStableVec3(options.position, `${who}: position`);
   if (!position) throw new TypeError(`${who}: position is required, got undefined`);
@@ -141,10 +142,19 @@ export function useParticleAs(who: string, options: UseParticleOptions): Particl
     world.setMass(handle.id, mass);
     // The columns are indexed by slot; the id carries its slot's generation once the slot is reused.
     const slot = particleSlot(handle.id);
+    if (worker !== null) {
+      // Writes into the columns reach only the shadow: the particle keeps what it was made with.
+      const p = world.particles;
+      if (p.radius[slot] !== radius || p.friction[slot] !== friction || p.restitution[slot] !== restitution)
+        throw new Error(
+          `${who}: radius, friction and restitution cannot change in a <World worker> once the particle is made (the worker's particle columns are not reachable from this thread); give the component a key that changes with them, to make a new particle`,
+        );
+      return;
+    }
     world.particles.radius[slot] = radius;
     world.particles.friction[slot] = friction;
     world.particles.restitution[slot] = restitution;
-  }, [world, handle, mass, radius, friction, restitution]);
+  }, [world, worker, handle, mass, radius, friction, restitution, who]);
 
   return handle;
 }

@@ -3,6 +3,7 @@ import { createPlant, type PlantHandle, type PlantOptions } from '../../core/bod
 import { checkStiffness } from '../../core/bodies/shapes.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link usePlant}; the `<Plant>` props. Those of `createPlant`, plus a name. */
 export interface UsePlantOptions extends PlantOptions {
@@ -41,7 +42,7 @@ export function usePlantAs(who: string, options: UsePlantOptions = {}): PlantApi
   if (!options || typeof options !== 'object') throw new TypeError(`${who}: options must be an object, got ${String(options)}`);
   const { root, height, segments, width, tipWidth, direction, across, fold, stiffness, name } = options;
   const key = JSON.stringify([root, height, segments, width, tipWidth, direction, across, fold]);
-  const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, options, create: (w, o = options) => createPlant(w, o as PlantOptions) }, (w) => new PlantApi(w));
+  const api = useBody<PlantHandle, PlantApi>({ who, builder: 'createPlant', key, name, options, create: (w, o = options) => buildOn(w, createPlant, w, o as PlantOptions) }, (w) => new PlantApi(w));
   useLiveParticles(api, who, options);
   useLayoutEffect(() => {
     if (stiffness !== undefined) api.current?.setStiffness(checkStiffness(stiffness, `${who}: stiffness`));

@@ -4,6 +4,7 @@ import type { Vec3Like } from '../../core/math.js';
 import { hit } from '../../core/motion/hit.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useRagdoll}; the `<Ragdoll>` props. Those of `createRagdoll`, plus a name. */
 export interface UseRagdollOptions extends RagdollOptions {
@@ -27,7 +28,7 @@ export class RagdollApi extends BodyHandle<Ragdoll> {
   }
   /** A blow on a part (by name or index): it moves `strength` m along `direction` and the body follows (paper section 7). */
   override hit(part: RagdollPart | number, direction: Vec3Like, strength: number): void {
-    hit(this.world, typeof part === 'number' ? this.particle(part) : this.part(part), direction, strength);
+    buildOn(this.world, hit, this.world, typeof part === 'number' ? this.particle(part) : this.part(part), direction, strength);
   }
 }
 
@@ -63,7 +64,7 @@ export function useRagdollAs(who: string, options: UseRagdollOptions = {}): Ragd
       key,
       name,
       options,
-      create: (w, o = options) => createRagdoll(w, o as RagdollOptions),
+      create: (w, o = options) => buildOn(w, createRagdoll, w, o as RagdollOptions),
       resolve: (ragdoll, part) => ((ragdollParts as readonly string[]).includes(part) ? ragdoll.part(part as RagdollPart) : undefined),
     },
     (w) => new RagdollApi(w),

@@ -10,6 +10,7 @@ import { subscribeRegistry, type WorldState } from '../store.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLatest } from './useLatest.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 const NOTHING_SHARED: SharedParticles = {};
 
@@ -139,7 +140,7 @@ export function useRigidBodyAs(who: string, options: UseRigidBodyOptions): Rigid
       name: options.name,
       create: (w) => {
         const built = { ...options, shared: requireShared(store.getState(), options.shared, who) };
-        return built.shape === 'tetrahedron' ? createTetrahedron(w, built) : built.shape === 'convex' ? createConvex(w, built) : createBox(w, built as BoxOptions);
+        return built.shape === 'tetrahedron' ? buildOn(w, createTetrahedron, w, built) : built.shape === 'convex' ? buildOn(w, createConvex, w, built) : buildOn(w, createBox, w, built as BoxOptions);
       },
       resolve: (body, part) => (/^\d+$/.test(part) ? body.vertices[Number(part)] : undefined),
     },

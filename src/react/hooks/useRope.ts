@@ -6,6 +6,7 @@ import { checkCompliance } from '../../core/materials.js';
 import { useSinew } from '../context.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useRope}; the `<Rope>` props. Those of `createRope`, plus a name. */
 export interface UseRopeOptions extends RopeOptions {
@@ -55,7 +56,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
   const pinCompliance = options.pinCompliance;
   const api = useBody<RopeHandle, RopeApi>(
     // End pins are managed below, so toggling them does not re-build the rope.
-    { who, builder: 'createRope', key, name, options, create: (w, o = options) => createRope(w, { ...(o as RopeOptions), pinStart: false, pinEnd: false }) },
+    { who, builder: 'createRope', key, name, options, create: (w, o = options) => buildOn(w, createRope, w, { ...(o as RopeOptions), pinStart: false, pinEnd: false }) },
     (w) => new RopeApi(w),
   );
   useLiveParticles(api, who, options);
@@ -65,7 +66,7 @@ export function useRopeAs(who: string, options: UseRopeOptions): RopeApi {
     const record = api.current?.body;
     if (!record) return;
     record.collideAs = segmentContacts ? 'chain' : undefined;
-    if (segmentContacts) bodyContacts(world);
+    if (segmentContacts) buildOn(world, bodyContacts, world);
   }, [world, api, segmentContacts, key]);
 
   useLayoutEffect(() => {

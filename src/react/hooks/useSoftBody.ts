@@ -4,6 +4,7 @@ import { createSoftBody, type SoftBodyHandle, type SoftBodyOptions } from '../..
 import { checkNumber } from '../../core/math.js';
 import { BodyHandle, useBody } from './useBody.js';
 import { useLiveParticles } from './useLiveParticles.js';
+import { buildOn } from '../../worker/builders.js';
 
 /** Options of {@link useSoftBody}; the `<SoftBody>` props. Those of `createSoftBody`, plus a name. */
 export interface UseSoftBodyOptions extends SoftBodyOptions {
@@ -50,7 +51,7 @@ export function useSoftBodyAs(who: string, options: UseSoftBodyOptions = {}): So
   const { shape, position, size, resolution, stiffness, pressure, inflation, name } = options;
   const key = JSON.stringify([shape, position, size, resolution]);
   const api = useBody<SoftBodyHandle, SoftBodyApi>(
-    { who, builder: 'createSoftBody', key, name, options, create: (w, o = options) => createSoftBody(w, o as SoftBodyOptions) },
+    { who, builder: 'createSoftBody', key, name, options, create: (w, o = options) => buildOn(w, createSoftBody, w, o as SoftBodyOptions) },
     (w) => new SoftBodyApi(w),
   );
   useLiveParticles(api, who, options);

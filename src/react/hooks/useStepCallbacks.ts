@@ -41,7 +41,11 @@ export function useAfterStep(callback: (world: World) => void): void {
 }
 
 function useStepCallback(who: string, when: 'before' | 'after', callback: (world: World) => void): void {
-  const { world } = useSinew(who);
+  const { world, worker } = useSinew(who);
+  if (worker !== null)
+    throw new Error(
+      `${who} cannot run in a <World worker>: its callback would run in every step, and the steps run in the physics worker, where this thread's variables do not exist. Do the work once per frame in useFrame instead (before the step: priority STEP_PRIORITY - 1, whose changes apply at the start of the next step; after it: the default priority, which reads the latest finished step), or remove the worker prop from this <World>`,
+    );
   if (typeof callback !== 'function') throw new TypeError(`${who}: callback must be a function, got ${String(callback)}`);
   const latest = useLatest(callback);
   useEffect(() => {
