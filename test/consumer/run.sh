@@ -34,9 +34,10 @@ oldest_typescript=5.7.3
 # modest library; scripts/bundle-report.mjs shows which modules make up the figure. 62.8 kB measured: 49.4
 # before the loaded solver, whose parts this app runs (long-range attachments for its pinned curtain and
 # rope, the curtain as a surface to the rope, force-limited drags); 72.1 kB with the World-state work of
-# issue 27 (feature registry, declared stages, id generations, checked settings), not yet sorted into what
-# this app needs and what it could leave out: a stopgap, docs/performance.md, "Bundle size".
-BUNDLE_LIMIT_KB=74
+# issue 27 (feature registry, declared stages, id generations, checked settings), 74.1 kB with builders
+# called through buildOn/makeOn for <World worker> and the drag's release as a world feature; not yet sorted
+# into what this app needs and what it could leave out: a stopgap, docs/performance.md, "Bundle size".
+BUNDLE_LIMIT_KB=76
 
 # What npm would publish: dist/ (ES modules, one per source module, their source maps,
 # declarations), README.md, LICENSE, CHANGELOG.md and package.json, and nothing else (no sources, scripts, tests or
