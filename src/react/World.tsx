@@ -10,6 +10,7 @@ import { useStableVec3 } from './hooks/useStableVec3.js';
 import { checkSettings, createWorldStore, WORLD_SETTING_DEFAULTS, type WorldSettings, type WorldStore } from './store.js';
 import type { PhysicsWorker } from '../worker/physicsWorker.js';
 import type { WorldOptions } from '../core/worldOptions.js';
+import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 
 /**
  * `useFrame` priority at which every `<World>` steps. Negative, so it runs before
@@ -120,14 +121,9 @@ function WorldRoot(props: WorldProps) {
 
   useLayoutEffect(() => {
     const { world } = value;
-    // A worker's world times its steps itself: `stats.slowerThanRealTime` arrives with its frames.
+    // A worker's world times its steps itself and sends its word (see remoteValue).
     if (value.worker !== null) return undefined;
-    world.realTime.onSlow = (report) => {
-      if (!onError.current) return console.warn(report.message);
-      const error = new Error(report.message, { cause: report });
-      error.name = 'SlowerThanRealTime';
-      onError.current(error, '<World>');
-    };
+    world.realTime.onSlow = (report) => reportSlow(report, onError.current);
     return () => void (world.realTime.onSlow = undefined);
   }, [value, onError]);
 
@@ -173,7 +169,19 @@ function remoteValue(worker: PhysicsWorker, options: WorldOptions & Partial<Worl
     throw new TypeError(
       `<World>: worker must be made by physicsWorker() from 'sinew-physics/worker' (import { physicsWorker } from 'sinew-physics/worker'; <World worker={physicsWorker()}>), got ${String(worker)}: the worker support is an entry of its own, so apps that do not use it do not carry it`,
     );
-  const link = worker.open(options, (error) => (onError.current ? onError.current(error, '<World worker>') : console.error(error)));
+  const link = worker.open(
+    options,
+    (error) => (onError.current ? onError.current(error, '<World worker>') : console.error(error)),
+    (report) => reportSlow(report, onError.current),
+  );
   const store = createWorldStore(link.remote.world, options, { shadow: link.remote.shadow });
   return { world: link.remote.world, store, frame: store.getState().frame, worker: link };
+}
+
+/** The world's word that it runs slower than real time, as `onError` takes it (a `SlowerThanRealTime` error from `"<World>"`), or a warning without one. */
+function reportSlow(report: SlowerThanRealTimeReport, onError: WorldProps['onError']): void {
+  if (!onError) return console.warn(report.message);
+  const error = new Error(report.message, { cause: report });
+  error.name = 'SlowerThanRealTime';
+  onError(error, '<World>');
 }

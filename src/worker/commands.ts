@@ -1,3 +1,4 @@
+import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
 
@@ -63,7 +64,8 @@ export type FromWorker =
   | { type: 'snapshot'; id: number; error: string }
   | { type: 'error'; message: string; stack: string; command: string }
   | { type: 'tears'; ref: number; advances: number; sticks: Int32Array }
-  | { type: 'breaks'; ref: number; advances: number; particles: Int32Array };
+  | { type: 'breaks'; ref: number; advances: number; particles: Int32Array }
+  | { type: 'slow'; report: SlowerThanRealTimeReport };
 
 /** A short description of a command for error messages: `createCloth(…)`, `#3.velocity = …`. */
 export function describeCommand(command: Command): string {

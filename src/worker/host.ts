@@ -32,6 +32,8 @@ export class WorkerHost {
       case 'init':
         this.guard('new World(options)', () => {
           this.world = new World(message.options);
+          // The world's word that it runs slower than real time goes to the main thread, where onError is.
+          this.world.realTime.onSlow = (report) => this.post({ type: 'slow', report: { ...report } });
           this.refs.set(WORLD_REF, this.world);
           this.writer = message.transport === 'shared' ? new SharedFrameWriter(this.post) : new TransferFrameWriter(this.post);
         });

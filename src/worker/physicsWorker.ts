@@ -1,3 +1,4 @@
+import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import { DeferredEndpoint, WorkerLink } from './link.js';
 import { RemoteWorld, startWorker, type WorkerEndpoint } from './remoteWorld.js';
@@ -16,9 +17,10 @@ export interface PhysicsWorker {
   readonly options: Readonly<PhysicsWorkerOptions>;
   /**
    * @internal Builds a RemoteWorld with `world` as its options (its worker starts when the
-   * link's `mount()` runs) and the link a `<World>` provides in its context.
+   * link's `mount()` runs) and the link a `<World>` provides in its context; `onError` hears the
+   * worker's errors, `onSlow` its world's word that it runs slower than real time.
    */
-  open(world: WorldOptions, onError: (error: Error) => void): WorkerLink;
+  open(world: WorldOptions, onError: (error: Error) => void, onSlow?: (report: SlowerThanRealTimeReport) => void): WorkerLink;
 }
 
 /**
@@ -39,11 +41,11 @@ export function physicsWorker(options: PhysicsWorkerOptions = {}): PhysicsWorker
   if (endpoint !== undefined && typeof endpoint !== 'function') throw new TypeError(`physicsWorker: endpoint must be a function that opens the worker, got ${String(endpoint)}`);
   return {
     options: { transport, endpoint },
-    open(world, onError) {
+    open(world, onError, onSlow) {
       const deferred = new DeferredEndpoint(endpoint ?? startWorker);
       // The link needs the remote world, and the remote world's break events go to the link.
       const linked: { link?: WorkerLink } = {};
-      const remote = new RemoteWorld({ world, transport, endpoint: deferred, onError, onBreak: (attachment, particles) => linked.link?.broke(attachment, particles) });
+      const remote = new RemoteWorld({ world, transport, endpoint: deferred, onError, onSlow, onBreak: (attachment, particles) => linked.link?.broke(attachment, particles) });
       return (linked.link = new WorkerLink(remote, deferred));
     },
   };

@@ -1,4 +1,5 @@
 import { checkNumber } from '../core/math.js';
+import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
 import type { ClothHandle } from '../core/bodies/cloth.js';
 import type { Attachment } from '../core/motion/attachment.js';
@@ -45,6 +46,11 @@ export interface RemoteWorldOptions {
    * has let them go too: the worker-mode form of `AttachmentOptions.onBreak`, which cannot be sent.
    */
   onBreak?: (attachment: Attachment, particles: Int32Array) => void;
+  /**
+   * Hears, once, the worker's world say that it runs slower than real time (for more than a
+   * second): the worker-mode form of `world.realTime.onSlow`, which cannot be sent.
+   */
+  onSlow?: (report: SlowerThanRealTimeReport) => void;
 }
 
 /** What a remote world reports about the worker, beside the worker's own `world.stats` (copied into the shadow with each frame). */
@@ -111,6 +117,7 @@ export class RemoteWorld {
   private readonly onError: (error: Error) => void;
   private readonly onTear: ((cloth: ClothHandle, sticks: Int32Array) => void) | undefined;
   private readonly onBreak: ((attachment: Attachment, particles: Int32Array) => void) | undefined;
+  private readonly onSlow: ((report: SlowerThanRealTimeReport) => void) | undefined;
   private readonly snapshots = new Map<number, { resolve: (snapshot: WorldSnapshot) => void; reject: (error: Error) => void }>();
   private nextSnapshot = 1;
   private sent = 0;
@@ -147,6 +154,7 @@ export class RemoteWorld {
     this.onError = options.onError ?? ((error) => console.error(error));
     this.onTear = options.onTear;
     this.onBreak = options.onBreak;
+    this.onSlow = options.onSlow;
     this.endpoint = options.endpoint ?? startWorker();
     if (this.transport === 'shared') {
       const shared = new SharedFrameReader();
@@ -318,6 +326,9 @@ export class RemoteWorld {
         this.onBreak?.(held.proxy as Attachment, message.particles);
         return;
       }
+      case 'slow':
+        this.onSlow?.(message.report);
+        return;
       case 'error': {
         const error = new Error(`sinew worker: ${message.command}: ${message.message}`);
         error.stack = `${error.message}\n(in the physics worker)\n${message.stack}`;

@@ -286,6 +286,29 @@ describe('<World worker>: errors from the worker', () => {
   });
 });
 
+describe('<World worker>: slower than real time', () => {
+  it("the worker's world says once that it runs slower than real time, to <World onError> as a SlowerThanRealTime error, as a main-thread world does", async () => {
+    // Frames of 0.25 s: at most five steps of 1/60 s run per advance, so two thirds of the time is dropped.
+    const heard = async (worker?: PhysicsWorker) => {
+      const errors: [string, string, number][] = [];
+      const scene = await mountWorld(<Rope from={[0, 1, 0]} to={[1, 1, 0]} segments={4} pinStart />, {
+        worker,
+        onError: (error, component) => void errors.push([component, error.name, (error.cause as { realTimeRatio: number }).realTimeRatio]),
+      });
+      await scene.frames(12, 0.25);
+      await scene.unmount();
+      return errors;
+    };
+    const plain = await heard();
+    const remote = await heard(inProcess());
+    expect(plain).toHaveLength(1);
+    expect(plain[0]![0]).toBe('<World>');
+    expect(plain[0]![1]).toBe('SlowerThanRealTime');
+    expect(plain[0]![2]).toBeLessThan(0.5);
+    expect(remote).toEqual(plain);
+  });
+});
+
 describe('<World worker>: what cannot run in a worker is refused, naming the component', () => {
   async function refusal(node: ReactNode): Promise<string> {
     const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
