@@ -6,8 +6,11 @@
 #    every entry's declarations with strict and skipLibCheck false on the repo's
 #    TypeScript and on the oldest supported one, builds the README's Getting-started
 #    app with Vite with and without sinew and fails when sinew adds more than
-#    $BUNDLE_LIMIT_KB kB gzip, and opens it and a bad-props scene in headless Chromium,
-#    where no error may reach the page as an uncaught one;
+#    $BUNDLE_LIMIT_KB kB gzip or any of the worker layer, and opens it and a bad-props
+#    scene in headless Chromium, where no error may reach the page as an uncaught one;
+#    then opens the README's <World worker> as a built app, served cross-origin
+#    isolated and not: the built worker file runs the physics, on the shared and the
+#    transfer transport, and the positions read back are a main-thread World's;
 # 2. a user's project with tests (this fixture): installs the tarball with the
 #    fixture's pinned versions, type-checks and runs its vitest tests, plus the
 #    README's "Testing your scene" example with the README's config; then builds the
@@ -122,8 +125,9 @@ for run in "$repo_typescript:$repo_tsc:$work/tsc-repo.log" "$oldest_typescript:$
   fi
 done
 
-node bundle.mjs GettingStarted.tsx BadProps.tsx "$BUNDLE_LIMIT_KB" || failed+=("bundle size (bundle.mjs)")
+node bundle.mjs GettingStarted.tsx BadProps.tsx WorkerScene.tsx "$BUNDLE_LIMIT_KB" || failed+=("bundle size (bundle.mjs)")
 node drive.mjs "$fixture/screenshots/readme" || failed+=("no uncaught errors in Chromium (drive.mjs)")
+node worker.mjs "$fixture/screenshots/readme" || failed+=("<World worker> in the built app, isolated and not (worker.mjs)")
 cd "$root"
 
 # 2. A user's project with tests.

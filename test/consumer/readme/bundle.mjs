@@ -3,16 +3,19 @@
 // prints what sinew adds (gzip, kB of 1000 bytes as Vite reports them). Fails
 // over the limit, and when the app with sinew holds @react-three/drei modules
 // that the app without it does not (sinew must not pull in drei code, such as
-// <IKHandle>'s gizmo, that the app does not use). Also builds the bad-props
-// scene for drive.mjs. Run from the installed app's directory:
-//   node bundle.mjs GettingStarted.tsx BadProps.tsx LIMIT_KB
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// <IKHandle>'s gizmo, that the app does not use), or any of the worker layer
+// (sinew-physics/worker beyond the builders the components call, or a worker
+// file). Also builds the bad-props scene for drive.mjs and the worker scene for
+// worker.mjs, which must come out with its worker as a file of its own. Run
+// from the installed app's directory:
+//   node bundle.mjs GettingStarted.tsx BadProps.tsx WorkerScene.tsx LIMIT_KB
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 
-const [gettingStarted, badProps, limit] = process.argv.slice(2);
+const [gettingStarted, badProps, workerScene, limit] = process.argv.slice(2);
 const limitKb = Number(limit);
 const pages = resolve('pages');
 const importLine = /^import\s*\{([^}]*)\}\s*from\s*'sinew-physics';\n/m;
@@ -60,6 +63,7 @@ const stubs = names.map((name) => `const ${name} = (props: { children?: React.Re
 const withSinew = await page('with', app);
 const without = await page('without', app.replace(importLine, stubs));
 await page('bad-props', readFileSync(badProps, 'utf8'));
+await page('worker', readFileSync(workerScene, 'utf8'));
 
 const kb = (bytes) => (bytes / 1000).toFixed(1);
 const delta = withSinew.gzip - without.gzip;
@@ -70,6 +74,18 @@ const extraDrei = drei(withSinew.modules).filter((id) => !without.modules.has(id
 let failed = false;
 if (extraDrei.length > 0) {
   console.error(`bundle.mjs: sinew brings @react-three/drei code the app does not use: ${extraDrei.map((id) => id.replace(/.*\/drei\//, '')).join(', ')}`);
+  failed = true;
+}
+// The components reach dist/worker/builders.js (buildOn, makeOn), which imports nothing; the rest of
+// the worker layer, and the worker's own file, only an app that imports sinew-physics/worker.
+const workerFiles = (name) => readdirSync(join(pages, name, 'dist', 'assets')).filter((file) => file.startsWith('workerMain'));
+const workerLayer = [...withSinew.modules].filter((id) => /\/sinew-physics\/dist\/worker\//.test(id) && !id.endsWith('/dist/worker/builders.js'));
+if (workerLayer.length > 0 || workerFiles('with').length > 0) {
+  console.error(`bundle.mjs: the Getting-started app carries the worker layer: ${[...workerLayer.map((id) => id.replace(/.*\/dist\//, 'dist/')), ...workerFiles('with')].join(', ')}`);
+  failed = true;
+}
+if (workerFiles('worker').length !== 1) {
+  console.error(`bundle.mjs: the worker scene's build holds ${JSON.stringify(workerFiles('worker'))} in assets/, expected one workerMain-….js`);
   failed = true;
 }
 if (delta > limitKb * 1000) {

@@ -6,3 +6,4 @@ export * as core from 'sinew-physics/core';
 export * as teaching from 'sinew-physics/teaching';
 export * as testing from 'sinew-physics/testing';
 export * as rapier from 'sinew-physics/rapier';
+export * as worker from 'sinew-physics/worker';
