@@ -3,6 +3,7 @@ import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
 import type { ClothHandle } from '../core/bodies/cloth.js';
 import type { Attachment } from '../core/motion/attachment.js';
+import type { CharacterDriver } from '../core/motion/characterDriver.js';
 import { World } from '../core/world.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import type { FromWorker, ToWorker, TransportKind } from './commands.js';
@@ -324,6 +325,12 @@ export class RemoteWorld {
         const attachment = held.raw as Attachment;
         for (const i of message.particles) attachment.release(i);
         this.onBreak?.(held.proxy as Attachment, message.particles);
+        return;
+      }
+      case 'character': {
+        // The character's steps ran here: its shadow takes on their state (what the bones follow).
+        const held = this.recorder.object(message.ref);
+        (held?.raw as CharacterDriver | undefined)?.loadMirror(message.state);
         return;
       }
       case 'slow':

@@ -18,6 +18,7 @@ import { BodyDrag, limitBodySpeed } from '../core/motion/bodyDrag.js';
 import { BodyReach } from '../core/motion/bodyReach.js';
 import { Attachment } from '../core/motion/attachment.js';
 import { PoseTrack } from '../core/motion/poseTrack.js';
+import { CharacterDriver } from '../core/motion/characterDriver.js';
 import { inheritAnimation } from '../core/motion/inheritAnimation.js';
 import { BodyAttachment } from '../core/constraints/bodyAttachment.js';
 import { CoupledAttachment } from '../core/constraints/coupledAttachment.js';
@@ -89,6 +90,7 @@ export const REPLAYABLE_CLASSES = {
   BodyReach,
   Attachment,
   PoseTrack,
+  CharacterDriver,
   BodyAttachment,
   CoupledAttachment,
   VolumeConstraint,

@@ -4,7 +4,6 @@ import { Bone, InstancedMesh, Mesh, type Group, type Object3D } from 'three';
 import { Attractor as CoreAttractor } from '../../src/core/forces/attractor.js';
 import type { World as CoreWorld } from '../../src/core/world.js';
 import { Attach } from '../../src/react/components/Attach.js';
-import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Ground } from '../../src/react/components/Ground.js';
 import { Particle } from '../../src/react/components/Particle.js';
@@ -365,16 +364,6 @@ describe('<World worker>: what cannot run in a worker is refused, naming the com
 
   it('useForce() of a force made on this thread', async () => {
     expect(await refusal(<OwnForce />)).toMatch(/^useForce\(\): in a <World worker> the force must be made by the world, got Attractor made on this thread.*makeOn\(world, Attractor/);
-  });
-
-  it('<CharacterRagdoll>, driven from its animation before every step', async () => {
-    expect(
-      await refusal(
-        <CharacterRagdoll>
-          <group />
-        </CharacterRagdoll>,
-      ),
-    ).toMatch(/<CharacterRagdoll> cannot run in a <World worker>/);
   });
 
   it('<RapierBridge>, whose Rapier world lives on the main thread', async () => {
