@@ -1,6 +1,7 @@
 import type { ClothHandle } from '../core/bodies/cloth.js';
 import { ClothTearing } from '../core/bodies/clothTearing.js';
 import { Attachment } from '../core/motion/attachment.js';
+import { BodyAttachment } from '../core/constraints/bodyAttachment.js';
 import { CHARACTER_MIRROR_LENGTH, CharacterDriver } from '../core/motion/characterDriver.js';
 import type { PostFromWorker } from './transport.js';
 
@@ -19,6 +20,13 @@ interface WatchedAttachment {
   held: Uint8Array;
 }
 
+/** A body attachment the main thread holds, with which of its links held before the latest advance. */
+interface WatchedLinks {
+  kind: 'links';
+  links: BodyAttachment;
+  held: Uint8Array;
+}
+
 /** A character driver the main thread holds, with what was last posted of it. */
 interface WatchedCharacter {
   kind: 'character';
@@ -31,14 +39,14 @@ interface WatchedCharacter {
 
 /**
  * What the steps change that the shadow world cannot see and must mirror: cloths that tear,
- * attachments that break, and characters whose steps turned them physical, blended their
+ * attachments and body attachments that break, and characters whose steps turned them physical, blended their
  * get-up or handed them back to the animation. The worker watches the objects the main thread holds
  * references to and, after each advance, posts what changed in its steps (`tears`, `breaks`),
  * so the shadow can make the same change and the app can hear of it. A change a command
  * made (an attachment released by the app) is not reported: it happened on both sides already.
  */
 export class StepEvents {
-  private readonly watched = new Map<number, WatchedCloth | WatchedAttachment | WatchedCharacter>();
+  private readonly watched = new Map<number, WatchedCloth | WatchedAttachment | WatchedLinks | WatchedCharacter>();
 
   constructor(private readonly post: PostFromWorker) {}
 
@@ -48,6 +56,10 @@ export class StepEvents {
       const posted = new Float64Array(CHARACTER_MIRROR_LENGTH);
       value.saveMirror(posted);
       this.watched.set(ref, { kind: 'character', driver: value, posted, before: posted.slice(), scratch: new Float64Array(CHARACTER_MIRROR_LENGTH) });
+      return;
+    }
+    if (value instanceof BodyAttachment) {
+      this.watched.set(ref, { kind: 'links', links: value, held: value.holding.slice() });
       return;
     }
     if (value instanceof Attachment) {
@@ -72,6 +84,7 @@ export class StepEvents {
   beforeAdvance(): void {
     for (const w of this.watched.values()) {
       if (w.kind === 'attachment') for (let i = 0; i < w.held.length; i++) w.held[i] = w.attachment.pins[i]! >= 0 ? 1 : 0;
+      else if (w.kind === 'links') w.held.set(w.links.holding);
       else if (w.kind === 'character') w.driver.saveMirror(w.before);
     }
   }
@@ -84,8 +97,32 @@ export class StepEvents {
     for (const [ref, w] of this.watched) {
       if (w.kind === 'cloth') this.tears(ref, w, advances);
       else if (w.kind === 'attachment') this.breaks(ref, w, advances);
+      else if (w.kind === 'links') this.links(ref, w, advances);
       else this.character(ref, w, advances);
     }
+  }
+
+  /**
+   * The links a body attachment let go in the advance's steps: over its break force (`broken`,
+   * what `onBreak` hears), or because a particle of the link went away (`dropped`, which a
+   * removal command made on both sides; the worker's step only noticed).
+   */
+  private links(ref: number, w: WatchedLinks, advances: number): void {
+    const { links, held } = w;
+    let broken: number[] | undefined;
+    let dropped: number[] | undefined;
+    const particles = links.world.particles;
+    for (let i = 0; i < held.length; i++) {
+      if (held[i] === 0 || links.holding[i] === 1) continue;
+      let alive = particles.isAlive(links.particles[i]!);
+      for (let k = 0; k < 4 && alive; k++) {
+        const a = links.anchors[i * 4 + k]!;
+        if (a >= 0) alive = particles.isAlive(a);
+      }
+      if (alive) (broken ??= []).push(i);
+      else (dropped ??= []).push(i);
+    }
+    if (broken !== undefined || dropped !== undefined) this.post({ type: 'links', ref, advances, broken: Int32Array.from(broken ?? []), dropped: Int32Array.from(dropped ?? []) });
   }
 
   /**
