@@ -75,6 +75,13 @@ export const REPLAYABLE_FUNCTIONS = {
 } as const;
 
 /**
+ * Replayable functions whose only effect is on what the steps use (velocities, a feature that
+ * acts after steps) and that hand out nothing: the worker runs them, the shadow world, which
+ * never steps, does not (it would keep what they register for the steps forever).
+ */
+export const STEP_ONLY_FUNCTIONS: ReadonlySet<string> = new Set<ReplayableFunctionName>(['limitBodySpeed']);
+
+/**
  * The engine's classes whose instances a world keeps (forces, constraints, motion helpers), by
  * name: `remote.construct(Attractor, options)` is recorded as `{ op: 'new', name: 'Attractor', … }`.
  */
