@@ -33,8 +33,9 @@ const SAMPLE_DT = 2;
 const SAMPLES = 3;
 const REMOVED = 4;
 
-/** Length of what {@link CharacterDriver.saveMirror} writes: active, activations, the blend's 3 numbers, the activation pose, the pins last dropped. */
 const PARTS = ragdollParts.length;
+
+/** @internal Length of what {@link CharacterDriver.saveMirror} writes: active, activations, the blend's 3 numbers, the activation pose, the pins last dropped. */
 export const CHARACTER_MIRROR_LENGTH = 5 + PARTS * 3 + PARTS;
 
 /**
