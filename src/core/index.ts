@@ -67,6 +67,8 @@ export { BodyReach } from './motion/bodyReach.js';
 export { dragSpring, DRAG_DAMPING_RATIO, DRAG_FREQUENCY, DRAG_STRETCH, DRAG_WEIGHTS, type DragSpringSettings } from './motion/dragSpring.js';
 export { Attachment, BREAKABLE_COMPLIANCE, type AttachmentOptions } from './motion/attachment.js';
 export { PoseTrack } from './motion/poseTrack.js';
+export { CharacterDriver, type CharacterDriverOptions } from './motion/characterDriver.js';
+export { PoseBlend, smoothstep } from './motion/poseBlend.js';
 export { BodyAttachment, type BodyAttachmentOptions } from './constraints/bodyAttachment.js';
 export { Tethers } from './constraints/tethers.js';
 export { CoupledAttachment, type CoupledAttachmentOptions } from './constraints/coupledAttachment.js';

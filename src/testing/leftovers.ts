@@ -1,4 +1,3 @@
-import { remoteOf } from '../worker/builders.js';
 import type { TestScene } from './names.js';
 
 /**
@@ -36,12 +35,8 @@ export function leftovers(scene: TestScene): string[] {
   count(others, 'other constraint (collision, angle or user constraint)', 'other constraints (collision, angle or user constraints)');
   count(world.colliders.length, 'collider');
   count(world.forces.length, 'force generator');
-  // A worker's world (`<World worker>`) runs its step callbacks in the worker; the shadow's copies of those
-  // the engine's helpers made (a throw's speed limit) never run there, so they never remove themselves.
-  if (remoteOf(world) === undefined) {
-    count(world.beforeStep.length, 'before-step callback');
-    count(world.afterStep.length, 'after-step callback');
-  }
+  count(world.beforeStep.length, 'before-step callback');
+  count(world.afterStep.length, 'after-step callback');
   const bodies = world.bodies.filter((b) => b.alive);
   if (bodies.length > 0) found.push(`${bodies.length} bod${bodies.length === 1 ? 'y' : 'ies'} (${bodies.map((b) => b.kind).join(', ')})`);
   for (const name of Object.keys(state.particles)) found.push(`the particle name "${name}"`);

@@ -2,12 +2,11 @@ import { ANIMATED_RAGDOLL_DEFAULTS } from '../core/defaults.js';
 import { particleSlot } from '../core/ids.js';
 import { Vector3, type Object3D } from 'three';
 import { createRagdoll, type Ragdoll, type RagdollOptions } from '../core/bodies/ragdoll.js';
-import { partMass, ragdollParts, type RagdollPart } from '../core/bodies/ragdollSkeleton.js';
-import type { CallbackId } from '../core/ids.js';
+import { ragdollParts, type RagdollPart } from '../core/bodies/ragdollSkeleton.js';
 import type { Vec3Like } from '../core/math.js';
-import { inheritAnimation } from '../core/motion/inheritAnimation.js';
-import { ParticleFlag } from '../core/particles.js';
+import { CharacterDriver } from '../core/motion/characterDriver.js';
 import type { World } from '../core/world.js';
+import { buildOn, makeOn, readable } from '../worker/builders.js';
 import { SwingDriver } from './swingDriver.js';
 import { swungBones } from './ragdollBones.js';
 import { findSkinnedMesh, fitRagdoll, type FitRagdollOptions, type RagdollFit } from './fitRagdoll.js';
@@ -36,14 +35,6 @@ export interface AnimatedRagdollOptions extends FitRagdollOptions, Omit<RagdollO
 }
 
 /**
- * Natural frequency (rad/s) of a particle on its pin at strength 1/2: the pin's
- * stiffness is m·ω², ω = {@link HALF_STRENGTH_OMEGA}·s/(1 − s), so a particle
- * sags g/ω² (6 cm) under its own weight at 1/2, under a millimetre at 0.9, and
- * not at all at 1.
- */
-const HALF_STRENGTH_OMEGA = 4 * Math.PI;
-
-/**
  * A skinned character whose ragdoll follows its animation until it is hit
  * (paper section 7: inherited animation, hits). While inactive, every ragdoll
  * particle is pinned to where its bone puts it in the playing animation (read
@@ -58,6 +49,10 @@ const HALF_STRENGTH_OMEGA = 4 * Math.PI;
  *
  * Per frame: `mixer.update(dt)`, then {@link AnimatedRagdoll.follow}(dt), then
  * `world.advance(dt)`, then {@link AnimatedRagdoll.pose} before rendering.
+ * What the steps do (the pins, a strike, a get-up's blend) is a `CharacterDriver`,
+ * which `follow` sends the sampled pose each frame, so it also runs in a
+ * RemoteWorld's worker (`<World worker>`): the bones then follow what the worker's
+ * steps did once their frame is read (see docs/worker.md).
  *
  * @example
  * ```ts
@@ -78,6 +73,8 @@ export class AnimatedRagdoll {
   readonly fit: RagdollFit;
   /** The world it lives in. */
   readonly world: World;
+  /** The world side: pins, the per-step driver, strikes and the get-up's blend. */
+  readonly driver: CharacterDriver;
   private readonly root: Object3D;
   /** Poses the bones from the particles (see {@link SwingDriver}). */
   private readonly swings: SwingDriver;
@@ -93,32 +90,21 @@ export class AnimatedRagdoll {
   private readonly restShares: Float64Array;
   /** The bones it poses: the driven ones and the hands and feet. */
   private readonly posed: readonly Object3D[];
-  /** Pin id per particle (in `ragdollParts` order), -1 where strength 0 left none. */
-  private readonly pins: number[];
-  private readonly masses: Float64Array;
   /** Strength per particle when active, as set. */
   private readonly strength = new Float64Array(ragdollParts.length);
-  /** Strength 1 for every particle: rigid pins, as while getting up and animated. */
-  private readonly rigid = new Float64Array(ragdollParts.length).fill(1);
-  /** The pose blend of a get-up (see {@link GetUpBlend}). */
+  /** Turns the bones by the get-up's weight, read from the driver's blend. */
   private readonly blend: GetUpBlend;
-  /** Animated pose sampled at the latest and the one before (xyz per particle). */
-  private readonly current: Float64Array;
-  private readonly previous: Float64Array;
-  private sampleDt = 0;
-  private samples = 0;
-  private isActive = false;
-  private readonly stepping: CallbackId;
+  /** The driver's state (active, activations…), live: read without a call. */
+  private readonly driverState: Float64Array;
+  /** The animated pose sampled this frame (xyz per particle), sent to the driver. */
+  private readonly sampled: Float64Array;
+  /** The ragdoll's first slot, which the bones' specs count from. */
+  private readonly firstSlot: number;
+  /** Whether the bones are posed by the ragdoll, and the driver's activations they were bound at. */
+  private bonesActive = false;
+  private boundAt = 0;
   private removed = false;
   private readonly point = new Vector3();
-  private readonly strikeSpeed: number;
-  /** Bounds of the ragdoll's particles (min xyz, max xyz), refilled per step while it watches for strikes. */
-  private readonly bounds = new Float64Array(6);
-  /** Bounds of a body one step ahead (min xyz, max xyz), scratch of `strikes`. */
-  private readonly ahead = new Float64Array(6);
-  private readonly reach: number;
-  /** The slots of each limb's ends (from, to), which `strikes` reads the particle columns at. */
-  private readonly limbSlots: Int32Array;
 
   /**
    * Fits a ragdoll to the skeleton under `root` in its current pose and pins it
@@ -129,19 +115,17 @@ export class AnimatedRagdoll {
     this.world = world;
     this.root = root;
     const { names, mesh, height: _height, strength, strikeSpeed, ...physical } = options as AnimatedRagdollOptions & { height?: number };
-    this.strikeSpeed = strikeSpeed ?? ANIMATED_RAGDOLL_DEFAULTS.strikeSpeed;
-    if (typeof this.strikeSpeed !== 'number' || !Number.isFinite(this.strikeSpeed) || this.strikeSpeed < 0) {
+    const speed = strikeSpeed ?? ANIMATED_RAGDOLL_DEFAULTS.strikeSpeed;
+    if (typeof speed !== 'number' || !Number.isFinite(speed) || speed < 0) {
       throw new RangeError(`AnimatedRagdoll: strikeSpeed must be a finite number >= 0, got ${String(strikeSpeed)}`);
     }
     root.updateWorldMatrix(true, true);
     this.fit = fitRagdoll(root, { names, mesh, height: _height });
-    this.setStrength(strength ?? ANIMATED_RAGDOLL_DEFAULTS.strength);
-    this.ragdoll = createRagdoll(world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
-    this.masses = Float64Array.from(ragdollParts, (p) => partMass(p) * this.ragdoll.mass);
-    this.reach = Math.max(...this.ragdoll.limbs.map((l) => l.radius));
-    this.limbSlots = Int32Array.from(this.ragdoll.limbs.flatMap((l) => [particleSlot(l.from), particleSlot(l.to)]));
+    this.readStrength(strength ?? ANIMATED_RAGDOLL_DEFAULTS.strength);
+    this.ragdoll = buildOn(world, createRagdoll, world, { ...physical, joints: this.fit.joints, height: this.fit.height, limbRadii: this.fit.limbRadii });
     // The driver and the get-up's blend read the particle columns: slots, not ids.
     const first = particleSlot(this.ragdoll.first);
+    this.firstSlot = first;
     const swung = swungBones(this.fit, first);
     this.swings = new SwingDriver(swung);
     const driven = new Set<Object3D>(swung.map((s) => s.bone));
@@ -155,22 +139,21 @@ export class AnimatedRagdoll {
     this.restParts = Int32Array.from(ends, (e) => ragdollParts.indexOf(e.part));
     this.restShares = new Float64Array(ends.length + 1);
     this.posed = [...swung.map((s) => s.bone), ...endBones];
-    this.current = new Float64Array(ragdollParts.length * 3);
-    this.previous = new Float64Array(ragdollParts.length * 3);
-    this.sample(this.current);
-    this.previous.set(this.current);
+    this.sampled = new Float64Array(ragdollParts.length * 3);
+    this.sample(this.sampled);
+    this.driver = makeOn(world, CharacterDriver, world, this.ragdoll, { pose: this.sampled, strength: this.strength, strikeSpeed: speed });
+    this.driverState = this.driver.state;
     this.blend = new GetUpBlend(
       ragdollParts.length,
       swung.map((s) => ({ bone: s.bone, aim: s.to - first })),
-      this.current,
+      this.sampled,
+      this.driver.blendState,
     );
-    this.pins = ragdollParts.map((_, i) => world.addPin(this.ragdoll.first + i));
-    this.stepping = world.onBeforeStep(this.beforeStep);
   }
 
-  /** True once hit or activated, until a get-up ends. */
+  /** True once hit or activated, until a get-up ends (in a worker's world: as of the latest frame read). */
   get active(): boolean {
-    return this.isActive;
+    return this.driverState[0] === 1;
   }
 
   /** True while {@link AnimatedRagdoll.getUp} blends back to the animation. */
@@ -181,19 +164,18 @@ export class AnimatedRagdoll {
   /**
    * Reads the animated pose from the bones: call every frame after the mixer
    * ran, before stepping, with the frame's `dt` (s). The pins glide from the last
-   * pose to this one over the frame's steps. Allocates nothing.
+   * pose to this one over the frame's steps. Allocates nothing on a main-thread world.
    */
   follow(dt: number): void {
     if (typeof dt !== 'number' || !(dt >= 0) || !Number.isFinite(dt)) throw new RangeError(`AnimatedRagdoll.follow: dt must be a finite number >= 0, got ${String(dt)}`);
     if (this.removed) return;
+    this.syncBones();
     // Driven bones keep the animation's locals (the driver writes only their matrices): rebuild those to read the animation.
     const posed = this.posed;
-    if (this.isActive) for (let i = 0; i < posed.length; i++) posed[i]!.updateMatrix();
+    if (this.bonesActive) for (let i = 0; i < posed.length; i++) posed[i]!.updateMatrix();
     this.root.updateWorldMatrix(true, true);
-    this.previous.set(this.current);
-    this.sample(this.current);
-    this.sampleDt = dt;
-    this.samples++;
+    this.sample(this.sampled);
+    this.driver.follow(this.sampled, dt);
   }
 
   /**
@@ -202,8 +184,11 @@ export class AnimatedRagdoll {
    * Allocates nothing.
    */
   pose(): void {
-    if (!this.isActive || this.removed) return;
-    this.swings.update(this.world);
+    if (this.removed) return;
+    this.syncBones();
+    if (!this.bonesActive) return;
+    const world = readable(this.world);
+    this.swings.update(world);
     if (this.blend.running) this.blend.twistBones();
     // Hands and feet from the animation's turn, then rested on the colliders (by the blend's share while getting up).
     this.rest.restore();
@@ -213,7 +198,7 @@ export class AnimatedRagdoll {
     const weight = shares.length - 1;
     this.blend.ragdollWeight(shares, weight);
     for (let i = 0; i < weight; i++) shares[i] = (1 - this.strength[this.restParts[i]!]!) * shares[weight]!;
-    this.rest.update(this.world.colliders, shares);
+    this.rest.update(world.colliders, shares);
   }
 
   /**
@@ -224,20 +209,9 @@ export class AnimatedRagdoll {
    * nothing when already active otherwise.
    */
   activate(): void {
-    if (this.blend.running) this.stopGettingUp();
-    if (this.isActive || this.removed) return;
-    this.isActive = true;
-    for (const bone of this.posed) {
-      bone.updateMatrix();
-      bone.matrixAutoUpdate = false;
-    }
-    this.root.updateWorldMatrix(true, true);
-    const first = this.ragdoll.first;
-    if (this.samples > 0 && this.sampleDt > 0) inheritAnimation(this.world, first, this.previous, this.current, this.sampleDt);
-    else inheritAnimation(this.world, first, this.current, this.current, this.world.timeStep);
-    // Bind in the pose both are in now, so the bones do not jump whatever the limb frames' twist.
-    this.swings.bind(this.world);
-    this.applyStrength(this.strength);
+    if (this.removed) return;
+    this.driver.activate();
+    this.syncBones();
   }
 
   /**
@@ -248,32 +222,18 @@ export class AnimatedRagdoll {
    * {@link AnimatedRagdoll.activate}).
    */
   hit(part: RagdollPart, direction: Vec3Like, strength: number): void {
-    this.ragdoll.part(part);
-    this.activate();
-    this.ragdoll.hit(part, direction, strength);
+    this.driver.hit(part, direction, strength);
+    this.syncBones();
   }
 
   /**
    * How hard each part holds to the animation while active, in [0, 1]: one
    * number, or per part (parts left out: 0). Applies at once when active (and
-   * ends a get-up). Throws a `RangeError` naming a value outside [0, 1] or an unknown part.
+   * ends a get-up); the pins are made anew. Throws a `RangeError` naming a value outside [0, 1] or an unknown part.
    */
   setStrength(strength: RagdollStrength): void {
-    const what = 'AnimatedRagdoll: strength';
-    if (typeof strength === 'number') {
-      checkStrength(strength, what);
-      this.strength.fill(strength);
-    } else if (strength !== null && typeof strength === 'object') {
-      for (const [part, value] of Object.entries(strength)) {
-        if (!(ragdollParts as readonly string[]).includes(part)) throw new RangeError(`${what}.${part} is not a ragdoll part (parts: ${ragdollParts.join(', ')})`);
-        checkStrength(value, `${what}.${part}`);
-      }
-      ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? ANIMATED_RAGDOLL_DEFAULTS.strength));
-    } else throw new TypeError(`${what} must be a number in [0, 1] or an object of them by part, got ${String(strength)}`);
-    if (this.ragdoll && this.isActive) {
-      this.blend.stop();
-      this.applyStrength(this.strength);
-    }
+    this.readStrength(strength);
+    this.driver.setStrength(this.strength);
   }
 
   /**
@@ -289,165 +249,56 @@ export class AnimatedRagdoll {
    * animated pose (1.6 m for 0.5 s, 6.5 m for 1 s). Begun while the body still
    * moves, the blend starts where it is, from rest. A hit, a strike,
    * {@link AnimatedRagdoll.activate} or {@link AnimatedRagdoll.setStrength}
-   * ends the get-up. Does nothing while inactive; called again while getting
+   * ends the get-up. Does nothing while inactive (but make the pins anew); called again while getting
    * up, it starts over from the current pose.
    */
   getUp(seconds: number): void {
     if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new RangeError(`AnimatedRagdoll.getUp: seconds must be a finite number > 0, got ${String(seconds)}`);
-    if (!this.isActive || this.removed) return;
-    this.blend.start(this.world.particles.position, particleSlot(this.ragdoll.first), seconds);
-    this.applyStrength(this.rigid);
+    if (this.removed) return;
+    this.driver.getUp(seconds);
   }
 
   /** Removes the ragdoll, its pins and its step hook, and hands the bones back to the animation. Safe to call twice. */
   remove(): void {
     if (this.removed) return;
     this.removed = true;
-    this.world.remove(this.stepping);
-    for (const pin of this.pins) if (pin >= 0 && this.world.pinRow(pin) >= 0) this.world.remove(pin);
-    this.ragdoll.remove();
+    this.driver.remove();
     for (const bone of this.posed) bone.matrixAutoUpdate = true;
   }
 
-  private complianceFor(i: number, strength: number): number {
-    const omega = (HALF_STRENGTH_OMEGA * strength) / (1 - strength);
-    return 1 / (this.masses[i]! * omega * omega);
-  }
-
   /**
-   * Sets every pin to its strength: rigid at 1, compliant between, none at 0.
-   * Undamped: a pin's dashpot damps against a still target, so it would drag a
-   * limb behind a walking animation (a half-strength hand hung 15 cm behind,
-   * against 9 cm undamped); the ragdoll's joint damping calms the swinging.
+   * Brings the bones to what the driver did: turned physical (in a step, by a strike, or by a
+   * call) binds them in the pose it turned physical in, with the bones still in the frame's
+   * animated pose; back to the animation hands them to it.
    */
-  private applyStrength(strength: Float64Array): void {
-    const world = this.world;
-    for (let i = 0; i < ragdollParts.length; i++) {
-      const s = strength[i]!;
-      const pin = this.pins[i]!;
-      if (s <= 0) {
-        if (pin >= 0) world.remove(pin);
-        this.pins[i] = -1;
-        continue;
+  private syncBones(): void {
+    const state = this.driverState;
+    const active = state[0] === 1;
+    if (active && state[1] !== this.boundAt) {
+      this.boundAt = state[1]!;
+      for (const bone of this.posed) {
+        bone.updateMatrix();
+        bone.matrixAutoUpdate = false;
       }
-      const compliance = s >= 1 ? 0 : this.complianceFor(i, s);
-      if (pin < 0) this.pins[i] = world.addPin(this.ragdoll.first + i, this.targetOf(i), { compliance, damping: 0 });
-      else if (world.pins.compliance[world.pinRow(pin)] !== compliance) world.setPin(pin, { compliance, damping: 0 });
-    }
+      this.root.updateWorldMatrix(true, true);
+      // Bind in the pose both are in, so the bones do not jump whatever the limb frames' twist.
+      this.swings.bind(this.driver.activationPose, this.firstSlot);
+    } else if (!active && this.bonesActive) for (const bone of this.posed) bone.matrixAutoUpdate = true;
+    this.bonesActive = active;
   }
 
-  private targetOf(i: number): [number, number, number] {
-    return [this.current[i * 3]!, this.current[i * 3 + 1]!, this.current[i * 3 + 2]!];
-  }
-
-  private deactivate(): void {
-    this.isActive = false;
-    this.blend.stop();
-    this.applyStrength(this.rigid);
-    for (const bone of this.posed) bone.matrixAutoUpdate = true;
-  }
-
-  /** Ends a get-up where the body is: the pins soften to the strength, each particle keeping its velocity. */
-  private stopGettingUp(): void {
-    this.blend.stop();
-    this.applyStrength(this.strength);
-  }
-
-  /** Before every step: the pins' share of the way from the last pose to this one, blended with where the body lay while getting up. */
-  private readonly beforeStep = (world: World): void => {
-    if ((!this.isActive || this.blend.running) && this.strikeSpeed > 0 && this.struck(world)) this.activate();
-    if (this.blend.running && this.blend.advance(world.timeStep)) this.deactivate();
-    const blending = this.blend.running;
-    const share = (world.frameStep + 1) / world.frameSteps;
-    const target = world.pins.target;
-    for (let i = 0; i < ragdollParts.length; i++) {
-      const pin = this.pins[i]!;
-      if (pin < 0) continue;
-      const row = world.pinRow(pin) * 3;
-      for (let k = 0; k < 3; k++) {
-        const from = this.previous[i * 3 + k]!;
-        target[row + k] = from + (this.current[i * 3 + k]! - from) * share;
+  private readStrength(strength: RagdollStrength): void {
+    const what = 'AnimatedRagdoll: strength';
+    if (typeof strength === 'number') {
+      checkStrength(strength, what);
+      this.strength.fill(strength);
+    } else if (strength !== null && typeof strength === 'object') {
+      for (const [part, value] of Object.entries(strength)) {
+        if (!(ragdollParts as readonly string[]).includes(part)) throw new RangeError(`${what}.${part} is not a ragdoll part (parts: ${ragdollParts.join(', ')})`);
+        checkStrength(value, `${what}.${part}`);
       }
-      if (blending) this.blend.blendTarget(target, row, i);
-      if (this.isActive) world.wake(this.ragdoll.first + i);
-    }
-  };
-
-  /**
-   * True when another body (or a lone particle) with a particle moving at least
-   * `strikeSpeed` will, one step from now, overlap a limb: its bounds moved a
-   * step ahead against each limb capsule's bounds. Boxes, not exact shapes, so
-   * a near miss by a few centimetres counts too; a blow is meant to be caught a
-   * step early. Allocates nothing.
-   */
-  private struck(world: World): boolean {
-    const particles = world.particles;
-    const pos = particles.position;
-    const box = this.bounds;
-    box.fill(Infinity, 0, 3);
-    box.fill(-Infinity, 3, 6);
-    const first = particleSlot(this.ragdoll.first);
-    for (let i = first; i < first + this.ragdoll.count; i++) {
-      for (let k = 0; k < 3; k++) {
-        const x = pos[i * 3 + k]!;
-        if (x < box[k]!) box[k] = x;
-        if (x > box[3 + k]!) box[3 + k] = x;
-      }
-    }
-    const own = this.ragdoll.body;
-    const bodies = world.bodies;
-    for (let b = 0; b < bodies.length; b++) {
-      const body = bodies[b]!;
-      if (body.alive && body !== own && this.strikes(world, particleSlot(body.first), particleSlot(body.first) + body.count)) return true;
-    }
-    // Particles of no body.
-    for (let i = 0; i < particles.end; i++) if (particles.body[i]! < 0 && particles.isAlive(i) && this.strikes(world, i, i + 1)) return true;
-    return false;
-  }
-
-  /** Whether particles `start`…`end` − 1 (one body) strike a limb within the next step (see `struck`). */
-  private strikes(world: World, start: number, end: number): boolean {
-    const particles = world.particles;
-    const pos = particles.position;
-    const prev = particles.previous;
-    const ahead = this.ahead;
-    ahead.fill(Infinity, 0, 3);
-    ahead.fill(-Infinity, 3, 6);
-    // Distance per substep at the strike speed, and substeps per step: a step's move is (x − x_prev) × substeps.
-    const speed = this.strikeSpeed * world.substep;
-    const substeps = world.activeSubsteps;
-    let fastest = 0;
-    for (let i = start; i < end; i++) {
-      if (particles.inverseMass[i] === 0 && (particles.flags[i]! & ParticleFlag.Pinned) === 0) continue;
-      const r = particles.radius[i]!;
-      for (let k = 0; k < 3; k++) {
-        const d = pos[i * 3 + k]! - prev[i * 3 + k]!;
-        const x = pos[i * 3 + k]! + d * substeps;
-        if (x - r < ahead[k]!) ahead[k] = x - r;
-        if (x + r > ahead[3 + k]!) ahead[3 + k] = x + r;
-      }
-      const dx = pos[i * 3]! - prev[i * 3]!;
-      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]!;
-      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]!;
-      fastest = Math.max(fastest, dx * dx + dy * dy + dz * dz);
-    }
-    if (fastest < speed * speed) return false;
-    const box = this.bounds;
-    const reach = this.reach;
-    for (let k = 0; k < 3; k++) if (ahead[k]! > box[3 + k]! + reach || ahead[3 + k]! < box[k]! - reach) return false;
-    const limbs = this.ragdoll.limbs;
-    const ends = this.limbSlots;
-    for (let l = 0; l < limbs.length; l++) {
-      const limb = limbs[l]!;
-      let overlaps = true;
-      for (let k = 0; k < 3 && overlaps; k++) {
-        const a = pos[ends[l * 2]! * 3 + k]!;
-        const b = pos[ends[l * 2 + 1]! * 3 + k]!;
-        overlaps = ahead[k]! <= Math.max(a, b) + limb.radius && ahead[3 + k]! >= Math.min(a, b) - limb.radius;
-      }
-      if (overlaps) return true;
-    }
-    return false;
+      ragdollParts.forEach((p, i) => (this.strength[i] = strength[p] ?? ANIMATED_RAGDOLL_DEFAULTS.strength));
+    } else throw new TypeError(`${what} must be a number in [0, 1] or an object of them by part, got ${String(strength)}`);
   }
 
   private sample(into: Float64Array): void {

@@ -1,15 +1,7 @@
 import { Matrix4, Quaternion, Vector3, type Object3D } from 'three';
+import { PoseBlend } from '../core/motion/poseBlend.js';
 
-/**
- * Weight of the end pose at share `s` of a blend, 3s² − 2s³ (clamped to
- * [0, 1]): it leaves 0 and arrives at 1 with zero slope, and its slope is at
- * most 1.5 (at s = 1/2).
- */
-export function smoothstep(s: number): number {
-  if (s <= 0) return 0;
-  if (s >= 1) return 1;
-  return s * s * (3 - 2 * s);
-}
+export { smoothstep } from '../core/motion/poseBlend.js';
 
 /**
  * The pose blend of a get-up (`AnimatedRagdoll.getUp`): each particle's
@@ -27,12 +19,7 @@ export function smoothstep(s: number): number {
  * place: 1.6 m for a 0.5 s get-up, 6.5 m for a 1 s one. Allocates nothing once
  * built.
  */
-export class GetUpBlend {
-  /** Where each particle lay when the get-up began (xyz per particle). */
-  private readonly from: Float64Array;
-  /** Elapsed seconds, duration (0: not running) and the animated pose's weight: in a typed array, as doubles in fields can box in V8 each step. */
-  private readonly state = new Float64Array(3);
-
+export class GetUpBlend extends PoseBlend {
   /** The bones it turns (parents before children), and each one's axis in its own space (xyz; 0 where it has none). */
   private readonly bones: readonly Object3D[];
   private readonly axes: Float64Array;
@@ -53,9 +40,11 @@ export class GetUpBlend {
    * bone: an axis the animation keeps in the bone, unlike the way to a particle
    * a further bone carries (the pelvis aims at the chest particle, which the
    * spine's bend moves), so the twist about it is all the two turns differ by.
+   * `state` is the blend's state to share (a `CharacterDriver`'s `blendState`: the driver
+   * advances the blend in the steps, this object turns the bones by its weight).
    */
-  constructor(count: number, bones: readonly { bone: Object3D; aim: number }[] = [], pose: Float64Array = new Float64Array(count * 3)) {
-    this.from = new Float64Array(count * 3);
+  constructor(count: number, bones: readonly { bone: Object3D; aim: number }[] = [], pose: Float64Array = new Float64Array(count * 3), state?: Float64Array) {
+    super(count, state);
     this.bones = bones.map((b) => b.bone);
     this.isPosed = new Set(this.bones);
     this.axes = new Float64Array(bones.length * 3);
@@ -73,48 +62,6 @@ export class GetUpBlend {
       }
       axis.toArray(this.axes, i * 3);
     });
-  }
-
-  /** True from {@link GetUpBlend.start} until the blend reaches the animation or is stopped. */
-  get running(): boolean {
-    return this.state[1]! > 0;
-  }
-
-  /** Starts a blend of `seconds` from the particles in slots `first`… (indices, not ids: see `particleSlot`) as they lie in `positions` (a world's xyz positions). */
-  start(positions: Float64Array, first: number, seconds: number): void {
-    this.from.set(positions.subarray(first * 3, first * 3 + this.from.length));
-    this.state[0] = 0;
-    this.state[1] = seconds;
-    this.state[2] = 0;
-  }
-
-  /**
-   * Moves the blend on by `dt` seconds (one step); true when this step ends
-   * it, the pose wholly the animation's (the caller hands over then).
-   */
-  advance(dt: number): boolean {
-    const state = this.state;
-    state[0] = state[0]! + dt;
-    // A relative tolerance, so that 60 steps of 1/60 s end a 1 s blend on the 60th.
-    const share = state[0]! / state[1]!;
-    state[2] = share >= 1 - 1e-9 ? 1 : smoothstep(share);
-    return state[2] === 1;
-  }
-
-  /**
-   * Writes into `out[at]` the weight of the ragdoll's own pose: 1 − the animated
-   * pose's weight while the blend runs, 1 otherwise (a typed array, not a
-   * returned double, which V8 can box). `ExtremityRest` turns hands and feet by
-   * this share of their rest on the floor, so that they reach the animation's
-   * turn exactly as the get-up ends.
-   */
-  ragdollWeight(out: Float64Array, at: number): void {
-    out[at] = this.state[1]! > 0 ? 1 - this.state[2]! : 1;
-  }
-
-  /** Ends the blend where it is (a hit, or the strengths set anew). */
-  stop(): void {
-    this.state[1] = 0;
   }
 
   /**
@@ -164,19 +111,6 @@ export class GetUpBlend {
           else bone.matrix.copy(bone.matrixWorld);
         }
       }
-    }
-  }
-
-  /**
-   * Blends particle `i`'s target, xyz at `row` of `target` and holding its
-   * animated place, toward where the particle lay by the blend's weight.
-   */
-  blendTarget(target: Float64Array, row: number, i: number): void {
-    const weight = this.state[2]!;
-    if (weight === 1) return;
-    for (let k = 0; k < 3; k++) {
-      const from = this.from[i * 3 + k]!;
-      target[row + k] = from + (target[row + k]! - from) * weight;
     }
   }
 }

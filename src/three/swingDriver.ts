@@ -190,9 +190,15 @@ export class SwingDriver {
     }
   }
 
-  /** Records each bone against its parent and its particles; the bones and the particles must be in the same pose now. */
-  bind(world: World): void {
-    const pos = world.particles.position;
+  /**
+   * Records each bone against its parent and its particles, which lie at `pose` (xyz per
+   * particle from slot `first`: the pose a `CharacterDriver` turned physical in); the bones
+   * must be in that pose now.
+   */
+  bind(pose: Float64Array, first: number): void {
+    // The specs name slots; `pose` starts at slot `first`.
+    const pos = pose;
+    const base = first * 3;
     for (const b of this.bound) {
       const { bone, parent, to, root, side } = b.spec;
       bone.updateWorldMatrix(true, false);
@@ -202,15 +208,16 @@ export class SwingDriver {
       b.relative.copy(b.parentRotation).invert().multiply(b.rotation);
       const start = root ? root.from : (b.spec.from ?? -1);
       const o = start * 3;
-      const ox = start >= 0 ? pos[o]! : this.origin.x;
-      const oy = start >= 0 ? pos[o + 1]! : this.origin.y;
-      const oz = start >= 0 ? pos[o + 2]! : this.origin.z;
-      b.aim.set(pos[to * 3]! - ox, pos[to * 3 + 1]! - oy, pos[to * 3 + 2]! - oz).normalize();
-      if (side) b.side.set(pos[side[0] * 3]! - pos[side[1] * 3]!, pos[side[0] * 3 + 1]! - pos[side[1] * 3 + 1]!, pos[side[0] * 3 + 2]! - pos[side[1] * 3 + 2]!);
+      const ox = start >= 0 ? pos[o - base]! : this.origin.x;
+      const oy = start >= 0 ? pos[o + 1 - base]! : this.origin.y;
+      const oz = start >= 0 ? pos[o + 2 - base]! : this.origin.z;
+      b.aim.set(pos[to * 3 - base]! - ox, pos[to * 3 + 1 - base]! - oy, pos[to * 3 + 2 - base]! - oz).normalize();
+      if (side)
+        b.side.set(pos[side[0] * 3 - base]! - pos[side[1] * 3 - base]!, pos[side[0] * 3 + 1 - base]! - pos[side[1] * 3 + 1 - base]!, pos[side[0] * 3 + 2 - base]! - pos[side[1] * 3 + 2 - base]!);
       else b.aim.applyQuaternion(this.inverse.copy(b.parentRotation).invert());
       if (b.at >= 0) {
         const p = b.at * 3;
-        b.offset.set(this.origin.x - pos[p]!, this.origin.y - pos[p + 1]!, this.origin.z - pos[p + 2]!).applyQuaternion(this.inverse.copy(b.rotation).invert());
+        b.offset.set(this.origin.x - pos[p - base]!, this.origin.y - pos[p + 1 - base]!, this.origin.z - pos[p + 2 - base]!).applyQuaternion(this.inverse.copy(b.rotation).invert());
       }
     }
   }

@@ -12,6 +12,8 @@ export interface RemoteBuilder {
   call<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R;
   /** Constructs a replayable engine class on the shadow and records it for the worker. */
   construct<A extends unknown[], T>(Class: new (...args: A) => T, ...args: A): T;
+  /** The shadow world the proxy records for (read it, never change it). */
+  readonly shadow: object;
 }
 
 const remotes = new WeakMap<object, RemoteBuilder>();
@@ -24,6 +26,21 @@ export function registerRemote(world: object, remote: RemoteBuilder): void {
 /** The remote world whose proxy `world` is, or undefined for a main-thread world. */
 export function remoteOf(world: object): RemoteBuilder | undefined {
   return remotes.get(world);
+}
+
+/**
+ * What to read `world` through: the shadow world behind a RemoteWorld's proxy (reads through
+ * the proxy are not recorded but cost a proxy trap each, and an object read through it is
+ * recorded once as a reference), `world` itself otherwise. Never change what it returns.
+ *
+ * @example
+ * ```ts
+ * const positions = readable(world).particles.position;
+ * ```
+ */
+export function readable<T extends object>(world: T): T {
+  const remote = remotes.get(world);
+  return remote === undefined ? world : (remote.shadow as T);
 }
 
 /**

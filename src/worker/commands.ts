@@ -55,7 +55,9 @@ export type ToWorker = { type: 'init'; options: WorldOptions; transport: Transpo
  * Messages from the worker to the main thread. `tears`: sticks (indices into `handle.sticks`) of
  * the cloth handle with reference `ref` that tore in the steps of advance number `advances`;
  * `breaks`: particles (indices into `attachment.particles`) the attachment with reference `ref`
- * let go in them.
+ * let go in them; `links`: the links (indices into `bodyAttachment.particles`) the body attachment
+ * with reference `ref` let go in them, over its break force or because a particle went; `character`: the state of the character driver with reference `ref` after
+ * them (see `CharacterDriver.saveMirror`).
  */
 export type FromWorker =
   | { type: 'shared'; buffer: SharedArrayBuffer }
@@ -65,6 +67,8 @@ export type FromWorker =
   | { type: 'error'; message: string; stack: string; command: string }
   | { type: 'tears'; ref: number; advances: number; sticks: Int32Array }
   | { type: 'breaks'; ref: number; advances: number; particles: Int32Array }
+  | { type: 'links'; ref: number; advances: number; broken: Int32Array; dropped: Int32Array }
+  | { type: 'character'; ref: number; advances: number; state: Float64Array }
   | { type: 'slow'; report: SlowerThanRealTimeReport };
 
 /** A short description of a command for error messages: `createCloth(…)`, `#3.velocity = …`. */

@@ -1,6 +1,8 @@
 import type { ClothHandle } from '../core/bodies/cloth.js';
 import { ClothTearing } from '../core/bodies/clothTearing.js';
 import { Attachment } from '../core/motion/attachment.js';
+import { BodyAttachment } from '../core/constraints/bodyAttachment.js';
+import { CHARACTER_MIRROR_LENGTH, CharacterDriver } from '../core/motion/characterDriver.js';
 import type { PostFromWorker } from './transport.js';
 
 /** A cloth handle the main thread holds, with the sticks already reported torn. */
@@ -18,20 +20,48 @@ interface WatchedAttachment {
   held: Uint8Array;
 }
 
+/** A body attachment the main thread holds, with which of its links held before the latest advance. */
+interface WatchedLinks {
+  kind: 'links';
+  links: BodyAttachment;
+  held: Uint8Array;
+}
+
+/** A character driver the main thread holds, with what was last posted of it. */
+interface WatchedCharacter {
+  kind: 'character';
+  driver: CharacterDriver;
+  posted: Float64Array;
+  /** Its state after the commands, before the advance's steps. */
+  before: Float64Array;
+  scratch: Float64Array;
+}
+
 /**
- * What the steps change that the shadow world cannot see and must mirror: cloths that tear
- * and attachments that break. The worker watches the objects the main thread holds
+ * What the steps change that the shadow world cannot see and must mirror: cloths that tear,
+ * attachments and body attachments that break, and characters whose steps turned them physical, blended their
+ * get-up or handed them back to the animation. The worker watches the objects the main thread holds
  * references to and, after each advance, posts what changed in its steps (`tears`, `breaks`),
  * so the shadow can make the same change and the app can hear of it. A change a command
  * made (an attachment released by the app) is not reported: it happened on both sides already.
  */
 export class StepEvents {
-  private readonly watched = new Map<number, WatchedCloth | WatchedAttachment>();
+  private readonly watched = new Map<number, WatchedCloth | WatchedAttachment | WatchedLinks | WatchedCharacter>();
 
   constructor(private readonly post: PostFromWorker) {}
 
   /** Watches `value` (reference `ref`) when it is a cloth handle or an attachment. */
   watch(ref: number, value: unknown): void {
+    if (value instanceof CharacterDriver) {
+      const posted = new Float64Array(CHARACTER_MIRROR_LENGTH);
+      value.saveMirror(posted);
+      this.watched.set(ref, { kind: 'character', driver: value, posted, before: posted.slice(), scratch: new Float64Array(CHARACTER_MIRROR_LENGTH) });
+      return;
+    }
+    if (value instanceof BodyAttachment) {
+      this.watched.set(ref, { kind: 'links', links: value, held: value.holding.slice() });
+      return;
+    }
     if (value instanceof Attachment) {
       this.watched.set(ref, { kind: 'attachment', attachment: value, held: new Uint8Array(value.pins.length) });
       return;
@@ -54,15 +84,57 @@ export class StepEvents {
   beforeAdvance(): void {
     for (const w of this.watched.values()) {
       if (w.kind === 'attachment') for (let i = 0; i < w.held.length; i++) w.held[i] = w.attachment.pins[i]! >= 0 ? 1 : 0;
+      else if (w.kind === 'links') w.held.set(w.links.holding);
+      else if (w.kind === 'character') w.driver.saveMirror(w.before);
     }
   }
 
-  /** Posts the sticks each watched cloth lost and the particles each watched attachment let go in advance number `advances`. */
+  /**
+   * Posts the sticks each watched cloth lost, the particles each watched attachment let go in
+   * advance number `advances`, and each watched character's state where it changed.
+   */
   afterAdvance(advances: number): void {
     for (const [ref, w] of this.watched) {
       if (w.kind === 'cloth') this.tears(ref, w, advances);
-      else this.breaks(ref, w, advances);
+      else if (w.kind === 'attachment') this.breaks(ref, w, advances);
+      else if (w.kind === 'links') this.links(ref, w, advances);
+      else this.character(ref, w, advances);
     }
+  }
+
+  /**
+   * The links a body attachment let go in the advance's steps: over its break force (`broken`,
+   * what `onBreak` hears), or because a particle of the link went away (`dropped`, which a
+   * removal command made on both sides; the worker's step only noticed).
+   */
+  private links(ref: number, w: WatchedLinks, advances: number): void {
+    const { links, held } = w;
+    let broken: number[] | undefined;
+    let dropped: number[] | undefined;
+    const particles = links.world.particles;
+    for (let i = 0; i < held.length; i++) {
+      if (held[i] === 0 || links.holding[i] === 1) continue;
+      let alive = particles.isAlive(links.particles[i]!);
+      for (let k = 0; k < 4 && alive; k++) {
+        const a = links.anchors[i * 4 + k]!;
+        if (a >= 0) alive = particles.isAlive(a);
+      }
+      if (alive) (broken ??= []).push(i);
+      else (dropped ??= []).push(i);
+    }
+    if (broken !== undefined || dropped !== undefined) this.post({ type: 'links', ref, advances, broken: Int32Array.from(broken ?? []), dropped: Int32Array.from(dropped ?? []) });
+  }
+
+  /**
+   * The character's state when its steps changed it, or when it differs from what was posted
+   * last: the shadow made the same calls, but on the state it had then, which may have been
+   * a frame behind.
+   */
+  private character(ref: number, w: WatchedCharacter, advances: number): void {
+    w.driver.saveMirror(w.scratch);
+    if (same(w.scratch, w.before) && same(w.scratch, w.posted)) return;
+    w.posted.set(w.scratch);
+    this.post({ type: 'character', ref, advances, state: w.scratch.slice() });
   }
 
   private tears(ref: number, w: WatchedCloth, advances: number): void {
@@ -88,4 +160,9 @@ export class StepEvents {
     }
     if (released !== undefined) this.post({ type: 'breaks', ref, advances, particles: Int32Array.from(released) });
   }
+}
+
+function same(a: Float64Array, b: Float64Array): boolean {
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
 }

@@ -1,6 +1,7 @@
 import type { WorkerEndpoint } from './remoteWorld.js';
 import type { RemoteWorld } from './remoteWorld.js';
 import type { Attachment } from '../core/motion/attachment.js';
+import type { BodyAttachment } from '../core/constraints/bodyAttachment.js';
 
 /**
  * An endpoint that holds what the remote world posts until {@link DeferredEndpoint.start}
@@ -70,8 +71,8 @@ export class WorkerLink {
   }
 
   /**
-   * Hears the particles `attachment` (made through the remote world) lets go in the worker
-   * because its `breakForce` was exceeded, by particle id, once the frame that broke it is
+   * Hears the particles `attachment` (an `Attachment` or a `BodyAttachment` made through the
+   * remote world) lets go in the worker because its `breakForce` was exceeded, by particle id, once the frame that broke it is
    * read. Returns the unsubscribe function.
    */
   onBreak(attachment: object, hear: (particle: number) => void): () => void {
@@ -79,12 +80,13 @@ export class WorkerLink {
     return () => void this.breaks.delete(attachment);
   }
 
-  /** @internal The remote world's `onBreak`: `particles` index `attachment.particles`. */
-  broke(attachment: Attachment, particles: Int32Array): void {
+  /** @internal The remote world's `onBreak`: `particles` index `attachment.particles` (ids for an `Attachment`, slots for a `BodyAttachment`). */
+  broke(attachment: Attachment | BodyAttachment, particles: Int32Array): void {
     const hear = this.breaks.get(attachment);
     if (hear === undefined) return;
-    const ids = attachment.particles;
-    for (const i of particles) hear(ids[i]!);
+    const slots = 'holding' in attachment;
+    const shadow = this.remote.shadow.particles;
+    for (const i of particles) hear(slots ? shadow.idOf(attachment.particles[i]!) : attachment.particles[i]!);
   }
 
   /**

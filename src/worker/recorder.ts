@@ -3,6 +3,7 @@ import { RigidBody } from '../core/bodies/rigid.js';
 import { Ragdoll } from '../core/bodies/ragdoll.js';
 import { LimbFrames } from '../core/bodies/limbFrames.js';
 import { REF, WORLD_REF, type Command, type EncodedRef } from './commands.js';
+import { STEP_ONLY_FUNCTIONS } from './replayables.js';
 
 /**
  * Methods that only read (by name: the world's accessors and the closures of handles such as
@@ -145,9 +146,13 @@ export class Recorder {
     return (isObject(value) ? (this.raws.get(value) ?? value) : value) as T;
   }
 
-  /** Calls replayable `name` (`fn`) on the shadow with `args` and records it. */
+  /** Calls replayable `name` (`fn`) on the shadow with `args` (unless it acts on the steps alone, see `STEP_ONLY_FUNCTIONS`) and records it. */
   callFunction(name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): unknown {
     const encoded = this.encodeArgs(args, `${name}(…)`, undefined);
+    if (STEP_ONLY_FUNCTIONS.has(name)) {
+      this.push({ op: 'fn', name, args: encoded, result: -1 });
+      return undefined;
+    }
     const value = this.result(
       this.failing(() => fn(...this.unwrapArgs(args)), { op: 'fn', name, args: encoded, result: -1 }),
       `${name}(…)`,

@@ -3,6 +3,8 @@ import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldSnapshot } from '../core/snapshot.js';
 import type { ClothHandle } from '../core/bodies/cloth.js';
 import type { Attachment } from '../core/motion/attachment.js';
+import type { CharacterDriver } from '../core/motion/characterDriver.js';
+import type { BodyAttachment } from '../core/constraints/bodyAttachment.js';
 import { World } from '../core/world.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import type { FromWorker, ToWorker, TransportKind } from './commands.js';
@@ -41,11 +43,13 @@ export interface RemoteWorldOptions {
    */
   onTear?: (cloth: ClothHandle, sticks: Int32Array) => void;
   /**
-   * Hears the particles (indices into `attachment.particles`) an attachment let go in the
-   * worker (its `breakForce` exceeded), after the shadow's attachment
-   * has let them go too: the worker-mode form of `AttachmentOptions.onBreak`, which cannot be sent.
+   * Hears the particles (indices into `attachment.particles`) an `Attachment` or a
+   * `BodyAttachment` let go in the worker (its `breakForce` exceeded), after the shadow's
+   * attachment has let them go too, once the frame of the step that broke them is read: the
+   * worker-mode form of `onBreak` in their options, which cannot be sent. (A `BodyAttachment`'s
+   * `particles` are slots: `world.particles.idOf(slot)` gives the id.)
    */
-  onBreak?: (attachment: Attachment, particles: Int32Array) => void;
+  onBreak?: (attachment: Attachment | BodyAttachment, particles: Int32Array) => void;
   /**
    * Hears, once, the worker's world say that it runs slower than real time (for more than a
    * second): the worker-mode form of `world.realTime.onSlow`, which cannot be sent.
@@ -116,7 +120,7 @@ export class RemoteWorld {
   private readonly reader: FrameReader;
   private readonly onError: (error: Error) => void;
   private readonly onTear: ((cloth: ClothHandle, sticks: Int32Array) => void) | undefined;
-  private readonly onBreak: ((attachment: Attachment, particles: Int32Array) => void) | undefined;
+  private readonly onBreak: ((attachment: Attachment | BodyAttachment, particles: Int32Array) => void) | undefined;
   private readonly onSlow: ((report: SlowerThanRealTimeReport) => void) | undefined;
   private readonly snapshots = new Map<number, { resolve: (snapshot: WorldSnapshot) => void; reject: (error: Error) => void }>();
   private nextSnapshot = 1;
@@ -324,6 +328,21 @@ export class RemoteWorld {
         const attachment = held.raw as Attachment;
         for (const i of message.particles) attachment.release(i);
         this.onBreak?.(held.proxy as Attachment, message.particles);
+        return;
+      }
+      case 'links': {
+        const held = this.recorder.object(message.ref);
+        if (held === undefined) return;
+        const links = held.raw as BodyAttachment;
+        for (const i of message.dropped) links.release(i);
+        for (const i of message.broken) links.release(i);
+        if (message.broken.length > 0) this.onBreak?.(held.proxy as BodyAttachment, message.broken);
+        return;
+      }
+      case 'character': {
+        // The character's steps ran here: its shadow takes on their state (what the bones follow).
+        const held = this.recorder.object(message.ref);
+        (held?.raw as CharacterDriver | undefined)?.loadMirror(message.state);
         return;
       }
       case 'slow':

@@ -18,6 +18,7 @@ import { BodyDrag, limitBodySpeed } from '../core/motion/bodyDrag.js';
 import { BodyReach } from '../core/motion/bodyReach.js';
 import { Attachment } from '../core/motion/attachment.js';
 import { PoseTrack } from '../core/motion/poseTrack.js';
+import { CharacterDriver } from '../core/motion/characterDriver.js';
 import { inheritAnimation } from '../core/motion/inheritAnimation.js';
 import { BodyAttachment } from '../core/constraints/bodyAttachment.js';
 import { CoupledAttachment } from '../core/constraints/coupledAttachment.js';
@@ -74,6 +75,13 @@ export const REPLAYABLE_FUNCTIONS = {
 } as const;
 
 /**
+ * Replayable functions whose only effect is on what the steps use (velocities, a feature that
+ * acts after steps) and that hand out nothing: the worker runs them, the shadow world, which
+ * never steps, does not (it would keep what they register for the steps forever).
+ */
+export const STEP_ONLY_FUNCTIONS: ReadonlySet<string> = new Set<ReplayableFunctionName>(['limitBodySpeed']);
+
+/**
  * The engine's classes whose instances a world keeps (forces, constraints, motion helpers), by
  * name: `remote.construct(Attractor, options)` is recorded as `{ op: 'new', name: 'Attractor', … }`.
  */
@@ -89,6 +97,7 @@ export const REPLAYABLE_CLASSES = {
   BodyReach,
   Attachment,
   PoseTrack,
+  CharacterDriver,
   BodyAttachment,
   CoupledAttachment,
   VolumeConstraint,

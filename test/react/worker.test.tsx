@@ -4,7 +4,6 @@ import { Bone, InstancedMesh, Mesh, type Group, type Object3D } from 'three';
 import { Attractor as CoreAttractor } from '../../src/core/forces/attractor.js';
 import type { World as CoreWorld } from '../../src/core/world.js';
 import { Attach } from '../../src/react/components/Attach.js';
-import { CharacterRagdoll } from '../../src/react/components/CharacterRagdoll.js';
 import { Cloth } from '../../src/react/components/Cloth.js';
 import { Ground } from '../../src/react/components/Ground.js';
 import { Particle } from '../../src/react/components/Particle.js';
@@ -270,6 +269,39 @@ describe('<World worker>: events from the worker', () => {
     expect(remote.broken).toEqual([{ frame: plain.broken[0]!.frame, particle: remote.start, force: NaN }]);
     expect(remote.start).toBe(plain.start);
   });
+  it('<Attach to="body" onBreak> (a BodyAttachment) hears a break made in the worker at the frame the main thread hears it; the shadow lets the link go too', async () => {
+    const heard = async (worker: PhysicsWorker | undefined) => {
+      const broken: { frame: number; particle: number }[] = [];
+      let frame = 0;
+      const scene = await mountWorld(
+        <>
+          <Rope name="rope" from={[0, 2, 0]} to={[0, 1.2, 0]} segments={6} particleMass={0.05} pinStart />
+          <RigidBody name="crate" shape="box" size={0.2} position={[0, 1.1, 0]} mass={0.5} />
+          <Attach to="crate" particles={['rope.end']} breakForce={10} onBreak={(particle) => broken.push({ frame, particle })} />
+        </>,
+        { sleep: false, damping: 2, worker },
+      );
+      for (; frame < 60; frame++) await scene.frames(1);
+      const held = broken.length;
+      // The crate made 1 kg a corner: a 4 kg load on a tie that carries 10 N (0.5 kg hung from it for the first second).
+      const crate = scene.world.bodies.find((b) => b.alive && b.kind !== 'rope')!;
+      for (let i = 0; i < crate.count; i++) scene.world.setMass(crate.first + i, 1);
+      for (; frame < 120; frame++) await scene.frames(1);
+      const end = scene.particle('rope.end');
+      // The shadow's (or the world's) link holds no more: nothing left counted as a constraint of the tie.
+      const links = scene.world.stages.constraints.items.reduce((n, c) => n + (c.constraintCount ?? 1), 0);
+      await scene.unmount();
+      return { broken, held, end, links };
+    };
+    const plain = await heard(undefined);
+    const remote = await heard(inProcess());
+    expect(plain.held).toBe(0);
+    expect(plain.broken).toHaveLength(1);
+    expect(plain.broken[0]!.frame).toBeGreaterThanOrEqual(60); // after the load came
+    expect(remote.broken).toEqual([{ frame: plain.broken[0]!.frame, particle: remote.end }]);
+    expect(remote.end).toBe(plain.end);
+    expect(remote.links).toBe(plain.links);
+  });
 });
 
 describe('<World worker>: errors from the worker', () => {
@@ -365,16 +397,6 @@ describe('<World worker>: what cannot run in a worker is refused, naming the com
 
   it('useForce() of a force made on this thread', async () => {
     expect(await refusal(<OwnForce />)).toMatch(/^useForce\(\): in a <World worker> the force must be made by the world, got Attractor made on this thread.*makeOn\(world, Attractor/);
-  });
-
-  it('<CharacterRagdoll>, driven from its animation before every step', async () => {
-    expect(
-      await refusal(
-        <CharacterRagdoll>
-          <group />
-        </CharacterRagdoll>,
-      ),
-    ).toMatch(/<CharacterRagdoll> cannot run in a <World worker>/);
   });
 
   it('<RapierBridge>, whose Rapier world lives on the main thread', async () => {

@@ -1,6 +1,6 @@
 import type { BodyRecord } from '../bodies/body.js';
 import type { FeatureKind, WorldFeature } from '../features.js';
-import { particleSlot, type CallbackId } from '../ids.js';
+import { particleSlot } from '../ids.js';
 import type { World } from '../world.js';
 
 /** One body let go: the speed its particles may leave at, gravity's pull (m/s²) then, and the steps done of the steps it is watched for. */
@@ -26,11 +26,15 @@ interface SavedRelease {
  * `limitBodySpeed`): after each step, every particle of each body faster than
  * its release speed plus what gravity added since keeps its direction at that
  * speed, for the release's steps. A feature of the world, so a snapshot taken
- * while a body is let go repeats the rest of the release.
+ * while a body is let go repeats the rest of the release. Its after-step
+ * callback is in the world's list while a release is watched, without an id
+ * from the world's registry: the ids a world hands out then do not depend on
+ * which steps ran (a RemoteWorld's shadow, which never steps, hands out the
+ * same ids as its worker).
  */
 class ReleaseLimits implements WorldFeature {
   private readonly active: Release[] = [];
-  private callback: CallbackId | undefined;
+  private listening = false;
 
   /** Limits `body`'s speed to `speed` (m/s) now and over the next `steps` steps. */
   add(world: World, body: BodyRecord, speed: number, fall: number, steps: number): void {
@@ -64,10 +68,12 @@ class ReleaseLimits implements WorldFeature {
 
   /** Registers the after-step callback while a release is watched, and takes it away when none is. */
   private listen(world: World): void {
-    if (this.active.length > 0 && this.callback === undefined) this.callback = world.onAfterStep(this.afterStep);
-    else if (this.active.length === 0 && this.callback !== undefined) {
-      world.remove(this.callback);
-      this.callback = undefined;
+    if (this.active.length > 0 && !this.listening) {
+      world.lists.subscribe(world.afterStep, this.afterStep, 'releaseLimits');
+      this.listening = true;
+    } else if (this.active.length === 0 && this.listening) {
+      world.lists.unsubscribe(world.afterStep, this.afterStep);
+      this.listening = false;
     }
   }
 

@@ -39,7 +39,9 @@ export interface CharacterRagdollProps {
  * animation, and once hit (`ref.current.hit(part, direction, strength)`) or
  * `active`, it falls from that pose with the animation's velocities and poses
  * the bones. Use dual quaternion skinning (`dualQuaternionSkinning(mesh)`) for
- * skin that keeps its volume at folded joints.
+ * skin that keeps its volume at folded joints. In a `<World worker>` the
+ * animation is sampled here once a frame and sent to the worker, whose steps
+ * drive the ragdoll as a main-thread world's would (see docs/worker.md).
  *
  * @example
  * ```tsx
@@ -52,11 +54,7 @@ export interface CharacterRagdollProps {
  */
 export const CharacterRagdoll = guarded('<CharacterRagdoll>', function CharacterRagdoll({ children, names, active, strength, getUp = 1, strikeSpeed, ref }: CharacterRagdollProps) {
   strength ??= ANIMATED_RAGDOLL_DEFAULTS.strength;
-  const { world, worker } = useSinew('<CharacterRagdoll>');
-  if (worker !== null)
-    throw new Error(
-      '<CharacterRagdoll> cannot run in a <World worker>: it drives the ragdoll from its animation before every step (an onBeforeStep callback, with the clip sampled on this thread), which cannot run in the physics worker. Use <Ragdoll>, or remove the worker prop from this <World>',
-    );
+  const { world } = useSinew('<CharacterRagdoll>');
   const holder = useRef<Group>(null);
   const [character, setCharacter] = useState<AnimatedRagdoll | null>(null);
   useImperativeHandle<AnimatedRagdoll | null, AnimatedRagdoll | null>(ref, () => character, [character]);
