@@ -20,7 +20,7 @@ const ENGINE_WARM = 60;
 const ENGINE_STEPS = 200;
 /** The big cloth's side, and the seconds each of its runs is watched. */
 const BIG = 200;
-const BIG_SECONDS = 5;
+const BIG_SECONDS = 6;
 
 /** Mounts `content` in a 400 × 300 `<Canvas>`; returns the unmount. */
 function mount(content: ReactNode): () => void {
@@ -184,9 +184,9 @@ it('issue 30 in Chromium: the frame scene and a 200 × 200 cloth, on the main th
     [2, 'transfer'],
   ] as const) {
     const ratio = median(engine[k]!) / mainEngine;
-    log(verdict(ratio <= 1.1, `engine only: the step in a ${MODE_NAME[mode]} within 10 % of the main thread's (medians)`, `${fixed((ratio - 1) * 100, 1)} %`));
+    log(verdict(ratio <= 1.1, `engine only: the step in a ${MODE_NAME[mode]} at most 10 % above the main thread's (medians)`, `${fixed((ratio - 1) * 100, 1)} %`));
   }
-  log(verdict(sceneRatio <= 1.1, "frame scene, drawn: the worker's step within 10 % of the main thread's (medians)", `${fixed((sceneRatio - 1) * 100, 1)} %`));
+  log(verdict(sceneRatio <= 1.1, "frame scene, drawn: the worker's step at most 10 % above the main thread's (medians)", `${fixed((sceneRatio - 1) * 100, 1)} %`));
   log(
     verdict(
       workerFps >= 0.92 * idle,
@@ -202,11 +202,19 @@ it('issue 30 in Chromium: the frame scene and a 200 × 200 cloth, on the main th
     ),
   );
   const slow = (r: Recording) => (Number.isNaN(r.slowAt) ? 'no' : 'yes');
+  const allSlow = [big.worker, big.workerUndrawn, big.main, big.mainUndrawn].every((r) => !Number.isNaN(r.slowAt));
   log(
     verdict(
-      !Number.isNaN(big.worker.slowAt) && !Number.isNaN(big.main.slowAt),
-      `${BIG} × ${BIG} cloth: SlowerThanRealTime reaches <World onError> in both modes`,
-      `worker ${slow(big.worker)}, main thread ${slow(big.main)}`,
+      allSlow,
+      `${BIG} × ${BIG} cloth: SlowerThanRealTime reaches <World onError> in both modes, drawn or not`,
+      `worker ${slow(big.worker)} / ${slow(big.workerUndrawn)}, main thread ${slow(big.main)} / ${slow(big.mainUndrawn)}`,
+    ),
+  );
+  log(
+    verdict(
+      big.workerUndrawn.behind <= 2,
+      `${BIG} × ${BIG} cloth in a worker, not drawn: two advances in flight at most by the end (maxLagMs), not one a frame without end`,
+      `${big.workerUndrawn.behind} (most ${big.workerUndrawn.mostBehind}, while the worker started)`,
     ),
   );
   console.log(`\n${out.join('\n')}\n`);
