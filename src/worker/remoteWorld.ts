@@ -32,6 +32,20 @@ export interface RemoteWorldOptions {
   world?: WorldOptions;
   /** How frames come back: `'shared'` (a SharedArrayBuffer; needs `crossOriginIsolated`), `'transfer'`, or `'auto'` (the default: shared where possible). */
   transport?: TransportKind | 'auto';
+  /**
+   * Milliseconds the worker may take to answer an advance before this thread stops sending
+   * one a frame. Once the oldest advance not yet read back was sent longer ago than this,
+   * `advance` keeps two in flight at most: a frame with two waiting sends its commands but
+   * keeps its time, and the time kept goes as one advance once the worker answers. A worker
+   * slower than the frame rate then runs the steps it can (the world's `maxStepsPerAdvance`
+   * drops the rest and it says it runs slower than real time, as a main-thread world does on
+   * long frames) instead of queueing advances without end, which shows the app's changes
+   * later and later. This ends when the worker has answered every advance sent. It starts a
+   * second after the worker's first frame arrived at the earliest: a worker loading, or
+   * compiling its first steps, is not too slow. `Infinity`: one advance a frame, always.
+   * Default 250.
+   */
+  maxLagMs?: number;
   /** The worker to use; default: a new module worker running sinew's `workerMain.js`. */
   endpoint?: WorkerEndpoint;
   /** Hears errors thrown in the worker (with its stack); default: `console.error`. */
@@ -68,6 +82,9 @@ export interface RemoteStats {
   /** Commands sent to the worker. */
   commandsSent: number;
 }
+
+/** Milliseconds after the worker's first frame during which it is never taken to lag (see `RemoteWorldOptions.maxLagMs`). */
+const WARM_UP_MS = 1000;
 
 /**
  * Starts the module worker that runs sinew's worker entry next to this file (what a
@@ -133,6 +150,15 @@ export class RemoteWorld {
   private scratch = new Float64Array(0);
   private windowStart = -1;
   private windowSteps = 0;
+  /** When each advance not yet read back was sent (performance.now()), oldest first. */
+  private readonly sentAt: number[] = [];
+  /** Seconds of frames whose advance was held back (see `RemoteWorldOptions.maxLagMs`). */
+  private heldSeconds = 0;
+  /** True from when the worker lagged by more than `maxLagMs` until it has answered every advance sent. */
+  private lagging = false;
+  /** When the worker's first frame was read (performance.now()). */
+  private firstFrameAt = 0;
+  private readonly maxLagMs: number;
   private disposed = false;
 
   /** Starts the worker (or uses `options.endpoint`) and builds the shadow world; throws, naming it, for an option that cannot be sent. */
@@ -144,6 +170,7 @@ export class RemoteWorld {
           `RemoteWorld: world.${key} is a function, which cannot be sent to the physics worker; leave it out (the worker times its steps with its own performance.now(); its stats arrive with each frame)`,
         );
     }
+    this.maxLagMs = options.maxLagMs === Infinity ? Infinity : checkNumber(options.maxLagMs ?? 250, 'RemoteWorld: maxLagMs', 0);
     const transport = options.transport ?? 'auto';
     if (transport !== 'auto' && transport !== 'shared' && transport !== 'transfer') throw new RangeError(`RemoteWorld: transport must be 'auto', 'shared' or 'transfer', got ${String(transport)}`);
     if (transport === 'shared' && typeof SharedArrayBuffer === 'undefined')
@@ -203,17 +230,26 @@ export class RemoteWorld {
   /**
    * Sends the commands recorded so far and `world.advance(elapsedSeconds)` (the worker runs the
    * steps it allows), then copies the latest finished frame into the shadow (see {@link RemoteWorld.sync}).
+   * While the worker lags (see {@link RemoteWorldOptions.maxLagMs}), a frame with two advances
+   * in flight sends the commands only and keeps its time for the next advance sent.
    * Returns the steps the shadow moved on by (not those this call will run: they run in the worker).
    * `remote.world.advance` is this method.
    */
   readonly advance = (elapsedSeconds: number): number => {
     checkNumber(elapsedSeconds, 'RemoteWorld: advance: elapsedSeconds', 0);
     this.checkLive('advance');
-    this.recorder.push({ op: 'advance', seconds: elapsedSeconds });
-    this.sent++;
-    this.expect();
-    this.flush();
     const before = this.shadow.stepCount;
+    // Read first what came since the last frame, when it decides whether to send.
+    if (this.holding()) this.sync();
+    if (this.holding()) {
+      // The frame's changes still go (in order, before the advance that follows them).
+      this.heldSeconds += elapsedSeconds;
+      this.flush();
+    } else {
+      this.recorder.push({ op: 'advance', seconds: elapsedSeconds + this.heldSeconds });
+      this.heldSeconds = 0;
+      this.sending();
+    }
     this.sync();
     return this.shadow.stepCount - before;
   };
@@ -222,11 +258,33 @@ export class RemoteWorld {
   readonly step = (): void => {
     this.checkLive('step');
     this.recorder.push({ op: 'step' });
-    this.sent++;
-    this.expect();
-    this.flush();
+    this.sending();
     this.sync();
   };
+
+  /** Sends the recorded commands, the `advance` or `step` last among them. */
+  private sending(): void {
+    this.sent++;
+    this.sentAt.push(performance.now());
+    this.expect();
+    this.flush();
+  }
+
+  /**
+   * Whether this frame's advance waits (see {@link RemoteWorldOptions.maxLagMs}): once the
+   * worker has left one unanswered for longer than `maxLagMs`, until it has answered them all,
+   * while two are in flight.
+   */
+  private holding(): boolean {
+    const inFlight = this.sentAt.length;
+    if (inFlight === 0) return (this.lagging = false);
+    const now = performance.now();
+    // A worker still loading, catching up on what was sent meanwhile, or compiling its first
+    // steps (stalls of half a second were seen in Chromium) is not too slow for the frames.
+    if (this.stats.framesRead === 0 || now - this.firstFrameAt < WARM_UP_MS) return false;
+    if (now - this.sentAt[0]! > this.maxLagMs) this.lagging = true;
+    return this.lagging && inFlight >= 2;
+  }
 
   /** Sends the commands recorded so far (`advance` does; call it to send changes between frames). */
   flush(): void {
@@ -241,10 +299,12 @@ export class RemoteWorld {
     const advances = this.reader.read(this.shadow, this.read);
     if (advances > 0) {
       this.read = advances;
+      if (this.stats.framesRead === 0) this.firstFrameAt = performance.now();
       this.stats.framesRead++;
       this.check(this.reader.header);
     }
     this.stats.behind = this.sent - this.read;
+    while (this.sentAt.length > this.stats.behind) this.sentAt.shift();
     this.measure();
     return advances > 0;
   }
