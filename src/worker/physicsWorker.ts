@@ -1,3 +1,4 @@
+import { checkNumber } from '../core/math.js';
 import type { SlowerThanRealTimeReport } from '../core/realTime.js';
 import type { WorldOptions } from '../core/worldOptions.js';
 import { DeferredEndpoint, WorkerLink } from './link.js';
@@ -9,6 +10,8 @@ export interface PhysicsWorkerOptions {
   transport?: 'auto' | 'shared' | 'transfer';
   /** Opens the worker; default: sinew's module worker (`startWorker`). Tests pass `() => connectInProcess().endpoint` to run it on this thread. */
   endpoint?: () => WorkerEndpoint;
+  /** How long (ms) the worker may leave an advance unanswered before frames hold theirs back (default 250; `Infinity`: never): see `RemoteWorldOptions.maxLagMs`. */
+  maxLagMs?: number;
 }
 
 /** The `worker` prop of a `<World>`, made by {@link physicsWorker}: opens a remote world for each `<World>` that mounts with it. */
@@ -37,15 +40,16 @@ export interface PhysicsWorker {
  */
 export function physicsWorker(options: PhysicsWorkerOptions = {}): PhysicsWorker {
   if (options === null || typeof options !== 'object') throw new TypeError(`physicsWorker: options must be an object, got ${String(options)}`);
-  const { transport, endpoint } = options;
+  const { transport, endpoint, maxLagMs } = options;
   if (endpoint !== undefined && typeof endpoint !== 'function') throw new TypeError(`physicsWorker: endpoint must be a function that opens the worker, got ${String(endpoint)}`);
+  if (maxLagMs !== undefined && maxLagMs !== Infinity) checkNumber(maxLagMs, 'physicsWorker: maxLagMs', 0);
   return {
-    options: { transport, endpoint },
+    options: { transport, endpoint, maxLagMs },
     open(world, onError, onSlow) {
       const deferred = new DeferredEndpoint(endpoint ?? startWorker);
       // The link needs the remote world, and the remote world's break events go to the link.
       const linked: { link?: WorkerLink } = {};
-      const remote = new RemoteWorld({ world, transport, endpoint: deferred, onError, onSlow, onBreak: (attachment, particles) => linked.link?.broke(attachment, particles) });
+      const remote = new RemoteWorld({ world, transport, endpoint: deferred, maxLagMs, onError, onSlow, onBreak: (attachment, particles) => linked.link?.broke(attachment, particles) });
       return (linked.link = new WorkerLink(remote, deferred));
     },
   };

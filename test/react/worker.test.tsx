@@ -377,6 +377,13 @@ describe('<World worker>: what cannot run in a worker is refused, naming the com
     }
   });
 
+  it('physicsWorker rejects a bad maxLagMs, naming it, and keeps a good one for its remote world', () => {
+    expect(() => physicsWorker({ maxLagMs: -1 })).toThrow(/physicsWorker: maxLagMs.*-1/);
+    expect(() => physicsWorker({ maxLagMs: Number.NaN })).toThrow(/physicsWorker: maxLagMs.*NaN/);
+    expect(physicsWorker({ maxLagMs: 80 }).options.maxLagMs).toBe(80);
+    expect(physicsWorker({ maxLagMs: Infinity }).options.maxLagMs).toBe(Infinity);
+  });
+
   it("<Particle> whose radius changes after it is made (the worker's columns are out of reach)", async () => {
     const scene = await mountWorld(<Particle name="p" position={[0, 1, 0]} radius={0.1} />, { worker: inProcess() });
     await scene.frames(2);
