@@ -3,6 +3,7 @@ import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { SpatialHash } from './spatialHash.js';
 import { JoinMarks } from './stickNeighbours.js';
 import { Foot, footOnFrame, Frame, triangleFrame } from './triangleFoot.js';
+import { TriangleGrid } from './triangleGrid.js';
 
 /**
  * The broad phase of one body's self-collision: the pairs that can touch,
@@ -35,24 +36,33 @@ export class SelfContactList {
   /** Per hit, the side of the triangle its particle is held on (±1), 0 while it has none. */
   sides = new Int8Array(128);
   /**
-   * Per pair, then per hit: how far apart it was at the listing beyond the thickness (m), a lower
-   * bound. A pass skips a pair whose particles have not moved that far since between them.
+   * Per pair, then per hit: the sum of its particles' odometers at which it may touch (m): the sum
+   * when it was last seen apart plus how far apart it was beyond the thickness (a lower bound).
+   * A pass skips a pair until its particles have travelled that far.
    */
-  pairClearance = new Float64Array(128);
-  hitClearance = new Float64Array(128);
+  pairDue = new Float64Array(128);
+  hitDue = new Float64Array(128);
+  /** Per particle (body-relative), how far it has travelled, pass by pass (m). */
+  readonly odometer: Float64Array;
+  /** Per particle (body-relative), where it was at the latest {@link SelfContactList.advanceOdometers} (xyz). */
+  private readonly lastPass: Float64Array;
   /** Where each particle of the body was at the latest listing (xyz, body-relative index). */
   readonly listedAt: Float64Array;
-  /** Per particle (body-relative), its move since the latest listing less the body's mean (m): see {@link SelfContactList.measureMoves}. */
-  readonly moved: Float64Array;
   private readonly hash = new SpatialHash();
   private ids: Int32Array;
   /** The live particles' positions in the grid's order (xyz per entry). */
   private sorted = new Float64Array(0);
   private readonly joins: JoinMarks;
   private readonly box = new Float64Array(6);
-  private readonly at = new Float64Array(3);
+  /** A point (xyz) and a radius, for a grid query. */
+  private readonly at = new Float64Array(4);
   private readonly foot = new Float64Array(Foot.Size);
-  private readonly frame = new Float64Array(Frame.Size);
+  /** The triangles' boxes grown by the reach (min xyz, max xyz each) and frames, at a listing. */
+  private boxes = new Float64Array(0);
+  private frames = new Float64Array(0);
+  private readonly triangleGrid = new TriangleGrid();
+  /** Live particles sorted into the grid at the latest listing. */
+  private alive = 0;
 
   /**
    * @param first,count the particle range of the body (slots).
@@ -65,7 +75,8 @@ export class SelfContactList {
     private readonly joined: Int32Array,
   ) {
     this.listedAt = new Float64Array(count * 3);
-    this.moved = new Float64Array(count);
+    this.odometer = new Float64Array(count);
+    this.lastPass = new Float64Array(count * 3);
     this.ids = new Int32Array(count);
     this.joins = new JoinMarks(first, count, joinedStart, joined);
     // Eight buckets a particle: in a pile, fewer let far cells share buckets (a probe of
@@ -81,7 +92,7 @@ export class SelfContactList {
    * lists outgrow every earlier one.
    */
   list(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, limits: Float64Array): void {
-    this.moved.fill(0);
+    this.advanceOdometers(particles.position);
     const pos = particles.position;
     const flags = particles.flags;
     const first = this.first;
@@ -98,6 +109,7 @@ export class SelfContactList {
     const hash = this.hash;
     hash.cellSize = limits[1]!;
     hash.build(pos, ids, alive);
+    this.alive = alive;
     this.pairCount = 0;
     this.hitCount = 0;
     this.listPairs(pos, alive, reach * reach, limits[3]!);
@@ -108,23 +120,14 @@ export class SelfContactList {
 
   /**
    * Whether two particles may have closed the skin since the latest listing:
-   * their moves since ({@link SelfContactList.measureMoves}) sum to more than
-   * `limits[2]` (the skin, m) for the two that moved most.
+   * the two largest moves since, each less the body's mean move (a body moving
+   * as a whole brings no pair closer), sum to more than `limits[2]` (the skin, m).
+   * Allocates nothing.
    */
   strayed(particles: ParticleStore, limits: Float64Array): boolean {
-    return this.measureMoves(particles) > limits[2]!;
-  }
-
-  /**
-   * Sets {@link SelfContactList.moved}: how far each particle has moved since the
-   * latest listing, less the body's mean move (a body moving as a whole brings no
-   * pair closer); returns the sum of the two largest. Allocates nothing.
-   */
-  measureMoves(particles: ParticleStore): number {
     const pos = particles.position;
     const flags = particles.flags;
     const at = this.listedAt;
-    const moved = this.moved;
     const first = this.first;
     let mx = 0;
     let my = 0;
@@ -138,10 +141,11 @@ export class SelfContactList {
       mz += pos[i * 3 + 2]! - at[k * 3 + 2]!;
       n++;
     }
-    if (n === 0) return 0;
+    if (n === 0) return false;
     mx /= n;
     my /= n;
     mz /= n;
+    // The two largest, squared: a root for each of them only.
     let most = 0;
     let next = 0;
     for (let k = 0; k < this.count; k++) {
@@ -149,15 +153,33 @@ export class SelfContactList {
       const dx = pos[i * 3]! - at[k * 3]! - mx;
       const dy = pos[i * 3 + 1]! - at[k * 3 + 1]! - my;
       const dz = pos[i * 3 + 2]! - at[k * 3 + 2]! - mz;
-      const m = Math.sqrt(dx * dx + dy * dy + dz * dz);
-      moved[k] = m;
-      if ((flags[i]! & ParticleFlag.Alive) === 0 || m <= next) continue;
-      if (m > most) {
+      const moved2 = dx * dx + dy * dy + dz * dz;
+      if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+      if (moved2 > most) {
         next = most;
-        most = m;
-      } else next = m;
+        most = moved2;
+      } else next = moved2;
     }
-    return most + next;
+    return Math.sqrt(most) + Math.sqrt(next) > limits[2]!;
+  }
+
+  /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
+  advanceOdometers(pos: Float64Array): void {
+    const last = this.lastPass;
+    const odometer = this.odometer;
+    const from = this.first * 3;
+    for (let k = 0; k < this.count; k++) {
+      const x = pos[from + k * 3]!;
+      const y = pos[from + k * 3 + 1]!;
+      const z = pos[from + k * 3 + 2]!;
+      const dx = x - last[k * 3]!;
+      const dy = y - last[k * 3 + 1]!;
+      const dz = z - last[k * 3 + 2]!;
+      odometer[k] = odometer[k]! + Math.sqrt(dx * dx + dy * dy + dz * dz);
+      last[k * 3] = x;
+      last[k * 3 + 1] = y;
+      last[k * 3 + 2] = z;
+    }
   }
 
   /** The lists and sides, for snapshots: plain data (copies). */
@@ -167,8 +189,10 @@ export class SelfContactList {
       pairCount: this.pairCount,
       hits: keepFront(this.hits, this.hitCount * 4),
       sides: keepFront(this.sides, this.hitCount),
-      pairClearance: keepFront(this.pairClearance, this.pairCount),
-      hitClearance: keepFront(this.hitClearance, this.hitCount),
+      pairDue: keepFront(this.pairDue, this.pairCount),
+      hitDue: keepFront(this.hitDue, this.hitCount),
+      odometer: this.odometer.slice(),
+      lastPass: this.lastPass.slice(),
       hitCount: this.hitCount,
       listedAt: this.listedAt.slice(),
     };
@@ -180,8 +204,10 @@ export class SelfContactList {
     this.pairCount = state.pairCount;
     this.hits = restoreFront(state.hits);
     this.sides = restoreFront(state.sides);
-    this.pairClearance = restoreFront(state.pairClearance);
-    this.hitClearance = restoreFront(state.hitClearance);
+    this.pairDue = restoreFront(state.pairDue);
+    this.hitDue = restoreFront(state.hitDue);
+    this.odometer.set(state.odometer);
+    this.lastPass.set(state.lastPass);
     this.hitCount = state.hitCount;
     this.listedAt.set(state.listedAt);
   }
@@ -194,6 +220,8 @@ export class SelfContactList {
   private listPairs(pos: Float64Array, alive: number, reach2: number, thickness: number): void {
     const hash = this.hash;
     const joins = this.joins;
+    const odometer = this.odometer;
+    const first = this.first;
     const entries = hash.entries;
     // The positions in the grid's order: a bucket's candidates are read from one run of memory.
     if (this.sorted.length < alive * 3) this.sorted = new Float64Array(this.ids.length * 3);
@@ -239,9 +267,9 @@ export class SelfContactList {
           if (joins.has(i, j)) continue;
           if (this.pairCount * 2 === this.pairs.length) {
             this.pairs = grow(this.pairs);
-            this.pairClearance = growClearance(this.pairClearance, this.pairs.length / 2);
+            this.pairDue = growClearance(this.pairDue, this.pairs.length / 2);
           }
-          this.pairClearance[this.pairCount] = Math.sqrt(d2) - thickness;
+          this.pairDue[this.pairCount] = Math.sqrt(d2) - thickness + odometer[i - first]! + odometer[j - first]!;
           this.pairs[this.pairCount * 2] = i;
           this.pairs[this.pairCount * 2 + 1] = j;
           this.pairCount++;
@@ -250,57 +278,84 @@ export class SelfContactList {
     }
   }
 
-  /** Each live triangle with every particle, not one of its corners, within `reach` of it. */
+  /**
+   * Each particle with every live triangle, not one it is a corner of, within `reach` of it: the
+   * triangles, grown by the reach, go into a grid of boxes, and each particle reads the one cell
+   * it lies in.
+   */
   private listHits(pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number, reach: number, thickness: number): void {
-    const hash = this.hash;
-    const box = this.box;
-    const foot = this.foot;
-    const frame = this.frame;
-    const at = this.at;
-    const sorted = this.sorted;
-    const reach2 = reach * reach;
-    const skin2 = (reach - thickness) * (reach - thickness);
+    if (this.boxes.length < triangleCount * 6) {
+      this.boxes = new Float64Array(triangleCount * 6);
+      this.frames = new Float64Array(triangleCount * Frame.Size);
+    }
+    const boxes = this.boxes;
+    const frames = this.frames;
+    let widths = 0;
     for (let t = 0; t < triangleCount; t++) {
       const a = triangles[t * 3]!;
       const b = triangles[t * 3 + 1]!;
       const c = triangles[t * 3 + 2]!;
-      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frame)) continue;
+      // A dead or flat triangle gets an empty box (min above max), which no point lies in.
+      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frames, t * Frame.Size)) {
+        for (let k = 0; k < 3; k++) {
+          boxes[t * 6 + k] = 0;
+          boxes[t * 6 + 3 + k] = -1;
+        }
+        continue;
+      }
       for (let k = 0; k < 3; k++) {
         const pa = pos[a * 3 + k]!;
         const pb = pos[b * 3 + k]!;
         const pc = pos[c * 3 + k]!;
-        box[k] = Math.min(pa, pb, pc) - reach;
-        box[k + 3] = Math.max(pa, pb, pc) + reach;
+        boxes[t * 6 + k] = Math.min(pa, pb, pc) - reach;
+        boxes[t * 6 + 3 + k] = Math.max(pa, pb, pc) + reach;
       }
-      const n = hash.boxBuckets(box);
-      const buckets = hash.buckets;
-      const start = hash.cellStart;
-      const entries = hash.entries;
-      for (let q = 0; q < n; q++) {
-        const bucket = buckets[q]!;
-        for (let e = start[bucket]!; e < start[bucket + 1]!; e++) {
-          const x = sorted[e * 3]!;
-          const y = sorted[e * 3 + 1]!;
-          const z = sorted[e * 3 + 2]!;
-          if (x < box[0]! || x > box[3]! || y < box[1]! || y > box[4]! || z < box[2]! || z > box[5]!) continue;
-          const p = entries[e]!;
-          if (p === a || p === b || p === c) continue;
-          at[0] = x;
-          at[1] = y;
-          at[2] = z;
-          footOnFrame(frame, at, foot);
-          const height = foot[Foot.Height]!;
-          const far2 = height * height + foot[Foot.Outside2]!;
-          if (far2 >= reach2) continue;
-          const joined = this.isJoined(p, a, b, c);
-          // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
-          // spacing); its foot farther outside than the skin cannot come over before the next
-          // listing. In a sheet lying flat that is every particle next to its own triangles.
-          if (joined && foot[Foot.Outside2]! > skin2) continue;
-          if (this.hitClearance.length === this.hitCount) this.hitClearance = growClearance(this.hitClearance, this.hitCount * 2);
-          this.hitClearance[this.hitCount] = Math.sqrt(far2) - thickness;
-          this.addHit(joined ? ~p : p, a, b, c);
-        }
+      widths += Math.max(boxes[t * 6 + 3]! - boxes[t * 6]!, boxes[t * 6 + 4]! - boxes[t * 6 + 1]!, boxes[t * 6 + 5]! - boxes[t * 6 + 2]!);
+    }
+    if (widths === 0) return;
+    const grid = this.triangleGrid;
+    // Cells as wide as a grown triangle's widest side on average: each box lies in a few cells.
+    grid.cellSize = widths / triangleCount;
+    grid.build(boxes, triangleCount);
+    const foot = this.foot;
+    const at = this.at;
+    const odometer = this.odometer;
+    const first = this.first;
+    const reach2 = reach * reach;
+    const skin2 = (reach - thickness) * (reach - thickness);
+    const entries = this.hash.entries;
+    const sorted = this.sorted;
+    at[3] = 0;
+    for (let e = 0; e < this.alive; e++) {
+      const p = entries[e]!;
+      const x = sorted[e * 3]!;
+      const y = sorted[e * 3 + 1]!;
+      const z = sorted[e * 3 + 2]!;
+      at[0] = x;
+      at[1] = y;
+      at[2] = z;
+      const n = grid.gather(at);
+      const found = grid.found;
+      for (let f = 0; f < n; f++) {
+        const t = found[f]!;
+        const o = t * 6;
+        if (x < boxes[o]! || x > boxes[o + 3]! || y < boxes[o + 1]! || y > boxes[o + 4]! || z < boxes[o + 2]! || z > boxes[o + 5]!) continue;
+        const a = triangles[t * 3]!;
+        const b = triangles[t * 3 + 1]!;
+        const c = triangles[t * 3 + 2]!;
+        if (p === a || p === b || p === c) continue;
+        footOnFrame(frames, t * Frame.Size, at, foot);
+        const height = foot[Foot.Height]!;
+        const far2 = height * height + foot[Foot.Outside2]!;
+        if (far2 >= reach2) continue;
+        const joined = this.isJoined(p, a, b, c);
+        // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
+        // spacing); its foot farther outside than the skin cannot come over before the next
+        // listing. In a sheet lying flat that is every particle next to its own triangles.
+        if (joined && foot[Foot.Outside2]! > skin2) continue;
+        if (this.hitDue.length === this.hitCount) this.hitDue = growClearance(this.hitDue, this.hitCount * 2);
+        this.hitDue[this.hitCount] = Math.sqrt(far2) - thickness + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
+        this.addHit(joined ? ~p : p, a, b, c);
       }
     }
   }
@@ -345,8 +400,10 @@ export interface SelfContactListState {
   pairCount: number;
   hits: SavedFront<Int32Array>;
   sides: SavedFront<Int8Array>;
-  pairClearance: SavedFront<Float64Array>;
-  hitClearance: SavedFront<Float64Array>;
+  pairDue: SavedFront<Float64Array>;
+  hitDue: SavedFront<Float64Array>;
+  odometer: Float64Array;
+  lastPass: Float64Array;
   hitCount: number;
   listedAt: Float64Array;
 }

@@ -67,46 +67,39 @@ export class SelfContactPush {
     this.touching = 0;
     this.examined = 0;
     if (list.pairCount + list.hitCount === 0) return;
-    // A pair is looked at only when its particles may have closed its clearance since the
-    // listing: in a cloth lying in layers, the few in contact and those moving.
-    list.measureMoves(particles);
-    const moved = list.moved;
+    // A pair is looked at only once its particles have travelled, between them, as far as it
+    // was apart when last seen: in a cloth lying in layers, the few in contact and those moving.
+    list.advanceOdometers(particles.position);
+    const odometer = list.odometer;
     const first = this.first;
     const pairs = list.pairs;
-    const pairClearance = list.pairClearance;
+    const pairDue = list.pairDue;
     const pos = particles.position;
     const thickness = this.limits[0]!;
     for (let k = 0; k < list.pairCount; k++) {
       const i = pairs[k * 2]!;
       const j = pairs[k * 2 + 1]!;
-      const movedNow = moved[i - first]! + moved[j - first]!;
-      if (pairClearance[k]! > movedNow) continue;
+      const travelled = odometer[i - first]! + odometer[j - first]!;
+      if (travelled < pairDue[k]!) continue;
       examined++;
       const dx = pos[j * 3]! - pos[i * 3]!;
       const dy = pos[j * 3 + 1]! - pos[i * 3 + 1]!;
       const dz = pos[j * 3 + 2]! - pos[i * 3 + 2]!;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= thickness * thickness) {
-        // Apart: its room now, less the moves that brought it here, stands until they grow.
-        const clearance = Math.sqrt(d2) - thickness - movedNow;
-        if (clearance > pairClearance[k]!) pairClearance[k] = clearance;
-        continue;
-      }
-      if (separatePair(world, i, j, this.limits)) touching++;
+      if (d2 >= thickness * thickness) pairDue[k] = travelled + Math.sqrt(d2) - thickness;
+      else if (separatePair(world, i, j, this.limits)) touching++;
     }
     const hits = list.hits;
-    const hitClearance = list.hitClearance;
+    const hitDue = list.hitDue;
     const room = this.room;
     for (let k = 0; k < list.hitCount; k++) {
       const p = hits[k * 4]!;
-      const a = moved[hits[k * 4 + 1]! - first]!;
-      const b = moved[hits[k * 4 + 2]! - first]!;
-      const c = moved[hits[k * 4 + 3]! - first]!;
-      const movedNow = moved[(p < 0 ? ~p : p) - first]! + (a > b ? (a > c ? a : c) : b > c ? b : c);
-      if (hitClearance[k]! > movedNow) continue;
+      const travelled =
+        odometer[(p < 0 ? ~p : p) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
+      if (travelled < hitDue[k]!) continue;
       examined++;
       if (this.holdOff(world, k)) touching++;
-      else if (room[0]! - movedNow > hitClearance[k]!) hitClearance[k] = room[0]! - movedNow;
+      else hitDue[k] = travelled + room[0]!;
     }
     this.touching = touching;
     this.examined = examined;

@@ -30,8 +30,8 @@ export class SpatialHash {
   cellStart = new Int32Array(17);
   /** Particle ids sorted by bucket. */
   entries = new Int32Array(16);
-  /** Distinct buckets found by the latest {@link SpatialHash.neighbourBuckets} or {@link SpatialHash.boxBuckets} (it grows for large boxes). */
-  buckets = new Int32Array(27);
+  /** Distinct buckets found by the latest {@link SpatialHash.neighbourBuckets} or {@link SpatialHash.forwardBuckets}. */
+  readonly buckets = new Int32Array(27);
   /**
    * Buckets in the table per item, at least (a power of two is kept): more
    * buckets, fewer items of far cells sharing one. Set before
@@ -141,45 +141,6 @@ export class SpatialHash {
   /** The cell number of coordinate `x` along an axis (cells of {@link SpatialHash.cellSize} since the latest build). */
   cellOf(x: number): number {
     return Math.floor(x * this.inverse) | 0;
-  }
-
-  /**
-   * Writes into {@link SpatialHash.buckets} the distinct buckets of the cells that
-   * box `box` (min xyz, max xyz) overlaps and returns how many. Allocates only
-   * when a box overlaps more cells than any box before.
-   */
-  boxBuckets(box: Float64Array): number {
-    const inverse = this.inverse;
-    const x0 = Math.floor(box[0]! * inverse) | 0;
-    const y0 = Math.floor(box[1]! * inverse) | 0;
-    const z0 = Math.floor(box[2]! * inverse) | 0;
-    const x1 = Math.floor(box[3]! * inverse) | 0;
-    const y1 = Math.floor(box[4]! * inverse) | 0;
-    const z1 = Math.floor(box[5]! * inverse) | 0;
-    const cells = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
-    if (cells > this.buckets.length) this.buckets = new Int32Array(Math.max(cells, this.buckets.length * 2));
-    const out = this.buckets;
-    const stamp = this.stamp;
-    if (this.query === 0x7fffffff) {
-      stamp.fill(0);
-      this.query = 0;
-    }
-    const query = ++this.query;
-    const mask = this.mask;
-    let n = 0;
-    for (let x = x0; x <= x1; x++) {
-      const hx = Math.imul(x, PX);
-      for (let y = y0; y <= y1; y++) {
-        const hxy = hx ^ Math.imul(y, PY);
-        for (let z = z0; z <= z1; z++) {
-          const b = (hxy ^ Math.imul(z, PZ)) & mask;
-          if (stamp[b] === query) continue;
-          stamp[b] = query;
-          out[n++] = b;
-        }
-      }
-    }
-    return n;
   }
 
   /** Bucket of integer cell (x, y, z); callers truncate the cell numbers to int32 (`| 0`) so they stay small integers. */

@@ -45,8 +45,8 @@ export const enum Frame {
   Size = 18,
 }
 
-/** Reads triangle (a, b, c) of `pos` into `frame` ({@link Frame}); returns false for one without area. */
-export function triangleFrame(pos: Float64Array, a: number, b: number, c: number, frame: Float64Array): boolean {
+/** Reads triangle (a, b, c) of `pos` into `frame` from index `o` ({@link Frame}); returns false for one without area. */
+export function triangleFrame(pos: Float64Array, a: number, b: number, c: number, frame: Float64Array, o = 0): boolean {
   const ax = pos[a * 3]!;
   const ay = pos[a * 3 + 1]!;
   const az = pos[a * 3 + 2]!;
@@ -61,55 +61,55 @@ export function triangleFrame(pos: Float64Array, a: number, b: number, c: number
   const nz = e1x * e2y - e1y * e2x;
   const area2 = nx * nx + ny * ny + nz * nz;
   if (area2 === 0) return false;
-  frame[Frame.AX] = ax;
-  frame[Frame.AY] = ay;
-  frame[Frame.AZ] = az;
-  frame[Frame.E1X] = e1x;
-  frame[Frame.E1Y] = e1y;
-  frame[Frame.E1Z] = e1z;
-  frame[Frame.E2X] = e2x;
-  frame[Frame.E2Y] = e2y;
-  frame[Frame.E2Z] = e2z;
-  frame[Frame.NX] = nx;
-  frame[Frame.NY] = ny;
-  frame[Frame.NZ] = nz;
-  frame[Frame.Area2] = area2;
-  frame[Frame.Length] = Math.sqrt(area2);
-  frame[Frame.D00] = e1x * e1x + e1y * e1y + e1z * e1z;
-  frame[Frame.D01] = e1x * e2x + e1y * e2y + e1z * e2z;
-  frame[Frame.D11] = e2x * e2x + e2y * e2y + e2z * e2z;
+  frame[o + Frame.AX] = ax;
+  frame[o + Frame.AY] = ay;
+  frame[o + Frame.AZ] = az;
+  frame[o + Frame.E1X] = e1x;
+  frame[o + Frame.E1Y] = e1y;
+  frame[o + Frame.E1Z] = e1z;
+  frame[o + Frame.E2X] = e2x;
+  frame[o + Frame.E2Y] = e2y;
+  frame[o + Frame.E2Z] = e2z;
+  frame[o + Frame.NX] = nx;
+  frame[o + Frame.NY] = ny;
+  frame[o + Frame.NZ] = nz;
+  frame[o + Frame.Area2] = area2;
+  frame[o + Frame.Length] = Math.sqrt(area2);
+  frame[o + Frame.D00] = e1x * e1x + e1y * e1y + e1z * e1z;
+  frame[o + Frame.D01] = e1x * e2x + e1y * e2y + e1z * e2z;
+  frame[o + Frame.D11] = e2x * e2x + e2y * e2y + e2z * e2z;
   const fx = e2x - e1x;
   const fy = e2y - e1y;
   const fz = e2z - e1z;
-  frame[Frame.D22] = fx * fx + fy * fy + fz * fz;
+  frame[o + Frame.D22] = fx * fx + fy * fy + fz * fz;
   return true;
 }
 
-/** The foot of point (`at[0..3)`) on the triangle of `frame` ({@link triangleFrame}), into `out` ({@link Foot}). */
-export function footOnFrame(frame: Float64Array, at: Float64Array, out: Float64Array): void {
-  const px = at[0]! - frame[Frame.AX]!;
-  const py = at[1]! - frame[Frame.AY]!;
-  const pz = at[2]! - frame[Frame.AZ]!;
-  const e1x = frame[Frame.E1X]!;
-  const e1y = frame[Frame.E1Y]!;
-  const e1z = frame[Frame.E1Z]!;
-  const e2x = frame[Frame.E2X]!;
-  const e2y = frame[Frame.E2Y]!;
-  const e2z = frame[Frame.E2Z]!;
-  const area2 = frame[Frame.Area2]!;
-  const len = frame[Frame.Length]!;
-  const d01 = frame[Frame.D01]!;
-  const d00 = frame[Frame.D00]!;
-  const d11 = frame[Frame.D11]!;
+/** The foot of point (`at[0..3)`) on the triangle of `frame` from index `o` ({@link triangleFrame}), into `out` ({@link Foot}). */
+export function footOnFrame(frame: Float64Array, o: number, at: Float64Array, out: Float64Array): void {
+  const px = at[0]! - frame[o + Frame.AX]!;
+  const py = at[1]! - frame[o + Frame.AY]!;
+  const pz = at[2]! - frame[o + Frame.AZ]!;
+  const e1x = frame[o + Frame.E1X]!;
+  const e1y = frame[o + Frame.E1Y]!;
+  const e1z = frame[o + Frame.E1Z]!;
+  const e2x = frame[o + Frame.E2X]!;
+  const e2y = frame[o + Frame.E2Y]!;
+  const e2z = frame[o + Frame.E2Z]!;
+  const area2 = frame[o + Frame.Area2]!;
+  const len = frame[o + Frame.Length]!;
+  const d01 = frame[o + Frame.D01]!;
+  const d00 = frame[o + Frame.D00]!;
+  const d11 = frame[o + Frame.D11]!;
   const d20 = px * e1x + py * e1y + pz * e1z;
   const d21 = px * e2x + py * e2y + pz * e2z;
   // d00·d11 − d01² is |e1 × e2|², the area term already in hand.
   const v = (d11 * d20 - d01 * d21) / area2;
   const u = (d00 * d21 - d01 * d20) / area2;
   const s = 1 - v - u;
-  const nx = frame[Frame.NX]! / len;
-  const ny = frame[Frame.NY]! / len;
-  const nz = frame[Frame.NZ]! / len;
+  const nx = frame[o + Frame.NX]! / len;
+  const ny = frame[o + Frame.NY]! / len;
+  const nz = frame[o + Frame.NZ]! / len;
   out[Foot.NX] = nx;
   out[Foot.NY] = ny;
   out[Foot.NZ] = nz;
@@ -119,7 +119,7 @@ export function footOnFrame(frame: Float64Array, at: Float64Array, out: Float64A
   out[Foot.U] = u;
   // A corner's height over the opposite edge is 2·area / that edge: |n| / |edge|.
   let outside2 = 0;
-  if (s < 0) outside2 = (s * s * area2) / frame[Frame.D22]!;
+  if (s < 0) outside2 = (s * s * area2) / frame[o + Frame.D22]!;
   if (v < 0) outside2 = Math.max(outside2, (v * v * area2) / d11);
   if (u < 0) outside2 = Math.max(outside2, (u * u * area2) / d00);
   out[Foot.Outside2] = outside2;
@@ -140,7 +140,7 @@ export function footOnTriangle(pos: Float64Array, p: number, a: number, b: numbe
   at[0] = pos[p * 3]!;
   at[1] = pos[p * 3 + 1]!;
   at[2] = pos[p * 3 + 2]!;
-  footOnFrame(frame, at, out);
+  footOnFrame(frame, 0, at, out);
   return true;
 }
 
