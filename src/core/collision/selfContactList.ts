@@ -105,15 +105,15 @@ export class SelfContactList {
       this.listedAt[k * 3 + 2] = pos[i * 3 + 2]!;
       if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[alive++] = i;
     }
-    const reach = limits[0]!;
     const hash = this.hash;
     hash.cellSize = limits[1]!;
     hash.build(pos, ids, alive);
     this.alive = alive;
     this.pairCount = 0;
     this.hitCount = 0;
-    this.listPairs(pos, alive, reach * reach, limits[3]!);
-    if (triangleCount > 0) this.listHits(pos, flags, triangles, triangleCount, reach, limits[3]!);
+    // The limits go as the array: a double passed to a call the JIT does not inline is boxed.
+    this.listPairs(pos, alive, limits);
+    if (triangleCount > 0) this.listHits(pos, flags, triangles, triangleCount, limits);
     if (this.sides.length < this.hitCount) this.sides = new Int8Array(this.hits.length / 4);
     this.sides.fill(0, 0, this.hitCount);
   }
@@ -217,11 +217,15 @@ export class SelfContactList {
    * particle in the lower cell (x, then y, then z), or, in one cell, from the one
    * sorted first. Each particle reads its own cell and the 13 after it.
    */
-  private listPairs(pos: Float64Array, alive: number, reach2: number, thickness: number): void {
+  private listPairs(pos: Float64Array, alive: number, limits: Float64Array): void {
+    const reach2 = limits[0]! * limits[0]!;
+    const thickness = limits[3]!;
     const hash = this.hash;
     const joins = this.joins;
     const odometer = this.odometer;
     const first = this.first;
+    // The grid's cells, as its build numbers them.
+    const inverse = 1 / hash.cellSize;
     const entries = hash.entries;
     // The positions in the grid's order: a bucket's candidates are read from one run of memory.
     if (this.sorted.length < alive * 3) this.sorted = new Float64Array(this.ids.length * 3);
@@ -242,9 +246,9 @@ export class SelfContactList {
       at[1] = y;
       at[2] = z;
       const n = hash.forwardBuckets(at);
-      const cx = hash.cellOf(x);
-      const cy = hash.cellOf(y);
-      const cz = hash.cellOf(z);
+      const cx = Math.floor(x * inverse) | 0;
+      const cy = Math.floor(y * inverse) | 0;
+      const cz = Math.floor(z * inverse) | 0;
       joins.mark(i);
       const buckets = hash.buckets;
       const start = hash.cellStart;
@@ -259,9 +263,9 @@ export class SelfContactList {
           // Found from this side only: the other particle's cell is after this one's, or it is
           // the same cell and the other is sorted after. (Cells sharing a bucket bring in
           // particles of cells before, and of this one sorted before: those find the pair.)
-          const ex = hash.cellOf(sorted[e * 3]!);
-          const ey = hash.cellOf(sorted[e * 3 + 1]!);
-          const ez = hash.cellOf(sorted[e * 3 + 2]!);
+          const ex = Math.floor(sorted[e * 3]! * inverse) | 0;
+          const ey = Math.floor(sorted[e * 3 + 1]! * inverse) | 0;
+          const ez = Math.floor(sorted[e * 3 + 2]! * inverse) | 0;
           if (ex === cx && ey === cy && ez === cz ? e <= s : ex < cx || (ex === cx && (ey < cy || (ey === cy && ez < cz)))) continue;
           const j = entries[e]!;
           if (joins.has(i, j)) continue;
@@ -283,7 +287,9 @@ export class SelfContactList {
    * triangles, grown by the reach, go into a grid of boxes, and each particle reads the one cell
    * it lies in.
    */
-  private listHits(pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number, reach: number, thickness: number): void {
+  private listHits(pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number, limits: Float64Array): void {
+    const reach = limits[0]!;
+    const thickness = limits[3]!;
     if (this.boxes.length < triangleCount * 6) {
       this.boxes = new Float64Array(triangleCount * 6);
       this.frames = new Float64Array(triangleCount * Frame.Size);

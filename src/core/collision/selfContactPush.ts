@@ -94,8 +94,7 @@ export class SelfContactPush {
     const room = this.room;
     for (let k = 0; k < list.hitCount; k++) {
       const p = hits[k * 4]!;
-      const travelled =
-        odometer[(p < 0 ? ~p : p) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
+      const travelled = odometer[(p < 0 ? ~p : p) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
       if (travelled < hitDue[k]!) continue;
       examined++;
       if (this.holdOff(world, k)) touching++;
@@ -128,7 +127,7 @@ export class SelfContactPush {
     if (s >= -OVER_EDGE && v >= -OVER_EDGE && u >= -OVER_EDGE) {
       let side = sides[k]!;
       if (side === 0) {
-        side = this.startingSide(world, p, a, b, c, height);
+        side = this.startingSide(world, p, a, b, c);
         sides[k] = side;
       }
       const depth = thickness - height * side;
@@ -154,11 +153,10 @@ export class SelfContactPush {
     return this.holdOffBeside(world, p, a, b, c);
   }
 
-  /** The side of triangle (a, b, c) particle `p` stood on at the start of the substep (±1); its side now, `height`'s, if that is unreadable. */
-  private startingSide(world: World, p: number, a: number, b: number, c: number, height: number): number {
-    const foot = this.then;
-    const then = footOnTriangle(world.particles.previous, p, a, b, c, foot) ? foot[Foot.Height]! : 0;
-    const side = then !== 0 ? then : height;
+  /** The side of triangle (a, b, c) particle `p` stood on at the start of the substep (±1); its side now (the height in `foot`) if that is unreadable. */
+  private startingSide(world: World, p: number, a: number, b: number, c: number): number {
+    const then = footOnTriangle(world.particles.previous, p, a, b, c, this.then) ? this.then[Foot.Height]! : 0;
+    const side = then !== 0 ? then : this.foot[Foot.Height]!;
     return side < 0 ? -1 : 1;
   }
 

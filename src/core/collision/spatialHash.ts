@@ -138,11 +138,6 @@ export class SpatialHash {
     return n;
   }
 
-  /** The cell number of coordinate `x` along an axis (cells of {@link SpatialHash.cellSize} since the latest build). */
-  cellOf(x: number): number {
-    return Math.floor(x * this.inverse) | 0;
-  }
-
   /** Bucket of integer cell (x, y, z); callers truncate the cell numbers to int32 (`| 0`) so they stay small integers. */
   private bucket(x: number, y: number, z: number): number {
     return (Math.imul(x, PX) ^ Math.imul(y, PY) ^ Math.imul(z, PZ)) & this.mask;
