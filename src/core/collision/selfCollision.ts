@@ -10,6 +10,7 @@ import type { World } from '../world.js';
 import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
 import { SelfContactList, type SelfContactListState } from './selfContactList.js';
 import { SelfContactPush } from './selfContactPush.js';
+import { SelfContactSearch } from './selfContactSearch.js';
 import { PAIRS_SUFFICE, SKIN } from './selfContactTuning.js';
 import { stickNeighbours } from './stickNeighbours.js';
 
@@ -67,8 +68,9 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   searches = 0;
   list: SelfContactList;
   push: SelfContactPush;
+  private readonly search: SelfContactSearch;
   edges: EdgeSelfContact | undefined;
-  /** The reach of a listing, its grid's cell, its skin, the thickness (m): see {@link SelfContactList.list}. */
+  /** The reach of a listing, its grid's cell, its skin, the thickness (m): see {@link SelfContactList.begin}. */
   private readonly limits = new Float64Array(4);
   /** Per particle, half the skin: an edge pair's allowance (see `EdgeSelfContact`). */
   private readonly allowance: Float64Array;
@@ -99,7 +101,8 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.limits[2] = skin;
     this.limits[3] = thickness;
     this.allowance = new Float64Array(record.count).fill(skin / 2);
-    this.list = new SelfContactList(this.first, record.count, joinedStart, joined);
+    this.list = new SelfContactList(this.first, record.count);
+    this.search = new SelfContactSearch(this.first, record.count, joinedStart, joined);
     this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed);
     this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.allowance, joinedStart, joined) : undefined;
     this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
@@ -119,8 +122,9 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const surface = this.record.surface;
     const triangleCount = surface === undefined ? 0 : surface.triangleCount;
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
-    if (triangleCount !== this.listedTriangles || this.list.strayed(particles, this.limits)) {
-      this.list.list(particles, triangles, this.withTriangles ? triangleCount : 0, this.limits);
+    if (triangleCount !== this.listedTriangles || this.list.strayed(particles)) {
+      this.list.begin(particles, triangleCount, this.limits);
+      this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0, this.limits);
       this.listedTriangles = triangleCount;
       this.searches++;
       this.edges?.findCandidates(particles, triangles, triangleCount);
@@ -152,7 +156,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   loadState(_world: World, data: unknown): void {
     const state = data as SelfCollisionState | undefined;
     if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
-      this.list = new SelfContactList(this.first, this.record.count, this.joinedStart, this.joined);
+      this.list = new SelfContactList(this.first, this.record.count);
       this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
       this.listedTriangles = -1;

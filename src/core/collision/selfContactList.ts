@@ -1,26 +1,14 @@
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
-import { SpatialHash } from './spatialHash.js';
-import { JoinMarks } from './stickNeighbours.js';
-import { Foot, footOnFrame, Frame, triangleFrame } from './triangleFoot.js';
-import { TriangleGrid } from './triangleGrid.js';
 
 /**
- * The broad phase of one body's self-collision: the pairs that can touch,
- * listed from one hashed grid of the body's particles (a Verlet list). A
- * listing takes every pair within `reach` (the thickness plus a skin) of each
- * other at the positions of the moment: particle pairs no stick joins, and,
- * where the body has triangles, each particle with the triangles it is not a
- * corner of. The list holds while no pair can have closed the skin since:
- * {@link SelfContactList.strayed} says when it must be made again.
- *
- * ```
- *   particles ──counting sort──▶ grid (cells ≥ reach)
- *        │                          │
- *        │  27 cells around each    │  cells under each triangle's box
- *        ▼                          ▼
- *   particle pairs (i, j)      particle–triangle hits (p; a, b, c)
- * ```
+ * The pairs of one body's self-collision that can touch (a Verlet list), filled
+ * by {@link SelfContactSearch}: particle pairs no stick joins, and particle–
+ * triangle hits, each with the sum of its particles' odometers at which a pass
+ * must look at it again. The list holds while no pair can have closed the
+ * listing's skin: {@link SelfContactList.strayed} says when it must be made
+ * again. A hit keeps the side its particle came over its triangle on, across
+ * listings too.
  */
 export class SelfContactList {
   /** Particle pairs, two slots each. */
@@ -33,6 +21,15 @@ export class SelfContactList {
    */
   hits = new Int32Array(512);
   hitCount = 0;
+  /** Per hit, its triangle's index in the surface. */
+  hitTriangle = new Int32Array(128);
+  /** The hits' sides before a listing, by particle: `carryTriangle[carryStart[k] .. carryStart[k + 1])` with `carrySide` (see {@link SelfContactList.carrySides}). */
+  private readonly carryStart: Int32Array;
+  private readonly carryCursor: Int32Array;
+  private carryTriangle = new Int32Array(0);
+  private carrySide = new Int8Array(0);
+  /** The surface's triangle count at the latest listing. */
+  private carriedTriangles = -1;
   /** Per hit, the side of the triangle its particle is held on (±1), 0 while it has none. */
   sides = new Int8Array(128);
   /**
@@ -48,83 +45,116 @@ export class SelfContactList {
   private readonly lastPass: Float64Array;
   /** Where each particle of the body was at the latest listing (xyz, body-relative index). */
   readonly listedAt: Float64Array;
-  private readonly hash = new SpatialHash();
-  private ids: Int32Array;
-  /** The live particles' positions in the grid's order (xyz per entry). */
-  private sorted = new Float64Array(0);
-  private readonly joins: JoinMarks;
-  private readonly box = new Float64Array(6);
-  /** A point (xyz) and a radius, for a grid query. */
-  private readonly at = new Float64Array(4);
-  private readonly foot = new Float64Array(Foot.Size);
-  /** The triangles' boxes grown by the reach (min xyz, max xyz each) and frames, at a listing. */
-  private boxes = new Float64Array(0);
-  private frames = new Float64Array(0);
-  private readonly triangleGrid = new TriangleGrid();
-  /** Live particles sorted into the grid at the latest listing. */
-  private alive = 0;
+  /** The latest listing's skin and reach, and the thickness (m): see {@link Span}. */
+  readonly span = new Float64Array(Span.Size);
 
   /**
    * @param first,count the particle range of the body (slots).
-   * @param joinedStart,joined stick neighbours as compressed rows (body-relative): see `stickNeighbours`.
    */
   constructor(
     private readonly first: number,
     private readonly count: number,
-    private readonly joinedStart: Int32Array,
-    private readonly joined: Int32Array,
   ) {
     this.listedAt = new Float64Array(count * 3);
+    this.carryStart = new Int32Array(count + 1);
+    this.carryCursor = new Int32Array(count);
     this.odometer = new Float64Array(count);
     this.lastPass = new Float64Array(count * 3);
-    this.ids = new Int32Array(count);
-    this.joins = new JoinMarks(first, count, joinedStart, joined);
-    // Eight buckets a particle: in a pile, fewer let far cells share buckets (a probe of
-    // issue 28 read 135k candidates a substep on the 64² drop at two, 44k at eight).
-    this.hash.bucketsPerItem = 8;
   }
 
   /**
-   * Lists every pair within `limits[0]` (the reach, m) at the positions of now,
-   * over a grid of cells `limits[1]` wide (at least the reach), with its clearance
-   * beyond the thickness `limits[3]`; triangle hits
-   * only when `triangleCount` > 0. Sides start unknown. Allocates only when the
-   * lists outgrow every earlier one.
+   * Starts a listing at the positions of now: every particle counts as listed
+   * here, the skin is the body's (`limits[2]`) plus twice the largest move of
+   * this substep, and the lists empty (the hits' sides kept by particle, see
+   * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
    */
-  list(particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, limits: Float64Array): void {
+  begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
     this.advanceOdometers(particles.position);
     const pos = particles.position;
-    const flags = particles.flags;
-    const first = this.first;
-    const ids = this.ids;
-    let alive = 0;
+    // The skin grows by twice the largest move of this substep (relative to the body): a particle
+    // that passed through a triangle in one move is still listed with it, and a body moving fast
+    // is listed about once per move that its skin holds, not every substep.
+    const span = this.span;
+    this.largestMove(particles);
+    span[Span.Skin] = limits[2]! + 2 * span[Span.Skin]!;
+    span[Span.Reach] = limits[3]! + span[Span.Skin]!;
+    span[Span.Thickness] = limits[3]!;
     for (let k = 0; k < this.count; k++) {
-      const i = first + k;
+      const i = this.first + k;
       this.listedAt[k * 3] = pos[i * 3]!;
       this.listedAt[k * 3 + 1] = pos[i * 3 + 1]!;
       this.listedAt[k * 3 + 2] = pos[i * 3 + 2]!;
-      if ((flags[i]! & ParticleFlag.Alive) !== 0) ids[alive++] = i;
     }
-    const hash = this.hash;
-    hash.cellSize = limits[1]!;
-    hash.build(pos, ids, alive);
-    this.alive = alive;
     this.pairCount = 0;
+    this.carrySides(triangleCount);
     this.hitCount = 0;
-    // The limits go as the array: a double passed to a call the JIT does not inline is boxed.
-    this.listPairs(pos, alive, limits);
-    if (triangleCount > 0) this.listHits(pos, flags, triangles, triangleCount, limits);
-    if (this.sides.length < this.hitCount) this.sides = new Int8Array(this.hits.length / 4);
-    this.sides.fill(0, 0, this.hitCount);
+  }
+
+  /** Adds particle pair (i, j) (slots), due when its particles' odometers sum to `due[0]` (m). */
+  addPair(i: number, j: number, due: Float64Array): void {
+    if (this.pairCount * 2 === this.pairs.length) {
+      this.pairs = grow(this.pairs);
+      this.pairDue = growClearance(this.pairDue, this.pairs.length / 2);
+    }
+    this.pairDue[this.pairCount] = due[0]!;
+    this.pairs[this.pairCount * 2] = i;
+    this.pairs[this.pairCount * 2 + 1] = j;
+    this.pairCount++;
+  }
+
+  /**
+   * Before a listing: keeps the sides of the hits that have one, by particle, so that a hit
+   * listed again keeps its side (one read again after a pass failed to hold the particle would
+   * take the wrong one: a layer thrown at 4 m/s onto another at 1 mm sank through it). None are
+   * kept when the triangles changed (tearing renumbers them).
+   */
+  private carrySides(triangleCount: number): void {
+    const start = this.carryStart;
+    start.fill(0);
+    if (triangleCount !== this.carriedTriangles) {
+      this.carriedTriangles = triangleCount;
+      return;
+    }
+    const first = this.first;
+    const hits = this.hits;
+    const sides = this.sides;
+    let kept = 0;
+    for (let k = 0; k < this.hitCount; k++) {
+      if (sides[k] === 0) continue;
+      const p = hits[k * 4]!;
+      start[(p < 0 ? ~p : p) - first + 1]!++;
+      kept++;
+    }
+    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
+    if (this.carryTriangle.length < kept) {
+      this.carryTriangle = new Int32Array(Math.max(kept, this.carryTriangle.length * 2));
+      this.carrySide = new Int8Array(this.carryTriangle.length);
+    }
+    const cursor = this.carryCursor;
+    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
+    for (let k = 0; k < this.hitCount; k++) {
+      if (sides[k] === 0) continue;
+      const p = hits[k * 4]!;
+      const e = cursor[(p < 0 ? ~p : p) - first]!++;
+      this.carryTriangle[e] = this.hitTriangle[k]!;
+      this.carrySide[e] = sides[k]!;
+    }
+  }
+
+  /** The side kept for particle `p` (slot) over triangle `t` before this listing, or 0. */
+  private carriedSide(p: number, t: number): number {
+    const k = p - this.first;
+    for (let e = this.carryStart[k]!; e < this.carryStart[k + 1]!; e++) if (this.carryTriangle[e] === t) return this.carrySide[e]!;
+    return 0;
   }
 
   /**
    * Whether two particles may have closed the skin since the latest listing:
    * the two largest moves since, each less the body's mean move (a body moving
-   * as a whole brings no pair closer), sum to more than `limits[2]` (the skin, m).
-   * Allocates nothing.
+   * as a whole brings no pair closer), sum to more than the skin it was listed
+   * with. Allocates nothing.
    */
-  strayed(particles: ParticleStore, limits: Float64Array): boolean {
+  strayed(particles: ParticleStore): boolean {
     const pos = particles.position;
     const flags = particles.flags;
     const at = this.listedAt;
@@ -160,7 +190,41 @@ export class SelfContactList {
         most = moved2;
       } else next = moved2;
     }
-    return Math.sqrt(most) + Math.sqrt(next) > limits[2]!;
+    return Math.sqrt(most) + Math.sqrt(next) > this.span[Span.Skin]!;
+  }
+
+  /** Writes into the span's skin the largest move of a live particle of the body this substep, less the body's mean move (m); a double returned would be boxed. */
+  private largestMove(particles: ParticleStore): void {
+    const pos = particles.position;
+    const prev = particles.previous;
+    const flags = particles.flags;
+    const first = this.first;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    let n = 0;
+    for (let i = first; i < first + this.count; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      mx += pos[i * 3]! - prev[i * 3]!;
+      my += pos[i * 3 + 1]! - prev[i * 3 + 1]!;
+      mz += pos[i * 3 + 2]! - prev[i * 3 + 2]!;
+      n++;
+    }
+    this.span[Span.Skin] = 0;
+    if (n === 0) return;
+    mx /= n;
+    my /= n;
+    mz /= n;
+    let most = 0;
+    for (let i = first; i < first + this.count; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      const dx = pos[i * 3]! - prev[i * 3]! - mx;
+      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
+      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
+      const moved2 = dx * dx + dy * dy + dz * dz;
+      if (moved2 > most) most = moved2;
+    }
+    this.span[Span.Skin] = Math.sqrt(most);
   }
 
   /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
@@ -189,12 +253,15 @@ export class SelfContactList {
       pairCount: this.pairCount,
       hits: keepFront(this.hits, this.hitCount * 4),
       sides: keepFront(this.sides, this.hitCount),
+      hitTriangle: keepFront(this.hitTriangle, this.hitCount),
+      carriedTriangles: this.carriedTriangles,
       pairDue: keepFront(this.pairDue, this.pairCount),
       hitDue: keepFront(this.hitDue, this.hitCount),
       odometer: this.odometer.slice(),
       lastPass: this.lastPass.slice(),
       hitCount: this.hitCount,
       listedAt: this.listedAt.slice(),
+      span: this.span.slice(),
     };
   }
 
@@ -204,187 +271,41 @@ export class SelfContactList {
     this.pairCount = state.pairCount;
     this.hits = restoreFront(state.hits);
     this.sides = restoreFront(state.sides);
+    this.hitTriangle = restoreFront(state.hitTriangle);
+    this.carriedTriangles = state.carriedTriangles;
     this.pairDue = restoreFront(state.pairDue);
     this.hitDue = restoreFront(state.hitDue);
     this.odometer.set(state.odometer);
     this.lastPass.set(state.lastPass);
     this.hitCount = state.hitCount;
     this.listedAt.set(state.listedAt);
+    this.span.set(state.span);
   }
 
   /**
-   * Particle pairs nearer than √reach2 that no stick joins, each once: from the
-   * particle in the lower cell (x, then y, then z), or, in one cell, from the one
-   * sorted first. Each particle reads its own cell and the 13 after it.
+   * Adds hit (p; a, b, c) of triangle `t` (`p` as `~p` where a stick joins it to a corner), due
+   * when its particles' odometers sum to `due[0]` (m), with the side it had before the listing.
    */
-  private listPairs(pos: Float64Array, alive: number, limits: Float64Array): void {
-    const reach2 = limits[0]! * limits[0]!;
-    const thickness = limits[3]!;
-    const hash = this.hash;
-    const joins = this.joins;
-    const odometer = this.odometer;
-    const first = this.first;
-    // The grid's cells, as its build numbers them.
-    const inverse = 1 / hash.cellSize;
-    const entries = hash.entries;
-    // The positions in the grid's order: a bucket's candidates are read from one run of memory.
-    if (this.sorted.length < alive * 3) this.sorted = new Float64Array(this.ids.length * 3);
-    const sorted = this.sorted;
-    for (let e = 0; e < alive; e++) {
-      const j = entries[e]!;
-      sorted[e * 3] = pos[j * 3]!;
-      sorted[e * 3 + 1] = pos[j * 3 + 1]!;
-      sorted[e * 3 + 2] = pos[j * 3 + 2]!;
+  addHit(p: number, a: number, b: number, c: number, t: number, due: Float64Array): void {
+    if (this.hitDue.length === this.hitCount) this.hitDue = growClearance(this.hitDue, this.hitCount * 2);
+    this.hitDue[this.hitCount] = due[0]!;
+    if (this.hitCount * 4 === this.hits.length) {
+      this.hits = grow(this.hits);
+      const triangles = new Int32Array(this.hits.length / 4);
+      triangles.set(this.hitTriangle);
+      this.hitTriangle = triangles;
+      const sides = new Int8Array(this.hits.length / 4);
+      sides.set(this.sides);
+      this.sides = sides;
     }
-    const at = this.at;
-    for (let s = 0; s < alive; s++) {
-      const i = entries[s]!;
-      const x = sorted[s * 3]!;
-      const y = sorted[s * 3 + 1]!;
-      const z = sorted[s * 3 + 2]!;
-      at[0] = x;
-      at[1] = y;
-      at[2] = z;
-      const n = hash.forwardBuckets(at);
-      const cx = Math.floor(x * inverse) | 0;
-      const cy = Math.floor(y * inverse) | 0;
-      const cz = Math.floor(z * inverse) | 0;
-      joins.mark(i);
-      const buckets = hash.buckets;
-      const start = hash.cellStart;
-      for (let q = 0; q < n; q++) {
-        const b = buckets[q]!;
-        for (let e = start[b]!; e < start[b + 1]!; e++) {
-          const dx = sorted[e * 3]! - x;
-          const dy = sorted[e * 3 + 1]! - y;
-          const dz = sorted[e * 3 + 2]! - z;
-          const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 >= reach2) continue;
-          // Found from this side only: the other particle's cell is after this one's, or it is
-          // the same cell and the other is sorted after. (Cells sharing a bucket bring in
-          // particles of cells before, and of this one sorted before: those find the pair.)
-          const ex = Math.floor(sorted[e * 3]! * inverse) | 0;
-          const ey = Math.floor(sorted[e * 3 + 1]! * inverse) | 0;
-          const ez = Math.floor(sorted[e * 3 + 2]! * inverse) | 0;
-          if (ex === cx && ey === cy && ez === cz ? e <= s : ex < cx || (ex === cx && (ey < cy || (ey === cy && ez < cz)))) continue;
-          const j = entries[e]!;
-          if (joins.has(i, j)) continue;
-          if (this.pairCount * 2 === this.pairs.length) {
-            this.pairs = grow(this.pairs);
-            this.pairDue = growClearance(this.pairDue, this.pairs.length / 2);
-          }
-          this.pairDue[this.pairCount] = Math.sqrt(d2) - thickness + odometer[i - first]! + odometer[j - first]!;
-          this.pairs[this.pairCount * 2] = i;
-          this.pairs[this.pairCount * 2 + 1] = j;
-          this.pairCount++;
-        }
-      }
-    }
-  }
-
-  /**
-   * Each particle with every live triangle, not one it is a corner of, within `reach` of it: the
-   * triangles, grown by the reach, go into a grid of boxes, and each particle reads the one cell
-   * it lies in.
-   */
-  private listHits(pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number, limits: Float64Array): void {
-    const reach = limits[0]!;
-    const thickness = limits[3]!;
-    if (this.boxes.length < triangleCount * 6) {
-      this.boxes = new Float64Array(triangleCount * 6);
-      this.frames = new Float64Array(triangleCount * Frame.Size);
-    }
-    const boxes = this.boxes;
-    const frames = this.frames;
-    let widths = 0;
-    for (let t = 0; t < triangleCount; t++) {
-      const a = triangles[t * 3]!;
-      const b = triangles[t * 3 + 1]!;
-      const c = triangles[t * 3 + 2]!;
-      // A dead or flat triangle gets an empty box (min above max), which no point lies in.
-      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frames, t * Frame.Size)) {
-        for (let k = 0; k < 3; k++) {
-          boxes[t * 6 + k] = 0;
-          boxes[t * 6 + 3 + k] = -1;
-        }
-        continue;
-      }
-      for (let k = 0; k < 3; k++) {
-        const pa = pos[a * 3 + k]!;
-        const pb = pos[b * 3 + k]!;
-        const pc = pos[c * 3 + k]!;
-        boxes[t * 6 + k] = Math.min(pa, pb, pc) - reach;
-        boxes[t * 6 + 3 + k] = Math.max(pa, pb, pc) + reach;
-      }
-      widths += Math.max(boxes[t * 6 + 3]! - boxes[t * 6]!, boxes[t * 6 + 4]! - boxes[t * 6 + 1]!, boxes[t * 6 + 5]! - boxes[t * 6 + 2]!);
-    }
-    if (widths === 0) return;
-    const grid = this.triangleGrid;
-    // Cells as wide as a grown triangle's widest side on average: each box lies in a few cells.
-    grid.cellSize = widths / triangleCount;
-    grid.build(boxes, triangleCount);
-    const foot = this.foot;
-    const at = this.at;
-    const odometer = this.odometer;
-    const first = this.first;
-    const reach2 = reach * reach;
-    const skin2 = (reach - thickness) * (reach - thickness);
-    const entries = this.hash.entries;
-    const sorted = this.sorted;
-    at[3] = 0;
-    for (let e = 0; e < this.alive; e++) {
-      const p = entries[e]!;
-      const x = sorted[e * 3]!;
-      const y = sorted[e * 3 + 1]!;
-      const z = sorted[e * 3 + 2]!;
-      at[0] = x;
-      at[1] = y;
-      at[2] = z;
-      const n = grid.gather(at);
-      const found = grid.found;
-      for (let f = 0; f < n; f++) {
-        const t = found[f]!;
-        const o = t * 6;
-        if (x < boxes[o]! || x > boxes[o + 3]! || y < boxes[o + 1]! || y > boxes[o + 4]! || z < boxes[o + 2]! || z > boxes[o + 5]!) continue;
-        const a = triangles[t * 3]!;
-        const b = triangles[t * 3 + 1]!;
-        const c = triangles[t * 3 + 2]!;
-        if (p === a || p === b || p === c) continue;
-        footOnFrame(frames, t * Frame.Size, at, foot);
-        const height = foot[Foot.Height]!;
-        const far2 = height * height + foot[Foot.Outside2]!;
-        if (far2 >= reach2) continue;
-        const joined = this.isJoined(p, a, b, c);
-        // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
-        // spacing); its foot farther outside than the skin cannot come over before the next
-        // listing. In a sheet lying flat that is every particle next to its own triangles.
-        if (joined && foot[Foot.Outside2]! > skin2) continue;
-        if (this.hitDue.length === this.hitCount) this.hitDue = growClearance(this.hitDue, this.hitCount * 2);
-        this.hitDue[this.hitCount] = Math.sqrt(far2) - thickness + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
-        this.addHit(joined ? ~p : p, a, b, c);
-      }
-    }
-  }
-
-  private addHit(p: number, a: number, b: number, c: number): void {
-    if (this.hitCount * 4 === this.hits.length) this.hits = grow(this.hits);
     const o = this.hitCount * 4;
     this.hits[o] = p;
     this.hits[o + 1] = a;
     this.hits[o + 2] = b;
     this.hits[o + 3] = c;
+    this.hitTriangle[this.hitCount] = t;
+    this.sides[this.hitCount] = this.carriedSide(p < 0 ? ~p : p, t);
     this.hitCount++;
-  }
-
-  /** Whether a stick joins particle `p` to `a`, `b` or `c` (slots). */
-  private isJoined(p: number, a: number, b: number, c: number): boolean {
-    const first = this.first;
-    const k = p - first;
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) {
-      const j = this.joined[e]! + first;
-      if (j === a || j === b || j === c) return true;
-    }
-    return false;
   }
 }
 
@@ -400,16 +321,29 @@ function grow(array: Int32Array): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
+/** Layout of a {@link SelfContactList}'s latest listing's numbers (m). */
+export const enum Span {
+  /** The skin it was listed with: the body's skin plus twice the largest move of the substep. */
+  Skin = 0,
+  /** The thickness plus that skin: how near a pair it took. */
+  Reach = 1,
+  Thickness = 2,
+  Size = 3,
+}
+
 /** What a snapshot keeps of a {@link SelfContactList} (plain data). */
 export interface SelfContactListState {
   pairs: SavedFront<Int32Array>;
   pairCount: number;
   hits: SavedFront<Int32Array>;
   sides: SavedFront<Int8Array>;
+  hitTriangle: SavedFront<Int32Array>;
+  carriedTriangles: number;
   pairDue: SavedFront<Float64Array>;
   hitDue: SavedFront<Float64Array>;
   odometer: Float64Array;
   lastPass: Float64Array;
   hitCount: number;
   listedAt: Float64Array;
+  span: Float64Array;
 }

@@ -145,12 +145,15 @@ export class SelfContactPush {
       this.pushApart(world, p, a, b, c);
       return true;
     }
-    sides[k] = 0;
     const far2 = height * height + foot[Foot.Outside2]!;
     // Beside the triangle it is at least that far; a stick neighbour of a corner there is let be.
     this.room[0] = joined ? 0 : Math.sqrt(far2) - thickness;
-    if (joined || far2 >= thickness * thickness) return false;
-    return this.holdOffBeside(world, p, a, b, c);
+    // Beside the triangle and clear of it, it may go round the edge: it has no side.
+    if (joined || far2 >= thickness * thickness || !this.holdOffBeside(world, p, a, b, c)) {
+      sides[k] = 0;
+      return false;
+    }
+    return true;
   }
 
   /** The side of triangle (a, b, c) particle `p` stood on at the start of the substep (±1); its side now (the height in `foot`) if that is unreadable. */
