@@ -123,7 +123,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const triangleCount = surface === undefined ? 0 : surface.triangleCount;
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
     if (triangleCount !== this.listedTriangles || this.list.strayed(particles)) {
-      this.list.begin(particles, triangleCount, this.limits);
+      this.list.begin(particles, this.withTriangles ? triangleCount : 0, this.limits);
       this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0, this.limits);
       this.listedTriangles = triangleCount;
       this.searches++;

@@ -64,19 +64,21 @@ export class SelfContactList {
 
   /**
    * Starts a listing at the positions of now: every particle counts as listed
-   * here, the skin is the body's (`limits[2]`) plus twice the largest move of
-   * this substep, and the lists empty (the hits' sides kept by particle, see
+   * here, the skin is the body's (`limits[2]`), with triangles (`triangleCount`
+   * > 0) plus twice the largest move of this substep, and the lists empty (the hits' sides kept by particle, see
    * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
    */
   begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
     this.advanceOdometers(particles.position);
     const pos = particles.position;
-    // The skin grows by twice the largest move of this substep (relative to the body): a particle
-    // that passed through a triangle in one move is still listed with it, and a body moving fast
-    // is listed about once per move that its skin holds, not every substep.
+    // With triangles, the skin grows by twice the largest move of this substep (relative to the
+    // body): a particle that passed through a triangle in one move is still listed with it, and
+    // the pass puts it back on the side it came from. (Particle pairs keep no side: for them it
+    // would only list more.)
     const span = this.span;
     this.largestMove(particles);
-    span[Span.Skin] = limits[2]! + 2 * span[Span.Skin]!;
+    span[Span.Sweep] = triangleCount > 0 ? 2 * span[Span.Skin]! : 0;
+    span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
     span[Span.Reach] = limits[3]! + span[Span.Skin]!;
     span[Span.Thickness] = limits[3]!;
     for (let k = 0; k < this.count; k++) {
@@ -323,12 +325,14 @@ function grow(array: Int32Array): Int32Array<ArrayBuffer> {
 
 /** Layout of a {@link SelfContactList}'s latest listing's numbers (m). */
 export const enum Span {
-  /** The skin it was listed with: the body's skin plus twice the largest move of the substep. */
+  /** The skin it was listed with: the body's, plus {@link Span.Sweep}. */
   Skin = 0,
   /** The thickness plus that skin: how near a pair it took. */
   Reach = 1,
   Thickness = 2,
-  Size = 3,
+  /** What the substep's moves added to the skin: twice the largest (0 without triangles). */
+  Sweep = 3,
+  Size = 4,
 }
 
 /** What a snapshot keeps of a {@link SelfContactList} (plain data). */

@@ -31,6 +31,10 @@ export class SelfContactSearch {
   private boxes = new Float64Array(0);
   private frames = new Float64Array(0);
   private readonly triangleGrid = new TriangleGrid();
+  /** The grid's boxes in its entries' order (6 per entry), and per triangle the number of the latest particle's look that listed it. */
+  private entryBoxes = new Float64Array(0);
+  private seen = new Int32Array(0);
+  private query = 0;
   /** A point (xyz) and a radius, for a grid query. */
   private readonly at = new Float64Array(4);
   private readonly foot = new Float64Array(Foot.Size);
@@ -183,15 +187,28 @@ export class SelfContactSearch {
     // Cells as wide as a grown triangle's widest side on average: each box lies in a few cells.
     grid.cellSize = widths / triangleCount;
     grid.build(boxes, triangleCount);
+    // The boxes again in the grid's order: a cell's boxes are read from one run of memory.
+    const total = grid.entryCount;
+    const gridEntries = grid.entries;
+    if (this.entryBoxes.length < total * 6) this.entryBoxes = new Float64Array(Math.max(total * 6, this.entryBoxes.length * 2));
+    const entryBoxes = this.entryBoxes;
+    for (let e = 0; e < total; e++) {
+      const o = gridEntries[e]! * 6;
+      for (let k = 0; k < 6; k++) entryBoxes[e * 6 + k] = boxes[o + k]!;
+    }
+    if (this.seen.length < triangleCount) this.seen = new Int32Array(Math.max(triangleCount, this.seen.length * 2));
+    const seen = this.seen;
+    const cellStart = grid.cellStart;
     const foot = this.foot;
     const at = this.at;
     const odometer = list.odometer;
     const first = this.first;
     const reach2 = reach * reach;
     const skin2 = (reach - thickness) * (reach - thickness);
+    // The thickness plus what the substep's moves added to the skin (see SelfContactList.begin).
+    const sweep = thickness + list.span[Span.Sweep]!;
     const entries = this.hash.entries;
     const sorted = this.sorted;
-    at[3] = 0;
     for (let e = 0; e < this.alive; e++) {
       const p = entries[e]!;
       const x = sorted[e * 3]!;
@@ -200,12 +217,20 @@ export class SelfContactSearch {
       at[0] = x;
       at[1] = y;
       at[2] = z;
-      const n = grid.gather(at);
-      const found = grid.found;
-      for (let f = 0; f < n; f++) {
-        const t = found[f]!;
-        const o = t * 6;
-        if (x < boxes[o]! || x > boxes[o + 3]! || y < boxes[o + 1]! || y > boxes[o + 4]! || z < boxes[o + 2]! || z > boxes[o + 5]!) continue;
+      // The one cell it lies in, its boxes read in a run (a box lies in a cell once, but two of
+      // its cells can share a bucket).
+      const bucket = grid.bucketAt(at);
+      if (this.query === 0x7fffffff) {
+        seen.fill(0);
+        this.query = 0;
+      }
+      const query = ++this.query;
+      for (let f = cellStart[bucket]!; f < cellStart[bucket + 1]!; f++) {
+        const o = f * 6;
+        if (x < entryBoxes[o]! || x > entryBoxes[o + 3]! || y < entryBoxes[o + 1]! || y > entryBoxes[o + 4]! || z < entryBoxes[o + 2]! || z > entryBoxes[o + 5]!) continue;
+        const t = gridEntries[f]!;
+        if (seen[t] === query) continue;
+        seen[t] = query;
         const a = triangles[t * 3]!;
         const b = triangles[t * 3 + 1]!;
         const c = triangles[t * 3 + 2]!;
@@ -219,10 +244,11 @@ export class SelfContactSearch {
         // spacing); its foot farther outside than the skin cannot come over before the next
         // listing. In a sheet lying flat that is every particle next to its own triangles.
         if (joined && foot[Foot.Outside2]! > skin2) continue;
-        // Looked at in the next pass whatever its distance: a particle that passed through the
-        // triangle in this substep's move is as far from it as one that did not, and the pass
-        // reads which side it came from.
-        due[0] = odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
+        // Within the thickness and the substep's moves it is looked at in the next pass: one that
+        // passed through the triangle in its move is as far from it as one that did not, and the
+        // pass reads which side it came from.
+        const far = Math.sqrt(far2);
+        due[0] = (far > sweep ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
         list.addHit(joined ? ~p : p, a, b, c, t, due);
       }
     }
