@@ -14,13 +14,14 @@ import { Foot, footOnTriangle } from './triangleFoot.js';
  * - a particle over its triangle (its foot inside) is held `thickness` from the
  *   plane on its side, shared with the corners by inverse mass and barycentric
  *   weight (Müller et al., "Position Based Dynamics", 2007, section 4.4). Its
- *   side is the one it stood on at the start of the substep when it first came
- *   over the triangle, kept while it stays over: a particle pushed through in
- *   a pass is brought back, not held on the wrong side;
+ *   side is the one it stood on at the start of the substep in which a pass
+ *   first found it over the triangle, kept while the pair is listed (across
+ *   listings too): a particle pushed through in a pass is brought back, not
+ *   held on the wrong side;
  * - a particle beside the triangle is held `thickness` from the triangle's
- *   nearest point, and has no side (it may go round the triangle's edge). A
- *   stick neighbour of a corner beside the triangle is the sheet lying flat:
- *   left to the sticks.
+ *   nearest point; beside it and clear of it, it has no side (it may go round
+ *   the triangle's edge). A stick neighbour of a corner beside the triangle is
+ *   the sheet lying flat: left to the sticks.
  *
  * As between bodies, a pair is left parting by at most the push-out room this
  * substep beyond its own motion: where sticks press the sheet thinner than the
@@ -29,7 +30,7 @@ import { Foot, footOnTriangle } from './triangleFoot.js';
 export class SelfContactPush {
   /** Pairs found closer than the thickness in the latest pass. */
   touching = 0;
-  /** Pairs looked at in the latest pass (the others cannot have closed their clearance since the listing). */
+  /** Pairs looked at in the latest pass (the others' particles have not travelled as far as they were apart). */
   examined = 0;
   /** The thickness, then the push-out room this substep (m): doubles in an array, so that none crosses a call. */
   private readonly limits = new Float64Array(2);
