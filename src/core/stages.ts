@@ -52,9 +52,10 @@ export type ConstraintStage = (typeof CONSTRAINT_STAGES)[number];
  * 2. `kinematicColliders`: kinematic colliders move to the substep's pose (`kinematicColliders.ts`)
  * 3. `rigidMotion`: free rigid bodies turn rigidly instead of along Verlet's chords (`bodies/rigidMotion.ts`)
  * 4. `attachments`: attached particles' pins follow their object (`motion/attachment.ts`, `BodyAttachment`)
- * 5. `ragdolls`: after the passes, a ragdoll's extra passes, then its limits' friction (`bodies/ownPasses.ts`, `limitFriction.ts`)
+ * 5. `selfCollision`: a body's self-contact pairs are listed again where they may have changed (`collision/selfCollision.ts`)
+ * 6. `ragdolls`: after the passes, a ragdoll's extra passes, then its limits' friction (`bodies/ownPasses.ts`, `limitFriction.ts`)
  */
-export const SUBSTEP_STAGES = ['coupledBodies', 'kinematicColliders', 'rigidMotion', 'attachments', 'ragdolls'] as const;
+export const SUBSTEP_STAGES = ['coupledBodies', 'kinematicColliders', 'rigidMotion', 'attachments', 'selfCollision', 'ragdolls'] as const;
 
 /** A built-in kind of substep stage (see {@link SUBSTEP_STAGES}). */
 export type SubstepStageKind = (typeof SUBSTEP_STAGES)[number];

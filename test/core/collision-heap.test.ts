@@ -99,6 +99,7 @@ function busyScene() {
   protectFromTunnelling(world, armBody, { torsoParticle: arm });
 
   const n = 6;
+  const surface: number[] = [];
   const cloth = world.addParticles(Array.from({ length: n * n }, (_, k) => ({ position: [(k % n) * 0.1 - 0.25, 1.2, Math.floor(k / n) * 0.1 + 3.75] as Vec3 })));
   for (let j = 0; j < n; j++) {
     for (let i = 0; i < n; i++) {
@@ -108,10 +109,13 @@ function busyScene() {
       if (i + 1 < n && j + 1 < n) {
         addCollisionTriangle(world, p, p + 1, p + n + 1);
         addCollisionTriangle(world, p, p + n + 1, p + n);
+        surface.push(p, p + 1, p + n + 1, p, p + n + 1, p + n);
       }
     }
   }
   const clothBody = world.addBody(cloth, n * n, { kind: 'cloth' });
+  // Its triangles as a surface too, so that self-collision lists particle–triangle pairs.
+  clothBody.surface = { triangles: Uint32Array.from(surface), triangleCount: surface.length / 3 };
   enableSelfCollision(world, clothBody, { thickness: 0.05 });
 
   const loose = world.addParticles(Array.from({ length: 40 }, (_, k) => ({ position: [0.2 + (k % 8) * 0.2, 2 + Math.floor(k / 8) * 0.1, -4 + (k % 5) * 0.1] as Vec3, radius: 0.04 })));

@@ -16,12 +16,12 @@ function bits(world: World): number[] {
 }
 
 /**
- * What a self-collision reports of its work: searches (whole ones among them), picks, pairs
- * listed, projected and looked at. Each depends on what the searches and picks before found, so
- * a restore that lost some of it shows here even where the positions happen not to.
+ * What a self-collision reports of its work: listings, pairs listed, projected and looked at.
+ * Each depends on what the listings before found, so a restore that lost some of it shows here
+ * even where the positions happen not to.
  */
 function work(self: SelfCollision): number[] {
-  return [self.searches, self.wholeSearches, self.picks, self.listed, self.projected, self.examined];
+  return [self.searches, self.listed, self.projected, self.examined];
 }
 
 /** Steps `steps` times, `drive` before each; returns the positions after each step as raw bits, and `self`'s work then. */

@@ -30,8 +30,14 @@ export class SpatialHash {
   cellStart = new Int32Array(17);
   /** Particle ids sorted by bucket. */
   entries = new Int32Array(16);
-  /** Distinct buckets found by the latest {@link SpatialHash.neighbourBuckets}. */
+  /** Distinct buckets found by the latest {@link SpatialHash.neighbourBuckets} or {@link SpatialHash.forwardBuckets}. */
   readonly buckets = new Int32Array(27);
+  /**
+   * Buckets in the table per item, at least (a power of two is kept): more
+   * buckets, fewer items of far cells sharing one. Set before
+   * {@link SpatialHash.build}.
+   */
+  bucketsPerItem = 2;
 
   private mask = 15;
   private inverse = 1;
@@ -98,6 +104,40 @@ export class SpatialHash {
     return n;
   }
 
+  /**
+   * Writes into {@link SpatialHash.buckets} the distinct buckets of the cell at
+   * (x, y, z) (`at`) first, then of the 13 cells after it of the 26 around it
+   * (greater in x, then y, then z): each pair of neighbouring cells is then
+   * visited from one side only. Returns how many.
+   */
+  forwardBuckets(at: Float64Array): number {
+    const ix = Math.floor(at[0]! * this.inverse) | 0;
+    const iy = Math.floor(at[1]! * this.inverse) | 0;
+    const iz = Math.floor(at[2]! * this.inverse) | 0;
+    const out = this.buckets;
+    const stamp = this.stamp;
+    if (this.query === 0x7fffffff) {
+      stamp.fill(0);
+      this.query = 0;
+    }
+    const query = ++this.query;
+    const mask = this.mask;
+    let n = 0;
+    for (let dx = 0; dx <= 1; dx++) {
+      const hx = Math.imul(ix + dx, PX);
+      for (let dy = dx === 0 ? 0 : -1; dy <= 1; dy++) {
+        const hxy = hx ^ Math.imul(iy + dy, PY);
+        for (let dz = dx === 0 && dy === 0 ? 0 : -1; dz <= 1; dz++) {
+          const b = (hxy ^ Math.imul(iz + dz, PZ)) & mask;
+          if (stamp[b] === query) continue;
+          stamp[b] = query;
+          out[n++] = b;
+        }
+      }
+    }
+    return n;
+  }
+
   /** Bucket of integer cell (x, y, z); callers truncate the cell numbers to int32 (`| 0`) so they stay small integers. */
   private bucket(x: number, y: number, z: number): number {
     return (Math.imul(x, PX) ^ Math.imul(y, PY) ^ Math.imul(z, PZ)) & this.mask;
@@ -111,7 +151,7 @@ export class SpatialHash {
       this.bucketOfItem = new Int32Array(capacity);
     }
     let size = this.mask + 1;
-    while (size < 2 * count) size *= 2;
+    while (size < this.bucketsPerItem * count) size *= 2;
     if (size !== this.mask + 1) {
       this.mask = size - 1;
       this.cellStart = new Int32Array(size + 1);

@@ -117,6 +117,17 @@ export class TriangleGrid {
     return this.collect(x0, y0, z0, x1, y1, z1);
   }
 
+  /** Entries listed by the latest build (box–cell pairs). */
+  get entryCount(): number {
+    return this.cellStart[this.mask + 1]!;
+  }
+
+  /** The bucket of the cell point `p` (xyz in `p[0..2]`) lies in: its boxes are `entries[cellStart[b] .. cellStart[b + 1])`, boxes of other cells sharing the bucket among them. */
+  bucketAt(p: Float64Array): number {
+    const inv = this.inverse;
+    return (Math.imul(Math.floor(p[0]! * inv) | 0, PX) ^ Math.imul(Math.floor(p[1]! * inv) | 0, PY) ^ Math.imul(Math.floor(p[2]! * inv) | 0, PZ)) & this.mask;
+  }
+
   /** As {@link TriangleGrid.gather}, for box `t` of `boxes` (min xyz, max xyz): a long thin box reads far fewer cells than a cube about it. */
   gatherBox(boxes: Float64Array, t: number): number {
     const inv = this.inverse;

@@ -1,0 +1,353 @@
+import { ParticleFlag, type ParticleStore } from '../particles.js';
+import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
+
+/**
+ * The pairs of one body's self-collision that can touch (a Verlet list), filled
+ * by {@link SelfContactSearch}: particle pairs no stick joins, and particle–
+ * triangle hits, each with the sum of its particles' odometers at which a pass
+ * must look at it again. The list holds while no pair can have closed the
+ * listing's skin: {@link SelfContactList.strayed} says when it must be made
+ * again. A hit keeps the side its particle came over its triangle on, across
+ * listings too.
+ */
+export class SelfContactList {
+  /** Particle pairs, two slots each. */
+  pairs = new Int32Array(256);
+  pairCount = 0;
+  /**
+   * Particle–triangle hits, four slots each: the particle, then the triangle's
+   * corners. The particle is stored as `~p` (negative) where a stick joins it to a
+   * corner: that is the sheet lying next to its own triangle, held only over it.
+   */
+  hits = new Int32Array(512);
+  hitCount = 0;
+  /** Per hit, its triangle's index in the surface. */
+  hitTriangle = new Int32Array(128);
+  /** The hits' sides before a listing, by particle: `carryTriangle[carryStart[k] .. carryStart[k + 1])` with `carrySide` (see {@link SelfContactList.carrySides}). */
+  private readonly carryStart: Int32Array;
+  private readonly carryCursor: Int32Array;
+  private carryTriangle = new Int32Array(0);
+  private carrySide = new Int8Array(0);
+  /** The surface's triangle count at the latest listing. */
+  private carriedTriangles = -1;
+  /** Per hit, the side of the triangle its particle is held on (±1), 0 while it has none. */
+  sides = new Int8Array(128);
+  /**
+   * Per pair, then per hit: the sum of its particles' odometers at which it may touch (m): the sum
+   * when it was last seen apart plus how far apart it was beyond the thickness (a lower bound).
+   * A pass skips a pair until its particles have travelled that far.
+   */
+  pairDue = new Float64Array(128);
+  hitDue = new Float64Array(128);
+  /** Per particle (body-relative), how far it has travelled, pass by pass (m). */
+  readonly odometer: Float64Array;
+  /** Per particle (body-relative), where it was at the latest {@link SelfContactList.advanceOdometers} (xyz). */
+  private readonly lastPass: Float64Array;
+  /** Where each particle of the body was at the latest listing (xyz, body-relative index). */
+  readonly listedAt: Float64Array;
+  /** The latest listing's skin and reach, and the thickness (m): see {@link Span}. */
+  readonly span = new Float64Array(Span.Size);
+
+  /**
+   * @param first,count the particle range of the body (slots).
+   */
+  constructor(
+    private readonly first: number,
+    private readonly count: number,
+  ) {
+    this.listedAt = new Float64Array(count * 3);
+    this.carryStart = new Int32Array(count + 1);
+    this.carryCursor = new Int32Array(count);
+    this.odometer = new Float64Array(count);
+    this.lastPass = new Float64Array(count * 3);
+  }
+
+  /**
+   * Starts a listing at the positions of now: every particle counts as listed
+   * here, the skin is the body's (`limits[2]`), with triangles (`triangleCount`
+   * > 0) plus twice the largest move of this substep, and the lists empty (the hits' sides kept by particle, see
+   * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
+   */
+  begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
+    this.advanceOdometers(particles.position);
+    const pos = particles.position;
+    // With triangles, the skin grows by twice the largest move of this substep (relative to the
+    // body): a particle that passed through a triangle in one move is still listed with it, and
+    // the pass puts it back on the side it came from. (Particle pairs keep no side: for them it
+    // would only list more.)
+    const span = this.span;
+    this.largestMove(particles);
+    span[Span.Sweep] = triangleCount > 0 ? 2 * span[Span.Skin]! : 0;
+    span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
+    span[Span.Reach] = limits[3]! + span[Span.Skin]!;
+    span[Span.Thickness] = limits[3]!;
+    for (let k = 0; k < this.count; k++) {
+      const i = this.first + k;
+      this.listedAt[k * 3] = pos[i * 3]!;
+      this.listedAt[k * 3 + 1] = pos[i * 3 + 1]!;
+      this.listedAt[k * 3 + 2] = pos[i * 3 + 2]!;
+    }
+    this.pairCount = 0;
+    this.carrySides(triangleCount);
+    this.hitCount = 0;
+  }
+
+  /** Adds particle pair (i, j) (slots), due when its particles' odometers sum to `due[0]` (m). */
+  addPair(i: number, j: number, due: Float64Array): void {
+    if (this.pairCount * 2 === this.pairs.length) {
+      this.pairs = grow(this.pairs);
+      this.pairDue = growClearance(this.pairDue, this.pairs.length / 2);
+    }
+    this.pairDue[this.pairCount] = due[0]!;
+    this.pairs[this.pairCount * 2] = i;
+    this.pairs[this.pairCount * 2 + 1] = j;
+    this.pairCount++;
+  }
+
+  /**
+   * Before a listing: keeps the sides of the hits that have one, by particle, so that a hit
+   * listed again keeps its side (one read again after a pass failed to hold the particle would
+   * take the wrong one: a layer thrown at 4 m/s onto another at 1 mm sank through it). None are
+   * kept when the triangles changed (tearing renumbers them).
+   */
+  private carrySides(triangleCount: number): void {
+    const start = this.carryStart;
+    start.fill(0);
+    if (triangleCount !== this.carriedTriangles) {
+      this.carriedTriangles = triangleCount;
+      return;
+    }
+    const first = this.first;
+    const hits = this.hits;
+    const sides = this.sides;
+    let kept = 0;
+    for (let k = 0; k < this.hitCount; k++) {
+      if (sides[k] === 0) continue;
+      const p = hits[k * 4]!;
+      start[(p < 0 ? ~p : p) - first + 1]!++;
+      kept++;
+    }
+    for (let k = 0; k < this.count; k++) start[k + 1] = start[k + 1]! + start[k]!;
+    if (this.carryTriangle.length < kept) {
+      this.carryTriangle = new Int32Array(Math.max(kept, this.carryTriangle.length * 2));
+      this.carrySide = new Int8Array(this.carryTriangle.length);
+    }
+    const cursor = this.carryCursor;
+    for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
+    for (let k = 0; k < this.hitCount; k++) {
+      if (sides[k] === 0) continue;
+      const p = hits[k * 4]!;
+      const e = cursor[(p < 0 ? ~p : p) - first]!++;
+      this.carryTriangle[e] = this.hitTriangle[k]!;
+      this.carrySide[e] = sides[k]!;
+    }
+  }
+
+  /** The side kept for particle `p` (slot) over triangle `t` before this listing, or 0. */
+  private carriedSide(p: number, t: number): number {
+    const k = p - this.first;
+    for (let e = this.carryStart[k]!; e < this.carryStart[k + 1]!; e++) if (this.carryTriangle[e] === t) return this.carrySide[e]!;
+    return 0;
+  }
+
+  /**
+   * Whether two particles may have closed the skin since the latest listing:
+   * the two largest moves since, each less the body's mean move (a body moving
+   * as a whole brings no pair closer), sum to more than the skin it was listed
+   * with. Allocates nothing.
+   */
+  strayed(particles: ParticleStore): boolean {
+    const pos = particles.position;
+    const flags = particles.flags;
+    const at = this.listedAt;
+    const first = this.first;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    let n = 0;
+    for (let k = 0; k < this.count; k++) {
+      const i = first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      mx += pos[i * 3]! - at[k * 3]!;
+      my += pos[i * 3 + 1]! - at[k * 3 + 1]!;
+      mz += pos[i * 3 + 2]! - at[k * 3 + 2]!;
+      n++;
+    }
+    if (n === 0) return false;
+    mx /= n;
+    my /= n;
+    mz /= n;
+    // The two largest, squared: a root for each of them only.
+    let most = 0;
+    let next = 0;
+    for (let k = 0; k < this.count; k++) {
+      const i = first + k;
+      const dx = pos[i * 3]! - at[k * 3]! - mx;
+      const dy = pos[i * 3 + 1]! - at[k * 3 + 1]! - my;
+      const dz = pos[i * 3 + 2]! - at[k * 3 + 2]! - mz;
+      const moved2 = dx * dx + dy * dy + dz * dz;
+      if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+      if (moved2 > most) {
+        next = most;
+        most = moved2;
+      } else next = moved2;
+    }
+    return Math.sqrt(most) + Math.sqrt(next) > this.span[Span.Skin]!;
+  }
+
+  /** Writes into the span's skin the largest move of a live particle of the body this substep, less the body's mean move (m); a double returned would be boxed. */
+  private largestMove(particles: ParticleStore): void {
+    const pos = particles.position;
+    const prev = particles.previous;
+    const flags = particles.flags;
+    const first = this.first;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    let n = 0;
+    for (let i = first; i < first + this.count; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      mx += pos[i * 3]! - prev[i * 3]!;
+      my += pos[i * 3 + 1]! - prev[i * 3 + 1]!;
+      mz += pos[i * 3 + 2]! - prev[i * 3 + 2]!;
+      n++;
+    }
+    this.span[Span.Skin] = 0;
+    if (n === 0) return;
+    mx /= n;
+    my /= n;
+    mz /= n;
+    let most = 0;
+    for (let i = first; i < first + this.count; i++) {
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      const dx = pos[i * 3]! - prev[i * 3]! - mx;
+      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
+      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
+      const moved2 = dx * dx + dy * dy + dz * dz;
+      if (moved2 > most) most = moved2;
+    }
+    this.span[Span.Skin] = Math.sqrt(most);
+  }
+
+  /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
+  advanceOdometers(pos: Float64Array): void {
+    const last = this.lastPass;
+    const odometer = this.odometer;
+    const from = this.first * 3;
+    for (let k = 0; k < this.count; k++) {
+      const x = pos[from + k * 3]!;
+      const y = pos[from + k * 3 + 1]!;
+      const z = pos[from + k * 3 + 2]!;
+      const dx = x - last[k * 3]!;
+      const dy = y - last[k * 3 + 1]!;
+      const dz = z - last[k * 3 + 2]!;
+      odometer[k] = odometer[k]! + Math.sqrt(dx * dx + dy * dy + dz * dz);
+      last[k * 3] = x;
+      last[k * 3 + 1] = y;
+      last[k * 3 + 2] = z;
+    }
+  }
+
+  /** The lists and sides, for snapshots: plain data (copies). */
+  saveState(): SelfContactListState {
+    return {
+      pairs: keepFront(this.pairs, this.pairCount * 2),
+      pairCount: this.pairCount,
+      hits: keepFront(this.hits, this.hitCount * 4),
+      sides: keepFront(this.sides, this.hitCount),
+      hitTriangle: keepFront(this.hitTriangle, this.hitCount),
+      carriedTriangles: this.carriedTriangles,
+      pairDue: keepFront(this.pairDue, this.pairCount),
+      hitDue: keepFront(this.hitDue, this.hitCount),
+      odometer: this.odometer.slice(),
+      lastPass: this.lastPass.slice(),
+      hitCount: this.hitCount,
+      listedAt: this.listedAt.slice(),
+      span: this.span.slice(),
+    };
+  }
+
+  /** Returns to {@link SelfContactList.saveState}'s copy (copied again). */
+  loadState(state: SelfContactListState): void {
+    this.pairs = restoreFront(state.pairs);
+    this.pairCount = state.pairCount;
+    this.hits = restoreFront(state.hits);
+    this.sides = restoreFront(state.sides);
+    this.hitTriangle = restoreFront(state.hitTriangle);
+    this.carriedTriangles = state.carriedTriangles;
+    this.pairDue = restoreFront(state.pairDue);
+    this.hitDue = restoreFront(state.hitDue);
+    this.odometer.set(state.odometer);
+    this.lastPass.set(state.lastPass);
+    this.hitCount = state.hitCount;
+    this.listedAt.set(state.listedAt);
+    this.span.set(state.span);
+  }
+
+  /**
+   * Adds hit (p; a, b, c) of triangle `t` (`p` as `~p` where a stick joins it to a corner), due
+   * when its particles' odometers sum to `due[0]` (m), with the side it had before the listing.
+   */
+  addHit(p: number, a: number, b: number, c: number, t: number, due: Float64Array): void {
+    if (this.hitDue.length === this.hitCount) this.hitDue = growClearance(this.hitDue, this.hitCount * 2);
+    this.hitDue[this.hitCount] = due[0]!;
+    if (this.hitCount * 4 === this.hits.length) {
+      this.hits = grow(this.hits);
+      const triangles = new Int32Array(this.hits.length / 4);
+      triangles.set(this.hitTriangle);
+      this.hitTriangle = triangles;
+      const sides = new Int8Array(this.hits.length / 4);
+      sides.set(this.sides);
+      this.sides = sides;
+    }
+    const o = this.hitCount * 4;
+    this.hits[o] = p;
+    this.hits[o + 1] = a;
+    this.hits[o + 2] = b;
+    this.hits[o + 3] = c;
+    this.hitTriangle[this.hitCount] = t;
+    this.sides[this.hitCount] = this.carriedSide(p < 0 ? ~p : p, t);
+    this.hitCount++;
+  }
+}
+
+function growClearance(array: Float64Array, length: number): Float64Array<ArrayBuffer> {
+  const bigger = new Float64Array(length);
+  bigger.set(array);
+  return bigger;
+}
+
+function grow(array: Int32Array): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Layout of a {@link SelfContactList}'s latest listing's numbers (m). */
+export const enum Span {
+  /** The skin it was listed with: the body's, plus {@link Span.Sweep}. */
+  Skin = 0,
+  /** The thickness plus that skin: how near a pair it took. */
+  Reach = 1,
+  Thickness = 2,
+  /** What the substep's moves added to the skin: twice the largest (0 without triangles). */
+  Sweep = 3,
+  Size = 4,
+}
+
+/** What a snapshot keeps of a {@link SelfContactList} (plain data). */
+export interface SelfContactListState {
+  pairs: SavedFront<Int32Array>;
+  pairCount: number;
+  hits: SavedFront<Int32Array>;
+  sides: SavedFront<Int8Array>;
+  hitTriangle: SavedFront<Int32Array>;
+  carriedTriangles: number;
+  pairDue: SavedFront<Float64Array>;
+  hitDue: SavedFront<Float64Array>;
+  odometer: Float64Array;
+  lastPass: Float64Array;
+  hitCount: number;
+  listedAt: Float64Array;
+  span: Float64Array;
+}

@@ -1,0 +1,248 @@
+import type { World } from '../world.js';
+import { closestPointTriangle, PointTri } from './closestPoints.js';
+import { separatePair } from './pairContact.js';
+import type { SelfContactList } from './selfContactList.js';
+import { OVER_EDGE } from './selfContactTuning.js';
+import { Foot, footOnTriangle } from './triangleFoot.js';
+
+/**
+ * The narrow phase of one body's self-collision, run every relaxation pass
+ * over the listed pairs ({@link SelfContactList}), particle pairs then
+ * particle–triangle hits, all in one sweep:
+ *
+ * - a particle pair is pushed `thickness` apart with friction (`separatePair`);
+ * - a particle over its triangle (its foot inside) is held `thickness` from the
+ *   plane on its side, shared with the corners by inverse mass and barycentric
+ *   weight (Müller et al., "Position Based Dynamics", 2007, section 4.4). Its
+ *   side is the one it stood on at the start of the substep in which a pass
+ *   first found it over the triangle, kept while the pair is listed (across
+ *   listings too): a particle pushed through in a pass is brought back, not
+ *   held on the wrong side;
+ * - a particle beside the triangle is held `thickness` from the triangle's
+ *   nearest point; beside it and clear of it, it has no side (it may go round
+ *   the triangle's edge). A stick neighbour of a corner beside the triangle is
+ *   the sheet lying flat: left to the sticks.
+ *
+ * As between bodies, a pair is left parting by at most the push-out room this
+ * substep beyond its own motion: where sticks press the sheet thinner than the
+ * thickness (a cloth wound tight), it is held apart at that speed, not flung.
+ */
+export class SelfContactPush {
+  /** Pairs found closer than the thickness in the latest pass. */
+  touching = 0;
+  /** Pairs looked at in the latest pass (the others' particles have not travelled as far as they were apart). */
+  examined = 0;
+  /** The thickness, then the push-out room this substep (m): doubles in an array, so that none crosses a call. */
+  private readonly limits = new Float64Array(2);
+  private readonly foot = new Float64Array(Foot.Size);
+  /** The foot at the start of the substep, for a side. */
+  private readonly then = new Float64Array(Foot.Size);
+  private readonly closest = new Float64Array(PointTri.Size);
+  /** The room a hit's particle had beyond the thickness when {@link SelfContactPush.holdOff} found it apart (m, a lower bound). */
+  private readonly room = new Float64Array(1);
+  /** A push: the point's three weights, the unit normal, the depth. */
+  private readonly push = new Float64Array(7);
+
+  /**
+   * @param list the pairs to project.
+   * @param first the body's first particle slot.
+   * @param thickness least distance kept (m).
+   * @param pushOutSpeed most speed (m/s) at which a particle and a triangle closer than `thickness` part beyond their own motion (Infinity: the world's `maxPushOutSpeed`).
+   */
+  constructor(
+    private readonly list: SelfContactList,
+    private readonly first: number,
+    thickness: number,
+    private readonly pushOutSpeed: number,
+  ) {
+    this.limits[0] = thickness;
+  }
+
+  /** One relaxation pass over the listed pairs. Allocates nothing. */
+  project(world: World): void {
+    const particles = world.particles;
+    const list = this.list;
+    this.limits[1] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
+    let touching = 0;
+    let examined = 0;
+    this.touching = 0;
+    this.examined = 0;
+    if (list.pairCount + list.hitCount === 0) return;
+    // A pair is looked at only once its particles have travelled, between them, as far as it
+    // was apart when last seen: in a cloth lying in layers, the few in contact and those moving.
+    list.advanceOdometers(particles.position);
+    const odometer = list.odometer;
+    const first = this.first;
+    const pairs = list.pairs;
+    const pairDue = list.pairDue;
+    const pos = particles.position;
+    const thickness = this.limits[0]!;
+    for (let k = 0; k < list.pairCount; k++) {
+      const i = pairs[k * 2]!;
+      const j = pairs[k * 2 + 1]!;
+      const travelled = odometer[i - first]! + odometer[j - first]!;
+      if (travelled < pairDue[k]!) continue;
+      examined++;
+      const dx = pos[j * 3]! - pos[i * 3]!;
+      const dy = pos[j * 3 + 1]! - pos[i * 3 + 1]!;
+      const dz = pos[j * 3 + 2]! - pos[i * 3 + 2]!;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= thickness * thickness) pairDue[k] = travelled + Math.sqrt(d2) - thickness;
+      else if (separatePair(world, i, j, this.limits)) touching++;
+    }
+    const hits = list.hits;
+    const hitDue = list.hitDue;
+    const room = this.room;
+    for (let k = 0; k < list.hitCount; k++) {
+      const p = hits[k * 4]!;
+      const travelled = odometer[(p < 0 ? ~p : p) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
+      if (travelled < hitDue[k]!) continue;
+      examined++;
+      if (this.holdOff(world, k)) touching++;
+      else hitDue[k] = travelled + room[0]!;
+    }
+    this.touching = touching;
+    this.examined = examined;
+  }
+
+  /** Hit `k` (see {@link SelfContactList.hits}): returns whether its particle was closer than the thickness. */
+  private holdOff(world: World, k: number): boolean {
+    const particles = world.particles;
+    const pos = particles.position;
+    const hits = this.list.hits;
+    let p = hits[k * 4]!;
+    const joined = p < 0;
+    if (joined) p = ~p;
+    const a = hits[k * 4 + 1]!;
+    const b = hits[k * 4 + 2]!;
+    const c = hits[k * 4 + 3]!;
+    const foot = this.foot;
+    if (!footOnTriangle(pos, p, a, b, c, foot)) return false;
+    const thickness = this.limits[0]!;
+    const height = foot[Foot.Height]!;
+    const s = foot[Foot.S]!;
+    const v = foot[Foot.V]!;
+    const u = foot[Foot.U]!;
+    const sides = this.list.sides;
+    const push = this.push;
+    if (s >= -OVER_EDGE && v >= -OVER_EDGE && u >= -OVER_EDGE) {
+      let side = sides[k]!;
+      if (side === 0) {
+        side = this.startingSide(world, p, a, b, c);
+        sides[k] = side;
+      }
+      const depth = thickness - height * side;
+      if (depth <= 0) {
+        this.room[0] = -depth;
+        return false;
+      }
+      push[0] = clamp01(foot[Foot.S]!);
+      push[1] = clamp01(foot[Foot.V]!);
+      push[2] = clamp01(foot[Foot.U]!);
+      push[3] = foot[Foot.NX]! * side;
+      push[4] = foot[Foot.NY]! * side;
+      push[5] = foot[Foot.NZ]! * side;
+      push[6] = depth;
+      this.pushApart(world, p, a, b, c);
+      return true;
+    }
+    const far2 = height * height + foot[Foot.Outside2]!;
+    // Beside the triangle it is at least that far; a stick neighbour of a corner there is let be.
+    this.room[0] = joined ? 0 : Math.sqrt(far2) - thickness;
+    // Beside the triangle and clear of it, it may go round the edge: it has no side.
+    if (joined || far2 >= thickness * thickness || !this.holdOffBeside(world, p, a, b, c)) {
+      sides[k] = 0;
+      return false;
+    }
+    return true;
+  }
+
+  /** The side of triangle (a, b, c) particle `p` stood on at the start of the substep (±1); its side now (the height in `foot`) if that is unreadable. */
+  private startingSide(world: World, p: number, a: number, b: number, c: number): number {
+    const then = footOnTriangle(world.particles.previous, p, a, b, c, this.then) ? this.then[Foot.Height]! : 0;
+    const side = then !== 0 ? then : this.foot[Foot.Height]!;
+    return side < 0 ? -1 : 1;
+  }
+
+  /** Particle `p` beside triangle (a, b, c): at least the thickness from its nearest point. */
+  private holdOffBeside(world: World, p: number, a: number, b: number, c: number): boolean {
+    const pos = world.particles.position;
+    const q = this.closest;
+    for (let k = 0; k < 3; k++) {
+      q[PointTri.P + k] = pos[p * 3 + k]!;
+      q[PointTri.A + k] = pos[a * 3 + k]!;
+      q[PointTri.B + k] = pos[b * 3 + k]!;
+      q[PointTri.C + k] = pos[c * 3 + k]!;
+    }
+    closestPointTriangle(q);
+    const wa = q[PointTri.U]!;
+    const wb = q[PointTri.V]!;
+    const wc = q[PointTri.W]!;
+    const nx = q[0]! - (wa * q[3]! + wb * q[6]! + wc * q[9]!);
+    const ny = q[1]! - (wa * q[4]! + wb * q[7]! + wc * q[10]!);
+    const nz = q[2]! - (wa * q[5]! + wb * q[8]! + wc * q[11]!);
+    const d2 = nx * nx + ny * ny + nz * nz;
+    const thickness = this.limits[0]!;
+    this.room[0] = d2 >= thickness * thickness ? Math.sqrt(d2) - thickness : 0;
+    if (d2 >= thickness * thickness || d2 === 0) return false;
+    const d = Math.sqrt(d2);
+    const push = this.push;
+    push[0] = wa;
+    push[1] = wb;
+    push[2] = wc;
+    push[3] = nx / d;
+    push[4] = ny / d;
+    push[5] = nz / d;
+    push[6] = thickness - d;
+    this.pushApart(world, p, a, b, c);
+    return true;
+  }
+
+  /**
+   * Moves particle `p` from the point of triangle (a, b, c) with weights `push[0..3)` along the
+   * unit normal `push[3..6)` by the depth `push[6]`, shared by inverse mass and those weights (so
+   * momentum is kept), at most the push-out room beyond the pair's own motion this substep.
+   */
+  private pushApart(world: World, p: number, a: number, b: number, c: number): void {
+    const particles = world.particles;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const w = particles.inverseMass;
+    const push = this.push;
+    const ba = push[0]!;
+    const bb = push[1]!;
+    const bc = push[2]!;
+    const nx = push[3]!;
+    const ny = push[4]!;
+    const nz = push[5]!;
+    const wp = w[p]!;
+    const wa = w[a]! * ba;
+    const wb = w[b]! * bb;
+    const wc = w[c]! * bc;
+    const denominator = wp + wa * ba + wb * bb + wc * bc;
+    if (denominator === 0) return;
+    // How fast the pair parts along the normal already this substep (m).
+    const moved =
+      (pos[p * 3]! - prev[p * 3]! - ba * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
+      (pos[p * 3 + 1]! - prev[p * 3 + 1]! - ba * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
+      (pos[p * 3 + 2]! - prev[p * 3 + 2]! - ba * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
+    const room = this.limits[1]! - moved;
+    const depth = push[6]! < room ? push[6]! : room;
+    if (depth <= 0) return;
+    const lambda = depth / denominator;
+    move(pos, p, nx, ny, nz, wp * lambda);
+    move(pos, a, nx, ny, nz, -wa * lambda);
+    move(pos, b, nx, ny, nz, -wb * lambda);
+    move(pos, c, nx, ny, nz, -wc * lambda);
+  }
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+function move(pos: Float64Array, i: number, x: number, y: number, z: number, by: number): void {
+  pos[i * 3] = pos[i * 3]! + x * by;
+  pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
+  pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
+}

@@ -1,0 +1,31 @@
+/**
+ * Every tuning constant of self-collision, each with its reason. The design
+ * they tune is in docs/self-collision.md.
+ */
+
+/**
+ * The skin of the pair list, in thicknesses: a listing takes the pairs within
+ * the thickness plus this much, and holds until two particles have moved
+ * (relative to the body) this far between them. A thicker skin lists more
+ * pairs and lists less often.
+ */
+export const SKIN = 1;
+
+/**
+ * Barycentric slack: a particle this far (in weight) past a triangle's edge
+ * still counts as over it, so none slips between two triangles that share an
+ * edge.
+ */
+export const OVER_EDGE = 1e-3;
+
+/**
+ * Triangles are listed only where the thickness is below this many times the
+ * surface's largest circumradius (at rest, when self-collision is enabled).
+ * Every point of a triangle lies within its circumradius of a corner, so a
+ * particle kept a thickness at least that from every other cannot pass
+ * through a triangle without first meeting a corner: particle pairs hold it
+ * alone, at a fraction of the cost (the Ten Minute Physics cloth, thickness
+ * = spacing = 1.41 circumradii). The margin covers triangles stretched
+ * beyond their rest shape.
+ */
+export const PAIRS_SUFFICE = 1.25;
