@@ -1,5 +1,3 @@
-import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
-
 /** Per-axis multipliers of the cell hash (as in `SpatialHash`). */
 const PX = 73856093;
 const PY = 19349663;
@@ -27,34 +25,6 @@ export class TriangleGrid {
   /** Per box, the number of the query that last returned it (dedupes in O(1)). */
   private stamp = new Int32Array(16);
   private query = 0;
-
-  /** The grid as built, for snapshots: plain data (copies). */
-  saveState(): TriangleGridState {
-    const buckets = this.mask + 1;
-    return {
-      cellSize: this.cellSize,
-      inverse: this.inverse,
-      mask: this.mask,
-      cellStart: keepFront(this.cellStart, buckets + 1),
-      entries: keepFront(this.entries, this.cellStart[buckets]!),
-      boxes: this.stamp.length,
-    };
-  }
-
-  /** Returns to {@link TriangleGrid.saveState}'s copy (copied again). */
-  loadState(state: TriangleGridState): void {
-    this.cellSize = state.cellSize;
-    this.inverse = state.inverse;
-    this.mask = state.mask;
-    this.cellStart = restoreFront(state.cellStart);
-    this.entries = restoreFront(state.entries);
-    // Room for the boxes' query marks, none marked: a query's marks only tell its own finds apart.
-    if (this.stamp.length !== state.boxes) this.stamp = new Int32Array(state.boxes);
-    else this.stamp.fill(0);
-    this.query = 0;
-    // The build's cursor is as long as the table (see reserve).
-    if (this.cursor.length !== this.cellStart.length - 1) this.cursor = new Int32Array(this.cellStart.length - 1);
-  }
 
   /** Lists boxes `[0, count)` of `boxes` (min xyz, max xyz per box) in the cells they overlap. */
   build(boxes: Float64Array, count: number): void {
@@ -202,15 +172,4 @@ export class TriangleGrid {
     }
     this.mask = size - 1;
   }
-}
-
-/** What a snapshot keeps of a {@link TriangleGrid}: the grid as built (plain data). */
-export interface TriangleGridState {
-  cellSize: number;
-  inverse: number;
-  mask: number;
-  cellStart: SavedFront<Int32Array>;
-  entries: SavedFront<Int32Array>;
-  /** The room for boxes' query marks. */
-  boxes: number;
 }
