@@ -8,7 +8,7 @@ import { addBuiltinConstraint, addSubstepStage, dropSubstepStage } from '../stag
 import type { SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
-import { SelfContactList, type SelfContactListState } from './selfContactList.js';
+import { SelfContactList, Span, type SelfContactListState } from './selfContactList.js';
 import { SelfContactPush } from './selfContactPush.js';
 import { SelfContactSearch } from './selfContactSearch.js';
 import { PAIRS_SUFFICE, SKIN } from './selfContactTuning.js';
@@ -72,7 +72,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   edges: EdgeSelfContact | undefined;
   /** The reach of a listing, its grid's cell, its skin, the thickness (m): see {@link SelfContactList.begin}. */
   private readonly limits = new Float64Array(4);
-  /** Per particle, half the skin: an edge pair's allowance (see `EdgeSelfContact`). */
+  /** Per particle, half the latest listing's skin: an edge pair's allowance (see `EdgeSelfContact`). */
   private readonly allowance: Float64Array;
   /** The triangles of the latest listing (tearing drops some), or -1 before the first. */
   private listedTriangles = -1;
@@ -127,10 +127,19 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
       this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0, this.limits);
       this.listedTriangles = triangleCount;
       this.searches++;
-      this.edges?.findCandidates(particles, triangles, triangleCount);
+      if (this.edges !== undefined) {
+        this.fitAllowance();
+        this.edges.findCandidates(particles, triangles, triangleCount);
+      }
     }
     // Edge pairs take the side each edge is on every substep (their lines' side flips as they go round each other's ends).
     this.edges?.activate(particles, this.allowance);
+  }
+
+  /** Each edge's allowance: half the latest listing's skin (the substep's moves may have widened it), or the body's before any. */
+  private fitAllowance(): void {
+    const listed = this.list.span[Span.Skin]!;
+    this.allowance.fill((listed > 0 ? listed : this.limits[2]!) / 2);
   }
 
   /** Every relaxation pass. */
@@ -159,11 +168,13 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
       this.list = new SelfContactList(this.first, this.record.count);
       this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
+      this.fitAllowance();
       this.listedTriangles = -1;
       this.searches = 0;
       return;
     }
     this.list.loadState(state.list);
+    this.fitAllowance();
     if (state.edges !== undefined) this.edges?.loadState(state.edges);
     this.listedTriangles = state.listedTriangles;
     this.searches = state.searches;
