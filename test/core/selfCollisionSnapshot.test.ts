@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import * as core from '../../src/core/index.js';
 import { World, type SelfCollision, type StickKernel } from '../../src/core/index.js';
 
-// Self-collision in snapshots and removals (issue 27, items 2 and 4): its searches and picks
-// build on what the steps before found (listed pairs, grids, picked pairs with their sides and
-// odometers, where each particle was searched and picked). A snapshot keeps all of it, so a
-// restored run repeats bit for bit; removing the cloth takes it out, so a cloth built in the
-// freed slots steps bit for bit as in a fresh world.
+// Self-collision in snapshots and removals (issue 27, items 2 and 4): its listings and passes
+// build on what the steps before found (the listed pairs with their sides and dues, the
+// odometers, where each particle was listed, and with edges the edge pairs). A snapshot keeps all
+// of it, so a restored run repeats bit for bit; removing the cloth takes it out, so a cloth
+// built in the freed slots steps bit for bit as in a fresh world.
 
 const kernels: StickKernel[] = ['wasm', 'js'];
 
@@ -69,12 +69,9 @@ describe('a snapshot repeats a self-colliding run bit for bit', () => {
   for (const kernel of kernels) {
     for (const edges of [false, true]) {
       it(`a sheet crumpling onto itself${edges ? ' (with edge–edge contact)' : ''}, restored into its world after more steps and (structured-cloned) into a world built the same way (${kernel})`, () => {
-        // Two snapshots: at step 30, falling and crumpling (its next steps search again, some of
-        // them only a few particles, and pick again), and at step 60, settling (its next steps
-        // keep most of their picks). Measured by leaving parts out of the snapshot: a restore at
-        // 30 without the search's lists, grids or particles searched alone, or (with edges)
-        // without the edge pairs, and one at 60 without the picked pairs, differ within the steps
-        // compared.
+        // Two snapshots: at step 30, falling and crumpling (its next steps list again), and at
+        // step 60, settling (its next steps keep most of the list). A restore without the edge
+        // pairs (with edges) differs within the steps compared (checked by leaving them out).
         const { world, self } = folding(kernel, edges);
         run(world, 30);
         const early = world.snapshot();

@@ -1,13 +1,14 @@
 import type { ParticleStore } from '../particles.js';
 import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { TriangleGrid } from './triangleGrid.js';
+import { moveAlong } from './pairContact.js';
 
 /**
  * Edge–edge self-contact of one triangulated surface: two edges of the surface
  * that share no particle are kept `thickness` apart where they cross, on the
  * side of each other they started the step on.
  *
- * Particle–triangle contact ({@link SurfaceSelfContact}) misses two edges that
+ * Particle–triangle contact (`SelfContactPush`) misses two edges that
  * cross with no particle near the other's face: two strips meeting edge on,
  * crosswise, each particle half a spacing off the other's plane. They pass
  * straight through each other (`test/core/selfCollision.test.ts`). Here the
@@ -25,7 +26,7 @@ import { TriangleGrid } from './triangleGrid.js';
  * particle over its neighbour's triangle that the particle–triangle contact
  * holds. Leaving them out keeps a flat sheet's edge list nearly empty.
  *
- * Same two lists as {@link SurfaceSelfContact}: a search over a grid of the
+ * Two lists, as before the self-collision's list was rebuilt: a search over a grid of the
  * edges' boxes lists the pairs within `thickness` plus both edges' allowance
  * (`motion`, set by the caller), and before each step
  * {@link EdgeSelfContact.activate} picks those that can touch during it.
@@ -60,7 +61,7 @@ export class EdgeSelfContact {
    * @param first,count the particle range of the body.
    * @param thickness least distance kept (m).
    * @param motion per particle of the body, its allowance in a search (m), shared with the caller.
-   * @param joinedStart,joined stick neighbours as compressed rows (body-relative), as {@link SurfaceSelfContact} takes them.
+   * @param joinedStart,joined stick neighbours as compressed rows (body-relative), as `stickNeighbours` gives them.
    */
   constructor(
     private readonly first: number,
@@ -249,10 +250,10 @@ export class EdgeSelfContact {
       if (denominator === 0) continue;
       const lambda = (gap / denominator) * toward;
       // The second edge goes along n·toward, the first the other way: momentum is kept.
-      move(pos, p1, nx, ny, nz, -w1 * lambda);
-      move(pos, p2, nx, ny, nz, -w2 * lambda);
-      move(pos, q1, nx, ny, nz, w3 * lambda);
-      move(pos, q2, nx, ny, nz, w4 * lambda);
+      moveAlong(pos, p1, nx, ny, nz, -w1 * lambda);
+      moveAlong(pos, p2, nx, ny, nz, -w2 * lambda);
+      moveAlong(pos, q1, nx, ny, nz, w3 * lambda);
+      moveAlong(pos, q2, nx, ny, nz, w4 * lambda);
     }
   }
 
@@ -336,7 +337,7 @@ export class EdgeSelfContact {
   }
 }
 
-/** How near (in thicknesses, plus both reaches) a pair must be at the start of a step to be projected in it; as {@link SurfaceSelfContact}'s. */
+/** How near (in thicknesses, plus both reaches) a pair must be at the start of a step to be projected in it. */
 const ACTIVE_SKIN = 2;
 
 /** Sine of the angle below which two edges count as parallel. */
@@ -413,12 +414,6 @@ function closestOfSegments(pos: Float64Array, p1: number, p2: number, q1: number
 
 function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-function move(pos: Float64Array, i: number, x: number, y: number, z: number, by: number): void {
-  pos[i * 3] = pos[i * 3]! + x * by;
-  pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
-  pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
 }
 
 /** What a snapshot keeps of an {@link EdgeSelfContact} (plain data). */

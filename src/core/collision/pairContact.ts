@@ -70,3 +70,10 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
   pos[pj + 2] = pos[pj + 2]! + tz * fj;
   return true;
 }
+
+/** Moves particle `i` of `pos` by `by` along (x, y, z): a contact's share of a push along its normal. */
+export function moveAlong(pos: Float64Array, i: number, x: number, y: number, z: number, by: number): void {
+  pos[i * 3] = pos[i * 3]! + x * by;
+  pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
+  pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
+}

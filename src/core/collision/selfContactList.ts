@@ -47,6 +47,8 @@ export class SelfContactList {
   readonly listedAt: Float64Array;
   /** The latest listing's skin and reach, and the thickness (m): see {@link Span}. */
   readonly span = new Float64Array(Span.Size);
+  /** The two largest squared moves {@link SelfContactList.largestMoves} found (m²). */
+  private readonly moves = new Float64Array(2);
 
   /**
    * @param first,count the particle range of the body (slots).
@@ -69,15 +71,15 @@ export class SelfContactList {
    * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
    */
   begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
-    this.advanceOdometers(particles.position);
     const pos = particles.position;
+    this.advanceOdometers(pos);
     // With triangles, the skin grows by twice the largest move of this substep (relative to the
     // body): a particle that passed through a triangle in one move is still listed with it, and
     // the pass puts it back on the side it came from. (Particle pairs keep no side: for them it
     // would only list more.)
     const span = this.span;
-    this.largestMove(particles);
-    span[Span.Sweep] = triangleCount > 0 ? 2 * span[Span.Skin]! : 0;
+    this.largestMoves(pos, particles.flags, particles.previous, this.first);
+    span[Span.Sweep] = triangleCount > 0 ? 2 * Math.sqrt(this.moves[0]!) : 0;
     span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
     span[Span.Reach] = limits[3]! + span[Span.Skin]!;
     span[Span.Thickness] = limits[3]!;
@@ -157,76 +159,53 @@ export class SelfContactList {
    * with. Allocates nothing.
    */
   strayed(particles: ParticleStore): boolean {
-    const pos = particles.position;
-    const flags = particles.flags;
-    const at = this.listedAt;
-    const first = this.first;
-    let mx = 0;
-    let my = 0;
-    let mz = 0;
-    let n = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      mx += pos[i * 3]! - at[k * 3]!;
-      my += pos[i * 3 + 1]! - at[k * 3 + 1]!;
-      mz += pos[i * 3 + 2]! - at[k * 3 + 2]!;
-      n++;
-    }
-    if (n === 0) return false;
-    mx /= n;
-    my /= n;
-    mz /= n;
-    // The two largest, squared: a root for each of them only.
-    let most = 0;
-    let next = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = first + k;
-      const dx = pos[i * 3]! - at[k * 3]! - mx;
-      const dy = pos[i * 3 + 1]! - at[k * 3 + 1]! - my;
-      const dz = pos[i * 3 + 2]! - at[k * 3 + 2]! - mz;
-      const moved2 = dx * dx + dy * dy + dz * dz;
-      if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
-      if (moved2 > most) {
-        next = most;
-        most = moved2;
-      } else next = moved2;
-    }
-    return Math.sqrt(most) + Math.sqrt(next) > this.span[Span.Skin]!;
+    this.largestMoves(particles.position, particles.flags, this.listedAt, 0);
+    return Math.sqrt(this.moves[0]!) + Math.sqrt(this.moves[1]!) > this.span[Span.Skin]!;
   }
 
-  /** Writes into the span's skin the largest move of a live particle of the body this substep, less the body's mean move (m); a double returned would be boxed. */
-  private largestMove(particles: ParticleStore): void {
-    const pos = particles.position;
-    const prev = particles.previous;
-    const flags = particles.flags;
+  /**
+   * Writes into {@link SelfContactList.moves} the two largest squared moves of the body's live
+   * particles from `from` (xyz per slot, read from slot `offset`: the listing's places, or the
+   * substep's start), each less the body's mean move. Doubles go out in the array: returned,
+   * they would be boxed.
+   */
+  private largestMoves(pos: Float64Array, flags: Uint8Array, from: Float64Array, offset: number): void {
     const first = this.first;
     let mx = 0;
     let my = 0;
     let mz = 0;
     let n = 0;
-    for (let i = first; i < first + this.count; i++) {
+    for (let k = 0; k < this.count; k++) {
+      const i = first + k;
       if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      mx += pos[i * 3]! - prev[i * 3]!;
-      my += pos[i * 3 + 1]! - prev[i * 3 + 1]!;
-      mz += pos[i * 3 + 2]! - prev[i * 3 + 2]!;
+      const o = (offset + k) * 3;
+      mx += pos[i * 3]! - from[o]!;
+      my += pos[i * 3 + 1]! - from[o + 1]!;
+      mz += pos[i * 3 + 2]! - from[o + 2]!;
       n++;
     }
-    this.span[Span.Skin] = 0;
-    if (n === 0) return;
-    mx /= n;
-    my /= n;
-    mz /= n;
     let most = 0;
-    for (let i = first; i < first + this.count; i++) {
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const dx = pos[i * 3]! - prev[i * 3]! - mx;
-      const dy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
-      const dz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
-      const moved2 = dx * dx + dy * dy + dz * dz;
-      if (moved2 > most) most = moved2;
+    let next = 0;
+    if (n > 0) {
+      mx /= n;
+      my /= n;
+      mz /= n;
+      for (let k = 0; k < this.count; k++) {
+        const i = first + k;
+        const o = (offset + k) * 3;
+        const dx = pos[i * 3]! - from[o]! - mx;
+        const dy = pos[i * 3 + 1]! - from[o + 1]! - my;
+        const dz = pos[i * 3 + 2]! - from[o + 2]! - mz;
+        const moved2 = dx * dx + dy * dy + dz * dz;
+        if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+        if (moved2 > most) {
+          next = most;
+          most = moved2;
+        } else next = moved2;
+      }
     }
-    this.span[Span.Skin] = Math.sqrt(most);
+    this.moves[0] = most;
+    this.moves[1] = next;
   }
 
   /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
@@ -289,10 +268,9 @@ export class SelfContactList {
    * when its particles' odometers sum to `due[0]` (m), with the side it had before the listing.
    */
   addHit(p: number, a: number, b: number, c: number, t: number, due: Float64Array): void {
-    if (this.hitDue.length === this.hitCount) this.hitDue = growClearance(this.hitDue, this.hitCount * 2);
-    this.hitDue[this.hitCount] = due[0]!;
     if (this.hitCount * 4 === this.hits.length) {
       this.hits = grow(this.hits);
+      this.hitDue = growClearance(this.hitDue, this.hits.length / 4);
       const triangles = new Int32Array(this.hits.length / 4);
       triangles.set(this.hitTriangle);
       this.hitTriangle = triangles;
@@ -300,6 +278,7 @@ export class SelfContactList {
       sides.set(this.sides);
       this.sides = sides;
     }
+    this.hitDue[this.hitCount] = due[0]!;
     const o = this.hitCount * 4;
     this.hits[o] = p;
     this.hits[o + 1] = a;

@@ -1,6 +1,6 @@
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
-import { separatePair } from './pairContact.js';
+import { moveAlong, separatePair } from './pairContact.js';
 import type { SelfContactList } from './selfContactList.js';
 import { OVER_EDGE } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
@@ -230,19 +230,13 @@ export class SelfContactPush {
     const depth = push[6]! < room ? push[6]! : room;
     if (depth <= 0) return;
     const lambda = depth / denominator;
-    move(pos, p, nx, ny, nz, wp * lambda);
-    move(pos, a, nx, ny, nz, -wa * lambda);
-    move(pos, b, nx, ny, nz, -wb * lambda);
-    move(pos, c, nx, ny, nz, -wc * lambda);
+    moveAlong(pos, p, nx, ny, nz, wp * lambda);
+    moveAlong(pos, a, nx, ny, nz, -wa * lambda);
+    moveAlong(pos, b, nx, ny, nz, -wb * lambda);
+    moveAlong(pos, c, nx, ny, nz, -wc * lambda);
   }
 }
 
 function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
-}
-
-function move(pos: Float64Array, i: number, x: number, y: number, z: number, by: number): void {
-  pos[i * 3] = pos[i * 3]! + x * by;
-  pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
-  pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
 }

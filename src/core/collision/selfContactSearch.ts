@@ -48,8 +48,8 @@ export class SelfContactSearch {
   constructor(
     private readonly first: number,
     private readonly count: number,
-    private readonly joinedStart: Int32Array,
-    private readonly joined: Int32Array,
+    joinedStart: Int32Array,
+    joined: Int32Array,
   ) {
     this.ids = new Int32Array(count);
     this.joins = new JoinMarks(first, count, joinedStart, joined);
@@ -83,7 +83,7 @@ export class SelfContactSearch {
       sorted[e * 3 + 1] = pos[j * 3 + 1]!;
       sorted[e * 3 + 2] = pos[j * 3 + 2]!;
     }
-    this.listPairs(list, pos, alive);
+    this.listPairs(list, alive);
     if (triangleCount > 0) this.listHits(list, pos, flags, triangles, triangleCount);
   }
 
@@ -92,7 +92,7 @@ export class SelfContactSearch {
    * particle in the lower cell (x, then y, then z), or, in one cell, from the one
    * sorted first. Each particle reads its own cell and the 13 after it.
    */
-  private listPairs(list: SelfContactList, pos: Float64Array, alive: number): void {
+  private listPairs(list: SelfContactList, alive: number): void {
     const span = list.span;
     const reach2 = span[Span.Reach]! * span[Span.Reach]!;
     const thickness = span[Span.Thickness]!;
@@ -209,6 +209,7 @@ export class SelfContactSearch {
     const sweep = thickness + list.span[Span.Sweep]!;
     const entries = this.hash.entries;
     const sorted = this.sorted;
+    const joins = this.joins;
     for (let e = 0; e < this.alive; e++) {
       const p = entries[e]!;
       const x = sorted[e * 3]!;
@@ -217,6 +218,7 @@ export class SelfContactSearch {
       at[0] = x;
       at[1] = y;
       at[2] = z;
+      let marked = false;
       // The one cell it lies in, its boxes read in a run (a box lies in a cell once, but two of
       // its cells can share a bucket).
       const bucket = grid.bucketAt(at);
@@ -239,7 +241,12 @@ export class SelfContactSearch {
         const height = foot[Foot.Height]!;
         const far2 = height * height + foot[Foot.Outside2]!;
         if (far2 >= reach2) continue;
-        const joined = this.isJoined(p, a, b, c);
+        // Its stick neighbours, marked once for all its triangles.
+        if (!marked) {
+          joins.mark(p);
+          marked = true;
+        }
+        const joined = joins.has(p, a) || joins.has(p, b) || joins.has(p, c);
         // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
         // spacing); its foot farther outside than the skin cannot come over before the next
         // listing. In a sheet lying flat that is every particle next to its own triangles.
@@ -252,16 +259,5 @@ export class SelfContactSearch {
         list.addHit(joined ? ~p : p, a, b, c, t, due);
       }
     }
-  }
-
-  /** Whether a stick joins particle `p` to `a`, `b` or `c` (slots). */
-  private isJoined(p: number, a: number, b: number, c: number): boolean {
-    const first = this.first;
-    const k = p - first;
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) {
-      const j = this.joined[e]! + first;
-      if (j === a || j === b || j === c) return true;
-    }
-    return false;
   }
 }

@@ -76,9 +76,21 @@ export class SpatialHash {
    */
   neighbourBuckets(pos: Float64Array, id: number): number {
     const p = id * 3;
-    const ix = Math.floor(pos[p]! * this.inverse) | 0;
-    const iy = Math.floor(pos[p + 1]! * this.inverse) | 0;
-    const iz = Math.floor(pos[p + 2]! * this.inverse) | 0;
+    return this.collect(Math.floor(pos[p]! * this.inverse) | 0, Math.floor(pos[p + 1]! * this.inverse) | 0, Math.floor(pos[p + 2]! * this.inverse) | 0, false);
+  }
+
+  /**
+   * Writes into {@link SpatialHash.buckets} the distinct buckets of the cell at
+   * (x, y, z) (`at`) first, then of the 13 cells after it of the 26 around it
+   * (greater in x, then y, then z): each pair of neighbouring cells is then
+   * visited from one side only. Returns how many.
+   */
+  forwardBuckets(at: Float64Array): number {
+    return this.collect(Math.floor(at[0]! * this.inverse) | 0, Math.floor(at[1]! * this.inverse) | 0, Math.floor(at[2]! * this.inverse) | 0, true);
+  }
+
+  /** The buckets of the cells about integer cell (ix, iy, iz): all 27, or (`forward`) its own and the 13 after it. */
+  private collect(ix: number, iy: number, iz: number, forward: boolean): number {
     const out = this.buckets;
     const stamp = this.stamp;
     if (this.query === 0x7fffffff) {
@@ -89,45 +101,11 @@ export class SpatialHash {
     const mask = this.mask;
     let n = 0;
     // The hash is a XOR of one product per axis: 3 + 3 + 3 products serve all 27 cells.
-    for (let dx = -1; dx <= 1; dx++) {
+    for (let dx = forward ? 0 : -1; dx <= 1; dx++) {
       const hx = Math.imul(ix + dx, PX);
-      for (let dy = -1; dy <= 1; dy++) {
+      for (let dy = forward && dx === 0 ? 0 : -1; dy <= 1; dy++) {
         const hxy = hx ^ Math.imul(iy + dy, PY);
-        for (let dz = -1; dz <= 1; dz++) {
-          const b = (hxy ^ Math.imul(iz + dz, PZ)) & mask;
-          if (stamp[b] === query) continue;
-          stamp[b] = query;
-          out[n++] = b;
-        }
-      }
-    }
-    return n;
-  }
-
-  /**
-   * Writes into {@link SpatialHash.buckets} the distinct buckets of the cell at
-   * (x, y, z) (`at`) first, then of the 13 cells after it of the 26 around it
-   * (greater in x, then y, then z): each pair of neighbouring cells is then
-   * visited from one side only. Returns how many.
-   */
-  forwardBuckets(at: Float64Array): number {
-    const ix = Math.floor(at[0]! * this.inverse) | 0;
-    const iy = Math.floor(at[1]! * this.inverse) | 0;
-    const iz = Math.floor(at[2]! * this.inverse) | 0;
-    const out = this.buckets;
-    const stamp = this.stamp;
-    if (this.query === 0x7fffffff) {
-      stamp.fill(0);
-      this.query = 0;
-    }
-    const query = ++this.query;
-    const mask = this.mask;
-    let n = 0;
-    for (let dx = 0; dx <= 1; dx++) {
-      const hx = Math.imul(ix + dx, PX);
-      for (let dy = dx === 0 ? 0 : -1; dy <= 1; dy++) {
-        const hxy = hx ^ Math.imul(iy + dy, PY);
-        for (let dz = dx === 0 && dy === 0 ? 0 : -1; dz <= 1; dz++) {
+        for (let dz = forward && dx === 0 && dy === 0 ? 0 : -1; dz <= 1; dz++) {
           const b = (hxy ^ Math.imul(iz + dz, PZ)) & mask;
           if (stamp[b] === query) continue;
           stamp[b] = query;
@@ -143,7 +121,7 @@ export class SpatialHash {
     return (Math.imul(x, PX) ^ Math.imul(y, PY) ^ Math.imul(z, PZ)) & this.mask;
   }
 
-  /** Room for `count` items and a table of at least twice as many buckets. */
+  /** Room for `count` items and a table of at least {@link SpatialHash.bucketsPerItem} buckets per item. */
   private reserve(count: number): void {
     if (count > this.entries.length) {
       const capacity = Math.max(count, this.entries.length * 2);
