@@ -54,8 +54,8 @@ export interface WorldProps extends Partial<Omit<WorldSettings, 'gravity'>> {
    * it). The components, hooks and props stay the same; renderers read the latest step the
    * worker finished. Read once per mount: setting or clearing it remounts the `<World>` and
    * everything in it (a new simulation). Step callbacks (`useBeforeStep`, `useAfterStep`), a
-   * `useForce` of your own `Force`, `<CharacterRagdoll>` and the Rapier bridge cannot run in a
-   * worker and throw, naming the component. Default: none (the main thread).
+   * `useForce` of your own `Force` and the Rapier bridge cannot run in a worker and throw,
+   * naming the component. Default: none (the main thread).
    */
   worker?: PhysicsWorker;
   /** Receives the world's store, e.g. to pause or single-step from a UI outside the canvas. */

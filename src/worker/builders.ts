@@ -23,11 +23,6 @@ export function registerRemote(world: object, remote: RemoteBuilder): void {
   remotes.set(world, remote);
 }
 
-/** The remote world whose proxy `world` is, or undefined for a main-thread world. */
-export function remoteOf(world: object): RemoteBuilder | undefined {
-  return remotes.get(world);
-}
-
 /**
  * What to read `world` through: the shadow world behind a RemoteWorld's proxy (reads through
  * the proxy are not recorded but cost a proxy trap each, and an object read through it is

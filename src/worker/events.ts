@@ -41,7 +41,7 @@ interface WatchedCharacter {
  * What the steps change that the shadow world cannot see and must mirror: cloths that tear,
  * attachments and body attachments that break, and characters whose steps turned them physical, blended their
  * get-up or handed them back to the animation. The worker watches the objects the main thread holds
- * references to and, after each advance, posts what changed in its steps (`tears`, `breaks`),
+ * references to and, after each advance, posts what changed in its steps (`tears`, `breaks`, `links`, `character`),
  * so the shadow can make the same change and the app can hear of it. A change a command
  * made (an attachment released by the app) is not reported: it happened on both sides already.
  */
@@ -50,7 +50,7 @@ export class StepEvents {
 
   constructor(private readonly post: PostFromWorker) {}
 
-  /** Watches `value` (reference `ref`) when it is a cloth handle or an attachment. */
+  /** Watches `value` (reference `ref`) when it is a cloth handle, an attachment, a body attachment or a character driver. */
   watch(ref: number, value: unknown): void {
     if (value instanceof CharacterDriver) {
       const posted = new Float64Array(CHARACTER_MIRROR_LENGTH);

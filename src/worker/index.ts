@@ -8,10 +8,10 @@
 export { RemoteWorld, startWorker, type RemoteWorldOptions, type RemoteStats, type WorkerEndpoint } from './remoteWorld.js';
 export { connectInProcess } from './inProcess.js';
 export { WorkerHost } from './host.js';
-export { REPLAYABLE_FUNCTIONS, REPLAYABLE_CLASSES, STEP_ONLY_FUNCTIONS, type ReplayableFunctionName, type ReplayableClassName } from './replayables.js';
+export { REPLAYABLE_FUNCTIONS, REPLAYABLE_CLASSES, type ReplayableFunctionName, type ReplayableClassName } from './replayables.js';
 export { type Command, type ToWorker, type FromWorker, type TransportKind, type EncodedRef, REF, WORLD_REF } from './commands.js';
 export { SharedFrameWriter, SharedFrameReader, TransferFrameWriter, TransferFrameReader, type FrameWriter, type FrameReader, type PostFromWorker } from './transport.js';
 export { FRAME, FRAME_HEADER, STAT_KEYS, frameLength } from './frames.js';
-export { buildOn, makeOn, readable, remoteOf, type RemoteBuilder } from './builders.js';
+export { buildOn, makeOn, readable, type RemoteBuilder } from './builders.js';
 export { physicsWorker, type PhysicsWorker, type PhysicsWorkerOptions } from './physicsWorker.js';
 export { WorkerLink, DeferredEndpoint } from './link.js';

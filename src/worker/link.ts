@@ -52,6 +52,7 @@ export class DeferredEndpoint implements WorkerEndpoint {
  */
 export class WorkerLink {
   private readonly afterSteps = new Set<() => void>();
+  private readonly stepStarts = new Set<() => void>();
   private readonly breaks = new Map<object, (particle: number) => void>();
   private live = false;
 
@@ -68,6 +69,16 @@ export class WorkerLink {
   afterFrame(callback: () => void): () => void {
     this.afterSteps.add(callback);
     return () => void this.afterSteps.delete(callback);
+  }
+
+  /**
+   * Runs `capture` after every frame whose read-back brought new steps, with the shadow's
+   * positions set to the start of the latest step (see `RemoteWorld.atStepStart`): all captures
+   * of a frame share one swap of the positions. Returns the unsubscribe function.
+   */
+  atStepStart(capture: () => void): () => void {
+    this.stepStarts.add(capture);
+    return () => void this.stepStarts.delete(capture);
   }
 
   /**
@@ -100,8 +111,14 @@ export class WorkerLink {
       this.remote.sync();
       steps = this.remote.shadow.stepCount - before;
     }
-    if (steps > 0) for (const callback of this.afterSteps) callback();
+    if (steps === 0) return;
+    if (this.stepStarts.size > 0) this.remote.atStepStart(this.captureStepStarts);
+    for (const callback of this.afterSteps) callback();
   }
+
+  private readonly captureStepStarts = (): void => {
+    for (const capture of this.stepStarts) capture();
+  };
 
   /** @internal The `<World>` mounted: the worker starts (a StrictMode remount keeps the same one). */
   mount(): void {

@@ -63,9 +63,9 @@ export const MeshCollider = guarded('<MeshCollider>', function MeshCollider({ fr
     const { vertices, indices } = collectTriangles(root);
     if (indices.length === 0) return undefined;
     const shape = { type: 'mesh', vertices, indices, friction, restitution } as const;
-    const collider = buildCollider('<MeshCollider>', () => new TriangleMeshCollider(shape));
-    // Only plain data reaches a worker's world: it builds the same collider from the shape.
-    const id = world.addCollider(worker === null ? collider : shape);
+    // Only plain data reaches a worker's world: its shadow builds the collider from the shape
+    // (once: building it here as well would build the triangles' tree twice).
+    const id = buildCollider('<MeshCollider>', () => world.addCollider(worker === null ? new TriangleMeshCollider(shape) : shape));
     handle.id = id;
     store.getState().refreshStats();
     return () => {

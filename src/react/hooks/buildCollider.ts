@@ -1,7 +1,5 @@
-import type { Collider } from '../../core/colliders/collider.js';
-
 /**
- * Constructs a core collider, rethrowing a bad shape's error with the
+ * Constructs a core collider (or adds one to the world), rethrowing a bad shape's error with the
  * component's name in front of the core's (`<BoxCollider>: obb collider:
  * halfExtents must be >= 0, got [-1, 1, 1]`), so the message says where the
  * bad prop came from.
@@ -11,7 +9,7 @@ import type { Collider } from '../../core/colliders/collider.js';
  * const collider = useMemo(() => buildCollider('<CapsuleCollider>', () => new CapsuleCollider(shape)), [shape]);
  * ```
  */
-export function buildCollider<C extends Collider>(who: string, build: () => C): C {
+export function buildCollider<C>(who: string, build: () => C): C {
   try {
     return build();
   } catch (error) {

@@ -6,7 +6,7 @@ import { useSinew } from '../context.js';
  * renderer interpolates from there (a rigid body's transform, limb frames): before every step
  * on a main-thread world (`onBeforeStep`); in a `<World worker>`, once per frame that brought
  * new steps, with the shadow's positions set to the start of the latest one
- * (`remote.atStepStart`), which is what the last `onBeforeStep` of the frame would have seen.
+ * (`WorkerLink.atStepStart`: one swap of the positions for all captures), which is what the last `onBeforeStep` of the frame would have seen.
  * `capture` must be stable (memoised): a new one re-registers.
  */
 export function useStepStart(who: string, capture: () => void): void {
@@ -16,7 +16,6 @@ export function useStepStart(who: string, capture: () => void): void {
       const id = world.onBeforeStep(capture);
       return () => world.remove(id);
     }
-    const { remote } = worker;
-    return worker.afterFrame(() => remote.atStepStart(capture));
+    return worker.atStepStart(capture);
   }, [world, worker, capture]);
 }
