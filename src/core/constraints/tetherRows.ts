@@ -77,14 +77,47 @@ export class TetherRows implements TetherSink {
     this.count++;
   }
 
-  /** Puts the tethers back in particle order (the heavy anchors' were appended after the fixed ones'), keeping each particle's in the order added. */
+  /**
+   * Puts the tethers back in particle order (the heavy anchors' were appended after the fixed ones'),
+   * keeping each particle's in the order added: a counting sort by particle. It runs inside a
+   * step when the links change (a cloth tearing), so it allocates only when the rows or the
+   * particles outgrow every earlier sort.
+   */
   sortByParticle(): void {
-    const order = Array.from({ length: this.count }, (_, r) => r).sort((x, y) => this.particle[x]! - this.particle[y]! || x - y);
-    for (const column of [this.particle, this.slot, this.rest]) {
-      const sorted = order.map((r) => column[r]!);
-      column.set(sorted);
+    const n = this.count;
+    if (n < 2) return;
+    const particle = this.particle;
+    let most = 0;
+    for (let r = 0; r < n; r++) if (particle[r]! > most) most = particle[r]!;
+    if (this.sortStart.length < most + 2) this.sortStart = new Int32Array(most + 2);
+    if (this.sortOrder.length < n) {
+      this.sortOrder = new Int32Array(particle.length);
+      this.sortInts = new Int32Array(particle.length);
+      this.sortReals = new Float64Array(particle.length);
     }
+    const start = this.sortStart;
+    const order = this.sortOrder;
+    start.fill(0, 0, most + 2);
+    for (let r = 0; r < n; r++) start[particle[r]! + 1]!++;
+    for (let i = 0; i <= most; i++) start[i + 1] = start[i + 1]! + start[i]!;
+    for (let r = 0; r < n; r++) order[start[particle[r]!]!++] = r;
+    const ints = this.sortInts;
+    for (let k = 0; k < n; k++) ints[k] = particle[order[k]!]!;
+    for (let k = 0; k < n; k++) particle[k] = ints[k]!;
+    const slot = this.slot;
+    for (let k = 0; k < n; k++) ints[k] = slot[order[k]!]!;
+    for (let k = 0; k < n; k++) slot[k] = ints[k]!;
+    const reals = this.sortReals;
+    const rest = this.rest;
+    for (let k = 0; k < n; k++) reals[k] = rest[order[k]!]!;
+    for (let k = 0; k < n; k++) rest[k] = reals[k]!;
   }
+
+  /** Scratch of {@link TetherRows.sortByParticle}: where each particle's rows go, the new order, a column's new values. */
+  private sortStart = new Int32Array(0);
+  private sortOrder = new Int32Array(0);
+  private sortInts = new Int32Array(0);
+  private sortReals = new Float64Array(0);
 
   /** Counts the tethers longer than their rest length into `longRows`. */
   protected countLong(): void {
