@@ -53,7 +53,7 @@ describe('a self-collision listing against brute force (issue 28)', () => {
         const triangles = cloth.surface.triangles;
         const triangleCount = cloth.surface.triangleCount;
         list.begin(world.particles, triangleCount, limits);
-        search.search(list, world.particles, triangles, triangleCount, limits);
+        search.search(list, world.particles, triangles, triangleCount);
         const reach = list.span[Span.Reach]!;
         const skin = list.span[Span.Skin]!;
         const pos = world.particles.position;

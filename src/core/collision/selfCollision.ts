@@ -124,7 +124,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
     if (triangleCount !== this.listedTriangles || this.list.strayed(particles)) {
       this.list.begin(particles, this.withTriangles ? triangleCount : 0, this.limits);
-      this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0, this.limits);
+      this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0);
       this.listedTriangles = triangleCount;
       this.searches++;
       if (this.edges !== undefined) {

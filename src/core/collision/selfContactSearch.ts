@@ -1,42 +1,34 @@
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
+import { ParticleFlag } from '../particles.js';
+import { cellIndex, ParticleGrid } from './particleGrid.js';
 import { Span, type SelfContactList } from './selfContactList.js';
-import { SpatialHash } from './spatialHash.js';
 import { JoinMarks } from './stickNeighbours.js';
 import { Foot, footOnFrame, Frame, triangleFrame } from './triangleFoot.js';
-import { TriangleGrid } from './triangleGrid.js';
 
 /**
  * The broad phase of one body's self-collision: fills a {@link SelfContactList}
  * with every pair within the thickness plus the listing's skin, at the
- * positions of now. Particle pairs come from a hashed grid of the body's
- * particles; each particle's triangles from a grid of the triangles' boxes
- * grown by that reach, in the one cell the particle lies in. Both grids are
- * built again for each listing (counting sorts): nothing is kept between
- * listings but the list.
+ * positions of now, from one dense grid of the body's particles with cells as
+ * wide as that reach, built again for each listing (a counting sort). Nothing
+ * is kept between listings but the list.
  *
  * ```
- *   particles ──counting sort──▶ grid of particles (cells ≥ reach) ── own cell and the 13 after ──▶ pairs (i, j)
- *   triangles ──grown by reach──▶ grid of boxes ── the particle's own cell ──▶ hits (p; a, b, c)
+ *   particles ──counting sort──▶ grid (cells ≥ reach, rows of x)
+ *        each cell ── own row onward, 4 rows after ──▶ particle pairs (i, j)
+ *        each triangle ── the rows its box grown by the reach covers ──▶ hits (p; a, b, c)
  * ```
  */
 export class SelfContactSearch {
-  private readonly hash = new SpatialHash();
-  private readonly ids: Int32Array;
-  /** The live particles' positions in the grid's order (xyz per entry). */
-  private sorted = new Float64Array(0);
-  /** Live particles sorted into the grid at the latest listing. */
-  private alive = 0;
+  private readonly grid: ParticleGrid;
   private readonly joins: JoinMarks;
-  /** The triangles' boxes grown by the reach (min xyz, max xyz each) and frames, at a listing. */
-  private boxes = new Float64Array(0);
-  private frames = new Float64Array(0);
-  private readonly triangleGrid = new TriangleGrid();
-  /** The grid's boxes in its entries' order (6 per entry), and per triangle the number of the latest particle's look that listed it. */
-  private entryBoxes = new Float64Array(0);
-  private seen = new Int32Array(0);
-  private query = 0;
-  /** A point (xyz) and a radius, for a grid query. */
-  private readonly at = new Float64Array(4);
+  /** The key of the latest triangle's corner marks (negative: particles mark with their slot + 1). */
+  private triangleKey = 0;
+  /** Whether the triangle being listed has marked its corners' neighbours yet. */
+  private cornersMarked = false;
+  /** The rows after a cell's own: first and last entry + 1 of each, four rows at most. */
+  private readonly rows = new Int32Array(8);
+  private readonly frame = new Float64Array(Frame.Size);
+  private readonly at = new Float64Array(3);
   private readonly foot = new Float64Array(Foot.Size);
   /** A pair's due, for the list (a double in an array, so that none crosses a call). */
   private readonly due = new Float64Array(1);
@@ -47,217 +39,215 @@ export class SelfContactSearch {
    */
   constructor(
     private readonly first: number,
-    private readonly count: number,
+    count: number,
     joinedStart: Int32Array,
     joined: Int32Array,
   ) {
-    this.ids = new Int32Array(count);
+    this.grid = new ParticleGrid(first, count);
     this.joins = new JoinMarks(first, count, joinedStart, joined);
-    // Eight buckets a particle: in a pile, fewer let far cells share buckets (a probe of
-    // issue 28 read 135k candidates a substep on the 64² drop at two, 44k at eight).
-    this.hash.bucketsPerItem = 8;
   }
 
   /**
    * Lists every pair within the reach `list.span` holds ({@link SelfContactList.begin} sets it),
-   * the triangles' hits only when `triangleCount` > 0. Allocates only when the grids or lists
+   * the triangles' hits only when `triangleCount` > 0. Allocates only when the grid or the lists
    * outgrow every earlier one.
    */
-  search(list: SelfContactList, particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number, limits: Float64Array): void {
-    const pos = particles.position;
-    const flags = particles.flags;
-    const ids = this.ids;
-    let alive = 0;
-    for (let k = 0; k < this.count; k++) if ((flags[this.first + k]! & ParticleFlag.Alive) !== 0) ids[alive++] = this.first + k;
-    const hash = this.hash;
-    hash.cellSize = Math.max(limits[1]!, list.span[Span.Reach]!);
-    hash.build(pos, ids, alive);
-    this.alive = alive;
-    // The positions in the grid's order: a bucket's candidates are read from one run of memory.
-    if (this.sorted.length < alive * 3) this.sorted = new Float64Array(this.count * 3);
-    const sorted = this.sorted;
-    const entries = hash.entries;
-    for (let e = 0; e < alive; e++) {
-      const j = entries[e]!;
-      sorted[e * 3] = pos[j * 3]!;
-      sorted[e * 3 + 1] = pos[j * 3 + 1]!;
-      sorted[e * 3 + 2] = pos[j * 3 + 2]!;
-    }
-    this.listPairs(list, alive);
-    if (triangleCount > 0) this.listHits(list, pos, flags, triangles, triangleCount);
+  search(list: SelfContactList, particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
+    this.grid.build(particles.position, particles.flags, list.span[Span.Reach]!);
+    if (this.grid.count === 0) return;
+    this.listPairs(list);
+    if (triangleCount > 0) this.listHits(list, particles.position, particles.flags, triangles, triangleCount);
   }
 
   /**
-   * Particle pairs nearer than √reach2 that no stick joins, each once: from the
-   * particle in the lower cell (x, then y, then z), or, in one cell, from the one
-   * sorted first. Each particle reads its own cell and the 13 after it.
+   * Particle pairs nearer than the reach that no stick joins, each once: a particle reads the
+   * rest of its cell and the next cell of its row, then the three cells of the row after (y + 1)
+   * and of the three rows of the layer after (z + 1). With cells at least the reach wide, the
+   * 13 cells after a cell and its own hold every partner not found from the other side.
    */
-  private listPairs(list: SelfContactList, alive: number): void {
-    const span = list.span;
-    const reach2 = span[Span.Reach]! * span[Span.Reach]!;
-    const thickness = span[Span.Thickness]!;
-    const due = this.due;
-    const hash = this.hash;
-    const joins = this.joins;
-    const odometer = list.odometer;
-    const first = this.first;
-    // The grid's cells, as its build numbers them.
-    const inverse = 1 / hash.cellSize;
-    const entries = hash.entries;
-    const sorted = this.sorted;
-    const at = this.at;
-    for (let s = 0; s < alive; s++) {
-      const i = entries[s]!;
-      const x = sorted[s * 3]!;
-      const y = sorted[s * 3 + 1]!;
-      const z = sorted[s * 3 + 2]!;
-      at[0] = x;
-      at[1] = y;
-      at[2] = z;
-      const n = hash.forwardBuckets(at);
-      const cx = Math.floor(x * inverse) | 0;
-      const cy = Math.floor(y * inverse) | 0;
-      const cz = Math.floor(z * inverse) | 0;
-      joins.mark(i);
-      const buckets = hash.buckets;
-      const start = hash.cellStart;
-      for (let q = 0; q < n; q++) {
-        const b = buckets[q]!;
-        for (let e = start[b]!; e < start[b + 1]!; e++) {
-          const dx = sorted[e * 3]! - x;
-          const dy = sorted[e * 3 + 1]! - y;
-          const dz = sorted[e * 3 + 2]! - z;
-          const d2 = dx * dx + dy * dy + dz * dz;
-          if (d2 >= reach2) continue;
-          // Found from this side only: the other particle's cell is after this one's, or it is
-          // the same cell and the other is sorted after. (Cells sharing a bucket bring in
-          // particles of cells before, and of this one sorted before: those find the pair.)
-          const ex = Math.floor(sorted[e * 3]! * inverse) | 0;
-          const ey = Math.floor(sorted[e * 3 + 1]! * inverse) | 0;
-          const ez = Math.floor(sorted[e * 3 + 2]! * inverse) | 0;
-          if (ex === cx && ey === cy && ez === cz ? e <= s : ex < cx || (ex === cx && (ey < cy || (ey === cy && ez < cz)))) continue;
-          const j = entries[e]!;
-          if (joins.has(i, j)) continue;
-          due[0] = Math.sqrt(d2) - thickness + odometer[i - first]! + odometer[j - first]!;
-          list.addPair(i, j, due);
+  private listPairs(list: SelfContactList): void {
+    const grid = this.grid;
+    const { nx, ny, nz } = grid;
+    const start = grid.cellStart;
+    const rows = this.rows;
+    for (let z = 0; z < nz; z++) {
+      for (let y = 0; y < ny; y++) {
+        const row = nx * (y + ny * z);
+        for (let x = 0; x < nx; x++) {
+          const c = row + x;
+          if (start[c] === start[c + 1]) continue;
+          const x0 = x > 0 ? x - 1 : 0;
+          const x1 = x + 1 < nx ? x + 1 : x;
+          let n = 0;
+          if (y + 1 < ny) {
+            const r = row + nx;
+            rows[n++] = start[r + x0]!;
+            rows[n++] = start[r + x1 + 1]!;
+          }
+          if (z + 1 < nz) {
+            for (let dy = y > 0 ? -1 : 0; dy <= 1 && y + dy < ny; dy++) {
+              const r = row + nx * ny + nx * dy;
+              rows[n++] = start[r + x0]!;
+              rows[n++] = start[r + x1 + 1]!;
+            }
+          }
+          const ownEnd = start[row + x1 + 1]!;
+          for (let s = start[c]!; s < start[c + 1]!; s++) {
+            this.joins.mark(grid.entries[s]!, grid.entries[s]! + 1);
+            this.pairsIn(list, s, s + 1, ownEnd);
+            for (let r = 0; r < n; r += 2) this.pairsIn(list, s, rows[r]!, rows[r + 1]!);
+          }
         }
       }
     }
   }
 
+  /** Lists entry `s` with each of entries `from` .. `to` within the reach that no stick joins to it (its stick neighbours marked). */
+  private pairsIn(list: SelfContactList, s: number, from: number, to: number): void {
+    const grid = this.grid;
+    const sorted = grid.sorted;
+    const entries = grid.entries;
+    const span = list.span;
+    const reach2 = span[Span.Reach]! * span[Span.Reach]!;
+    const x = sorted[s * 3]!;
+    const y = sorted[s * 3 + 1]!;
+    const z = sorted[s * 3 + 2]!;
+    const i = entries[s]!;
+    for (let e = from; e < to; e++) {
+      const dx = sorted[e * 3]! - x;
+      const dy = sorted[e * 3 + 1]! - y;
+      const dz = sorted[e * 3 + 2]! - z;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 >= reach2) continue;
+      const j = entries[e]!;
+      if (this.joins.has(j, i + 1)) continue;
+      const odometer = list.odometer;
+      this.due[0] = Math.sqrt(d2) - span[Span.Thickness]! + odometer[i - this.first]! + odometer[j - this.first]!;
+      list.addPair(i, j, this.due);
+    }
+  }
+
   /**
-   * Each particle with every live triangle, not one it is a corner of, within `reach` of it: the
-   * triangles, grown by the reach, go into a grid of boxes, and each particle reads the one cell
-   * it lies in.
+   * Each live triangle with every particle, not one of its corners, within the reach of it: the
+   * triangle's box grown by the reach covers a block of cells, read row by row.
    */
   private listHits(list: SelfContactList, pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number): void {
+    const grid = this.grid;
+    const { nx, ny, nz } = grid;
+    const inverse = 1 / grid.cellSize;
+    const ox = grid.origin[0]!;
+    const oy = grid.origin[1]!;
+    const oz = grid.origin[2]!;
     const reach = list.span[Span.Reach]!;
-    const thickness = list.span[Span.Thickness]!;
-    const due = this.due;
-    if (this.boxes.length < triangleCount * 6) {
-      this.boxes = new Float64Array(triangleCount * 6);
-      this.frames = new Float64Array(triangleCount * Frame.Size);
-    }
-    const boxes = this.boxes;
-    const frames = this.frames;
-    let widths = 0;
+    const start = grid.cellStart;
+    const sorted = grid.sorted;
+    const frame = this.frame;
     for (let t = 0; t < triangleCount; t++) {
       const a = triangles[t * 3]!;
       const b = triangles[t * 3 + 1]!;
       const c = triangles[t * 3 + 2]!;
-      // A dead or flat triangle gets an empty box (min above max), which no point lies in.
-      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frames, t * Frame.Size)) {
-        for (let k = 0; k < 3; k++) {
-          boxes[t * 6 + k] = 0;
-          boxes[t * 6 + 3 + k] = -1;
-        }
-        continue;
-      }
+      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frame)) continue;
+      const minX = Math.min(pos[a * 3]!, pos[b * 3]!, pos[c * 3]!) - reach;
+      const minY = Math.min(pos[a * 3 + 1]!, pos[b * 3 + 1]!, pos[c * 3 + 1]!) - reach;
+      const minZ = Math.min(pos[a * 3 + 2]!, pos[b * 3 + 2]!, pos[c * 3 + 2]!) - reach;
+      const maxX = Math.max(pos[a * 3]!, pos[b * 3]!, pos[c * 3]!) + reach;
+      const maxY = Math.max(pos[a * 3 + 1]!, pos[b * 3 + 1]!, pos[c * 3 + 1]!) + reach;
+      const maxZ = Math.max(pos[a * 3 + 2]!, pos[b * 3 + 2]!, pos[c * 3 + 2]!) + reach;
+      // A ball about the centroid through the farthest corner, grown by the reach: most particles
+      // of the box outside the triangle's plane's near part are outside it (cheaper than a foot).
+      const gx = (pos[a * 3]! + pos[b * 3]! + pos[c * 3]!) / 3;
+      const gy = (pos[a * 3 + 1]! + pos[b * 3 + 1]! + pos[c * 3 + 1]!) / 3;
+      const gz = (pos[a * 3 + 2]! + pos[b * 3 + 2]! + pos[c * 3 + 2]!) / 3;
+      let far2 = 0;
       for (let k = 0; k < 3; k++) {
-        const pa = pos[a * 3 + k]!;
-        const pb = pos[b * 3 + k]!;
-        const pc = pos[c * 3 + k]!;
-        boxes[t * 6 + k] = Math.min(pa, pb, pc) - reach;
-        boxes[t * 6 + 3 + k] = Math.max(pa, pb, pc) + reach;
+        const q = k === 0 ? a : k === 1 ? b : c;
+        const dx = pos[q * 3]! - gx;
+        const dy = pos[q * 3 + 1]! - gy;
+        const dz = pos[q * 3 + 2]! - gz;
+        const d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 > far2) far2 = d2;
       }
-      widths += Math.max(boxes[t * 6 + 3]! - boxes[t * 6]!, boxes[t * 6 + 4]! - boxes[t * 6 + 1]!, boxes[t * 6 + 5]! - boxes[t * 6 + 2]!);
-    }
-    if (widths === 0) return;
-    const grid = this.triangleGrid;
-    // Cells as wide as a grown triangle's widest side on average: each box lies in a few cells.
-    grid.cellSize = widths / triangleCount;
-    grid.build(boxes, triangleCount);
-    // The boxes again in the grid's order: a cell's boxes are read from one run of memory.
-    const total = grid.entryCount;
-    const gridEntries = grid.entries;
-    if (this.entryBoxes.length < total * 6) this.entryBoxes = new Float64Array(Math.max(total * 6, this.entryBoxes.length * 2));
-    const entryBoxes = this.entryBoxes;
-    for (let e = 0; e < total; e++) {
-      const o = gridEntries[e]! * 6;
-      for (let k = 0; k < 6; k++) entryBoxes[e * 6 + k] = boxes[o + k]!;
-    }
-    if (this.seen.length < triangleCount) this.seen = new Int32Array(Math.max(triangleCount, this.seen.length * 2));
-    const seen = this.seen;
-    const cellStart = grid.cellStart;
-    const foot = this.foot;
-    const at = this.at;
-    const odometer = list.odometer;
-    const first = this.first;
-    const reach2 = reach * reach;
-    const skin2 = (reach - thickness) * (reach - thickness);
-    // The thickness plus what the substep's moves added to the skin (see SelfContactList.begin).
-    const sweep = thickness + list.span[Span.Sweep]!;
-    const entries = this.hash.entries;
-    const sorted = this.sorted;
-    const joins = this.joins;
-    for (let e = 0; e < this.alive; e++) {
-      const p = entries[e]!;
-      const x = sorted[e * 3]!;
-      const y = sorted[e * 3 + 1]!;
-      const z = sorted[e * 3 + 2]!;
-      at[0] = x;
-      at[1] = y;
-      at[2] = z;
-      let marked = false;
-      // The one cell it lies in, its boxes read in a run (a box lies in a cell once, but two of
-      // its cells can share a bucket).
-      const bucket = grid.bucketAt(at);
-      if (this.query === 0x7fffffff) {
-        seen.fill(0);
-        this.query = 0;
-      }
-      const query = ++this.query;
-      for (let f = cellStart[bucket]!; f < cellStart[bucket + 1]!; f++) {
-        const o = f * 6;
-        if (x < entryBoxes[o]! || x > entryBoxes[o + 3]! || y < entryBoxes[o + 1]! || y > entryBoxes[o + 4]! || z < entryBoxes[o + 2]! || z > entryBoxes[o + 5]!) continue;
-        const t = gridEntries[f]!;
-        if (seen[t] === query) continue;
-        seen[t] = query;
-        const a = triangles[t * 3]!;
-        const b = triangles[t * 3 + 1]!;
-        const c = triangles[t * 3 + 2]!;
-        if (p === a || p === b || p === c) continue;
-        footOnFrame(frames, t * Frame.Size, at, foot);
-        const height = foot[Foot.Height]!;
-        const far2 = height * height + foot[Foot.Outside2]!;
-        if (far2 >= reach2) continue;
-        // Its stick neighbours, marked once for all its triangles.
-        if (!marked) {
-          joins.mark(p);
-          marked = true;
+      const ball = Math.sqrt(far2) + reach;
+      const ball2 = ball * ball;
+      // The block of cells the box covers; cellIndex clamps into the grid.
+      const low = cellIndex(Math.floor((minX - ox) * inverse), Math.floor((minY - oy) * inverse), Math.floor((minZ - oz) * inverse), nx, ny, nz);
+      const high = cellIndex(Math.floor((maxX - ox) * inverse), Math.floor((maxY - oy) * inverse), Math.floor((maxZ - oz) * inverse), nx, ny, nz);
+      const x0 = low % nx;
+      const x1 = high % nx;
+      const y0 = ((low - x0) / nx) % ny;
+      const y1 = ((high - x1) / nx) % ny;
+      const z0 = (low - x0 - nx * y0) / (nx * ny);
+      const z1 = (high - x1 - nx * y1) / (nx * ny);
+      this.cornersMarked = false;
+      for (let z = z0; z <= z1; z++) {
+        for (let y = y0; y <= y1; y++) {
+          const row = nx * (y + ny * z);
+          for (let e = start[row + x0]!; e < start[row + x1 + 1]!; e++) {
+            const x = sorted[e * 3]!;
+            const py = sorted[e * 3 + 1]!;
+            const pz = sorted[e * 3 + 2]!;
+            if (x < minX || x > maxX || py < minY || py > maxY || pz < minZ || pz > maxZ) continue;
+            if ((x - gx) * (x - gx) + (py - gy) * (py - gy) + (pz - gz) * (pz - gz) >= ball2) continue;
+            this.listHit(list, e, t, a, b, c);
+          }
         }
-        const joined = joins.has(p, a) || joins.has(p, b) || joins.has(p, c);
-        // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
-        // spacing); its foot farther outside than the skin cannot come over before the next
-        // listing. In a sheet lying flat that is every particle next to its own triangles.
-        if (joined && foot[Foot.Outside2]! > skin2) continue;
-        // Within the thickness and the substep's moves it is looked at in the next pass: one that
-        // passed through the triangle in its move is as far from it as one that did not, and the
-        // pass reads which side it came from.
-        const far = Math.sqrt(far2);
-        due[0] = (far > sweep ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
-        list.addHit(joined ? ~p : p, a, b, c, t, due);
       }
     }
   }
+
+  /** The foot of entry `e` on the triangle in {@link SelfContactSearch.frame}, into {@link SelfContactSearch.foot}. */
+  private footOf(e: number): void {
+    const sorted = this.grid.sorted;
+    const at = this.at;
+    at[0] = sorted[e * 3]!;
+    at[1] = sorted[e * 3 + 1]!;
+    at[2] = sorted[e * 3 + 2]!;
+    footOnFrame(this.frame, 0, at, this.foot);
+  }
+
+  /** Marks the stick neighbours of a triangle's corners with a key of their own. */
+  private markCorners(a: number, b: number, c: number): void {
+    if (this.triangleKey === -0x7fffffff) {
+      this.joins.clear();
+      this.triangleKey = 0;
+    }
+    const key = --this.triangleKey;
+    this.joins.mark(a, key);
+    this.joins.mark(b, key);
+    this.joins.mark(c, key);
+  }
+
+  /** Lists entry `e`'s particle, not a corner, with triangle `t` (its frame read) if it lies within the reach. */
+  private listHit(list: SelfContactList, e: number, t: number, a: number, b: number, c: number): void {
+    const p = this.grid.entries[e]!;
+    if (p === a || p === b || p === c) return;
+    this.footOf(e);
+    const foot = this.foot;
+    const span = list.span;
+    const reach = span[Span.Reach]!;
+    const thickness = span[Span.Thickness]!;
+    const height = foot[Foot.Height]!;
+    const far2 = height * height + foot[Foot.Outside2]!;
+    if (far2 >= reach * reach) return;
+    // The corners' stick neighbours, marked once per triangle, at its first particle near enough.
+    if (!this.cornersMarked) {
+      this.markCorners(a, b, c);
+      this.cornersMarked = true;
+    }
+    const joined = this.joins.has(p, this.triangleKey);
+    // A stick neighbour of a corner is held only over the triangle (a fold tighter than a
+    // spacing); its foot farther outside than the skin cannot come over before the next
+    // listing. In a sheet lying flat that is every particle next to its own triangles.
+    const skin = reach - thickness;
+    if (joined && foot[Foot.Outside2]! > skin * skin) return;
+    // Within the thickness and the substep's moves it is looked at in the next pass: one that
+    // passed through the triangle in its move is as far from it as one that did not, and the
+    // pass reads which side it came from.
+    const far = Math.sqrt(far2);
+    const odometer = list.odometer;
+    const first = this.first;
+    this.due[0] = (far > thickness + span[Span.Sweep]! ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
+    list.addHit(joined ? ~p : p, a, b, c, t, this.due);
+  }
 }
+

@@ -23,13 +23,14 @@ export function stickNeighbours(world: World, body: BodyRecord): { joinedStart: 
 }
 
 /**
- * The stick neighbours of one particle of a body at a time, marked for quick
- * questions: {@link JoinMarks.mark} marks particle i's (one pass over them),
- * then {@link JoinMarks.has} says in one read whether a stick joins any j to
- * it, instead of a walk over i's neighbours per pair.
+ * Stick neighbours marked for quick questions: {@link JoinMarks.mark} marks a
+ * particle's neighbours with a key (one pass over them), then
+ * {@link JoinMarks.has} says in one read whether a stick joins any j to a
+ * particle marked with that key, instead of a walk over rows per pair. Several
+ * particles can share a key (the corners of a triangle).
  */
 export class JoinMarks {
-  /** Per particle of the body: the particle whose stick neighbour it is, plus one. */
+  /** Per particle of the body: the key it was last marked with. */
   private readonly marks: Int32Array;
 
   /**
@@ -45,16 +46,23 @@ export class JoinMarks {
     this.marks = new Int32Array(count);
   }
 
-  /** Marks particle `i`'s stick neighbours for {@link JoinMarks.has}. */
-  mark(i: number): void {
+  /**
+   * Marks particle `i`'s stick neighbours with `key` (not 0). A mark left with another key
+   * reads as unmarked, and one from an earlier search with the same key still true (the sticks
+   * were read once), so the marks are never cleared.
+   */
+  mark(i: number, key: number): void {
     const k = i - this.first;
-    // A stick neighbour of i is marked i + 1: a mark left from an earlier particle is another number,
-    // and one from an earlier search of the same particle still true (the sticks were read once).
-    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) this.marks[this.joined[e]!] = i + 1;
+    for (let e = this.joinedStart[k]!; e < this.joinedStart[k + 1]!; e++) this.marks[this.joined[e]!] = key;
   }
 
-  /** Whether a stick joins particle `j` to the particle `i` last marked by {@link JoinMarks.mark}. */
-  has(i: number, j: number): boolean {
-    return this.marks[j - this.first] === i + 1;
+  /** Unmarks every particle, for a caller whose keys run out. */
+  clear(): void {
+    this.marks.fill(0);
+  }
+
+  /** Whether a stick joins particle `j` to a particle last marked with `key`. */
+  has(j: number, key: number): boolean {
+    return this.marks[j - this.first] === key;
   }
 }

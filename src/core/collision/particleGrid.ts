@@ -1,0 +1,131 @@
+import { ParticleFlag } from '../particles.js';
+
+/**
+ * A dense grid of one body's live particles over their bounding box, sorted by
+ * cell (a counting sort), rebuilt for each self-collision listing. Cells are
+ * numbered x fastest, so the cells of a row (one y, one z) are one run of
+ * entries: the three cells of a row about a particle are read as one range,
+ * and no two cells share a number (no hash, so no pair is found twice).
+ * {@link ParticleGrid.sorted} holds the positions in entry order, so a range's
+ * candidates are read from one run of memory.
+ */
+export class ParticleGrid {
+  /** Edge of a cell (m): at least the `cellSize` asked for, more where the box would need too many cells. */
+  cellSize = 1;
+  /** Cells along x, y and z. */
+  nx = 0;
+  ny = 0;
+  nz = 0;
+  /** Corner of the grid (the particles' least x, y, z; m). */
+  readonly origin = new Float64Array(3);
+  /** Cell c holds entries cellStart[c] .. cellStart[c + 1]. */
+  cellStart = new Int32Array(2);
+  /** Particle slots by entry. */
+  entries: Int32Array;
+  /** Per entry, its particle's position (xyz). */
+  sorted: Float64Array;
+  /** Per entry, its cell. */
+  cellOf: Int32Array;
+  /** Live particles sorted in. */
+  count = 0;
+  private readonly cellOfParticle: Int32Array;
+
+  /**
+   * @param first,size the particle range of the body (slots).
+   * @param cellsPerParticle most cells per particle; a box that would need more gets wider cells.
+   */
+  constructor(
+    private readonly first: number,
+    private readonly size: number,
+    private readonly cellsPerParticle = 64,
+  ) {
+    this.entries = new Int32Array(size);
+    this.sorted = new Float64Array(size * 3);
+    this.cellOf = new Int32Array(size);
+    this.cellOfParticle = new Int32Array(size);
+  }
+
+  /** Sorts the body's live particles into cells at least `cellSize` wide. Allocates only when the grid needs more cells than ever before. */
+  build(pos: Float64Array, flags: Uint8Array, cellSize: number): void {
+    const first = this.first;
+    let minX = Infinity;
+    let minY = Infinity;
+    let minZ = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    let maxZ = -Infinity;
+    let alive = 0;
+    for (let k = 0; k < this.size; k++) {
+      const i = first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      alive++;
+      const x = pos[i * 3]!;
+      const y = pos[i * 3 + 1]!;
+      const z = pos[i * 3 + 2]!;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      if (z < minZ) minZ = z;
+      if (z > maxZ) maxZ = z;
+    }
+    this.count = alive;
+    if (alive === 0) {
+      this.nx = this.ny = this.nz = 0;
+      return;
+    }
+    // Wider cells where the box would need more than the cap: still at least the size asked for.
+    const cap = Math.max(4096, this.cellsPerParticle * alive);
+    let cell = cellSize;
+    while ((Math.floor((maxX - minX) / cell) + 1) * (Math.floor((maxY - minY) / cell) + 1) * (Math.floor((maxZ - minZ) / cell) + 1) > cap) cell *= 1.25;
+    this.cellSize = cell;
+    const nx = Math.floor((maxX - minX) / cell) + 1;
+    const ny = Math.floor((maxY - minY) / cell) + 1;
+    const nz = Math.floor((maxZ - minZ) / cell) + 1;
+    this.nx = nx;
+    this.ny = ny;
+    this.nz = nz;
+    this.origin[0] = minX;
+    this.origin[1] = minY;
+    this.origin[2] = minZ;
+    const cells = nx * ny * nz;
+    if (this.cellStart.length < cells + 1) this.cellStart = new Int32Array(Math.max(cells + 1, this.cellStart.length * 2));
+    const start = this.cellStart;
+    start.fill(0, 0, cells + 1);
+    const inverse = 1 / cell;
+    const cellOfParticle = this.cellOfParticle;
+    for (let k = 0; k < this.size; k++) {
+      const i = first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      const c = cellIndex(Math.floor((pos[i * 3]! - minX) * inverse), Math.floor((pos[i * 3 + 1]! - minY) * inverse), Math.floor((pos[i * 3 + 2]! - minZ) * inverse), nx, ny, nz);
+      cellOfParticle[k] = c;
+      start[c + 1]!++;
+    }
+    for (let c = 0; c < cells; c++) start[c + 1] = start[c + 1]! + start[c]!;
+    // Scatter through the starts, then shift them back: start[c] is where cell c begins again.
+    const entries = this.entries;
+    const sorted = this.sorted;
+    const cellOf = this.cellOf;
+    for (let k = 0; k < this.size; k++) {
+      const i = first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      const c = cellOfParticle[k]!;
+      const e = start[c]!++;
+      entries[e] = i;
+      cellOf[e] = c;
+      sorted[e * 3] = pos[i * 3]!;
+      sorted[e * 3 + 1] = pos[i * 3 + 1]!;
+      sorted[e * 3 + 2] = pos[i * 3 + 2]!;
+    }
+    for (let c = cells; c > 0; c--) start[c] = start[c - 1]!;
+    start[0] = 0;
+  }
+}
+
+/** Cell (x, y, z) clamped into an nx × ny × nz grid (rounding can put the largest coordinate one past). */
+export function cellIndex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
+  const cx = x < 0 ? 0 : x >= nx ? nx - 1 : x;
+  const cy = y < 0 ? 0 : y >= ny ? ny - 1 : y;
+  const cz = z < 0 ? 0 : z >= nz ? nz - 1 : z;
+  return cx + nx * (cy + ny * cz);
+}
