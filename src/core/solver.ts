@@ -100,6 +100,9 @@ function relax(world: World, pass: number): void {
     if (pass >= ranges[r * 3 + 2]!) continue;
     for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
+  // Self-collision after the colliders (stages.ts says why), before the pins.
+  const late = world.stages.afterColliders.items;
+  for (let c = 0; c < late.length; c++) late[c]!.project(world);
   solveSpringPins(world.pins, particles);
   solvePins(world.pins, particles);
 }

@@ -18,8 +18,7 @@ import type { World } from './world.js';
  * 6. `tunnellingGuard`: a limb that went through a wall this pass is put back (`collision/sweep.ts`)
  * 7. `ragdollLimits`: ragdolls' twist, hip twist and elbow limits (`bodies/twistLimits.ts`, `hipTwist.ts`, `elbowHinge.ts`)
  * 8. `attachments`: particles held to another body or engine (`BodyAttachment`, `CoupledAttachment`)
- * 9. `selfCollision`: a body against itself (`collision/selfCollision.ts`)
- * 10. `particleCollisions`: particles against each other (`collision/particleCollisions.ts`)
+ * 9. `particleCollisions`: particles against each other (`collision/particleCollisions.ts`)
  *
  * The first seven follow the order a ragdoll builds its parts in (its angle
  * limits, capsule edges and guard, then its twist limits): a body keeps its
@@ -27,21 +26,22 @@ import type { World } from './world.js';
  * bodies (attachments, self- and particle collisions) follow, once the shape of
  * every body has been kept.
  */
-export const CONSTRAINT_STAGES = [
-  'volumes',
-  'angles',
-  'planes',
-  'capsuleEdges',
-  'collisionTriangles',
-  'tunnellingGuard',
-  'ragdollLimits',
-  'attachments',
-  'selfCollision',
-  'particleCollisions',
-] as const;
+export const CONSTRAINT_STAGES = ['volumes', 'angles', 'planes', 'capsuleEdges', 'collisionTriangles', 'tunnellingGuard', 'ragdollLimits', 'attachments', 'particleCollisions'] as const;
 
-/** A built-in kind of relaxation constraint (see {@link CONSTRAINT_STAGES}). */
-export type ConstraintStage = (typeof CONSTRAINT_STAGES)[number];
+/**
+ * The built-in relaxation constraints projected after the colliders in each
+ * pass, before the pins:
+ *
+ * 1. `selfCollision`: a body against itself (`collision/selfCollision.ts`). It
+ *    reads where the colliders left the particles: a layer of cloth lying on
+ *    the ground is held there (`heldByCollider`) while the layer falling on it
+ *    takes the whole push. Before the colliders, the ground took back the lower
+ *    layer's share of each push, and a 1 mm layer thrown on it passed through.
+ */
+export const AFTER_COLLIDER_STAGES = ['selfCollision'] as const;
+
+/** A built-in kind of relaxation constraint (see {@link CONSTRAINT_STAGES} and {@link AFTER_COLLIDER_STAGES}). */
+export type ConstraintStage = (typeof CONSTRAINT_STAGES)[number] | (typeof AFTER_COLLIDER_STAGES)[number];
 
 /**
  * The built-in stages of a substep, in this order: each one's `afterIntegrate`
@@ -140,6 +140,8 @@ const INERT_STAGE: SubstepStage = { afterIntegrate: () => {} };
 export class Stages {
   /** Built-in relaxation constraints, in {@link CONSTRAINT_STAGES} order. */
   readonly constraints = new StageList<Constraint, ConstraintStage>(CONSTRAINT_STAGES, INERT_CONSTRAINT);
+  /** Built-in relaxation constraints projected after the colliders, in {@link AFTER_COLLIDER_STAGES} order. */
+  readonly afterColliders = new StageList<Constraint, ConstraintStage>(AFTER_COLLIDER_STAGES, INERT_CONSTRAINT);
   /** Substep stages, in {@link SUBSTEP_STAGES} order. */
   readonly substep = new StageList<SubstepStage, SubstepStageKind>(SUBSTEP_STAGES, INERT_STAGE);
   /** Registry id → built-in constraint. */
@@ -148,6 +150,7 @@ export class Stages {
   /** Drops what was removed during the step that just ended. */
   compact(): void {
     this.constraints.compact();
+    this.afterColliders.compact();
     this.substep.compact();
   }
 }
@@ -159,15 +162,16 @@ export class Stages {
  */
 export function addBuiltinConstraint(world: World, kind: ConstraintStage, constraint: Constraint): ConstraintId {
   const stages = world.stages;
+  const list = (AFTER_COLLIDER_STAGES as readonly string[]).includes(kind) ? stages.afterColliders : stages.constraints;
   const id = world.registry.issue({
     remove: (gone: number) => {
       world.registry.release(gone);
       stages.ids.delete(gone);
-      stages.constraints.remove(constraint, world.lists.stepping);
+      list.remove(constraint, world.lists.stepping);
     },
   });
   stages.ids.set(id, constraint);
-  stages.constraints.add(kind, constraint);
+  list.add(kind, constraint);
   return id;
 }
 

@@ -32,6 +32,7 @@ export function leftovers(scene: TestScene): string[] {
   let others = 0;
   for (const c of world.constraints) others += c.constraintCount ?? 1;
   for (const c of world.stages.constraints.items) others += c.constraintCount ?? 1;
+  for (const c of world.stages.afterColliders.items) others += c.constraintCount ?? 1;
   count(others, 'other constraint (collision, angle or user constraint)', 'other constraints (collision, angle or user constraints)');
   count(world.colliders.length, 'collider');
   count(world.forces.length, 'force generator');

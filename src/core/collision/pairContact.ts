@@ -1,4 +1,4 @@
-import { ParticleFlag } from '../particles.js';
+import { ParticleFlag, type ParticleStore } from '../particles.js';
 import type { World } from '../world.js';
 
 /**
@@ -8,9 +8,12 @@ import type { World } from '../world.js';
  * then removes up to μ·depth of their relative tangential motion this substep
  * (μ = product of the two particles' coefficients, as at colliders), also
  * shared by inverse mass. A sleeping particle that gets pushed is woken.
- * Returns true when they were in contact.
+ * A pair that passed through each other in the substep (`crossed`) is parted along its separation at the substep's
+ * start, however far apart it is now. With `heldByColliders` (run after the
+ * colliders), a particle a collider pushed this substep is not pushed back
+ * into it ({@link pressedIntoCollider}). Returns true when they were in contact.
  */
-export function separatePair(world: World, i: number, j: number, scratch: Float64Array): boolean {
+export function separatePair(world: World, i: number, j: number, scratch: Float64Array, heldByColliders: boolean, crossed: boolean): boolean {
   const particles = world.particles;
   const pos = particles.position;
   const pi = i * 3;
@@ -20,11 +23,10 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
   let dz = pos[pj + 2]! - pos[pi + 2]!;
   let d2 = dx * dx + dy * dy + dz * dz;
   const minimum = scratch[0]!;
-  if (d2 >= minimum * minimum) return false;
-  const wi = particles.inverseMass[i]!;
-  const wj = particles.inverseMass[j]!;
-  const wSum = wi + wj;
-  if (wSum === 0) return false;
+  if (!crossed && d2 >= minimum * minimum) return false;
+  let wi = particles.inverseMass[i]!;
+  let wj = particles.inverseMass[j]!;
+  if (wi + wj === 0) return false;
   if ((particles.flags[i]! & ParticleFlag.Asleep) !== 0) world.wake(i);
   if ((particles.flags[j]! & ParticleFlag.Asleep) !== 0) world.wake(j);
   if (d2 === 0) {
@@ -34,11 +36,38 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
     dz = (world.random.next() - 0.5) * 1e-9;
     d2 = dx * dx + dy * dy + dz * dz;
   }
-  const d = Math.sqrt(d2);
-  const nx = dx / d;
-  const ny = dy / d;
-  const nz = dz / d;
-  const depth = minimum - d;
+  let nx: number;
+  let ny: number;
+  let nz: number;
+  let depth: number;
+  const prev = particles.previous;
+  if (crossed) {
+    // They passed through each other this substep (a thin layer struck vertex on vertex, faster
+    // than the minimum a substep): parted along the way they stood at its start, not left through.
+    const px = prev[pj]! - prev[pi]!;
+    const py = prev[pj + 1]! - prev[pi + 1]!;
+    const pz = prev[pj + 2]! - prev[pi + 2]!;
+    const p = Math.sqrt(px * px + py * py + pz * pz);
+    nx = px / p;
+    ny = py / p;
+    nz = pz / p;
+    depth = minimum - (px * dx + py * dy + pz * dz) / p;
+  } else {
+    const d = Math.sqrt(d2);
+    nx = dx / d;
+    ny = dy / d;
+    nz = dz / d;
+    depth = minimum - d;
+  }
+  if (heldByColliders) {
+    // A particle a collider pushed this substep is not pushed back into it: the other takes it all.
+    const cn = particles.contactNormal;
+    const cd = particles.contactDepth;
+    if (cd[i]! > 0 && cn[pi]! * nx + cn[pi + 1]! * ny + cn[pi + 2]! * nz > 0) wi = 0;
+    if (cd[j]! > 0 && cn[pj]! * nx + cn[pj + 1]! * ny + cn[pj + 2]! * nz < 0) wj = 0;
+  }
+  const wSum = wi + wj;
+  if (wSum === 0) return true;
   const si = (depth * wi) / wSum;
   const sj = (depth * wj) / wSum;
   pos[pi] = pos[pi]! - nx * si;
@@ -48,7 +77,6 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
   pos[pj + 1] = pos[pj + 1]! + ny * sj;
   pos[pj + 2] = pos[pj + 2]! + nz * sj;
   // Relative displacement of i against j over the substep, tangential part.
-  const prev = particles.previous;
   const rx = pos[pi]! - prev[pi]! - (pos[pj]! - prev[pj]!);
   const ry = pos[pi + 1]! - prev[pi + 1]! - (pos[pj + 1]! - prev[pj + 1]!);
   const rz = pos[pi + 2]! - prev[pi + 2]! - (pos[pj + 2]! - prev[pj + 2]!);
@@ -76,4 +104,16 @@ export function moveAlong(pos: Float64Array, i: number, x: number, y: number, z:
   pos[i * 3] = pos[i * 3]! + x * by;
   pos[i * 3 + 1] = pos[i * 3 + 1]! + y * by;
   pos[i * 3 + 2] = pos[i * 3 + 2]! + z * by;
+}
+
+/**
+ * Whether particle `i`, moved along `sign` × the direction `push[o .. o + 3)`, would go back into
+ * a collider that pushed it this substep (its contact normal against that move). A contact run
+ * after the colliders treats such a particle as immovable, so that a layer lying on the ground
+ * holds what falls on it instead of giving way for the ground to push back next pass.
+ */
+export function pressedIntoCollider(particles: ParticleStore, i: number, push: Float64Array, o: number, sign: number): boolean {
+  if (particles.contactDepth[i] === 0) return false;
+  const n = particles.contactNormal;
+  return sign * (n[i * 3]! * push[o]! + n[i * 3 + 1]! * push[o + 1]! + n[i * 3 + 2]! * push[o + 2]!) < 0;
 }

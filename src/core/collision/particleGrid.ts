@@ -18,8 +18,8 @@ export class ParticleGrid {
   nz = 0;
   /** Corner of the grid (the particles' least x, y, z; m). */
   readonly origin = new Float64Array(3);
-  /** Cell c holds entries cellStart[c] .. cellStart[c + 1]. */
-  cellStart = new Int32Array(2);
+  /** Cell c holds entries cellStart[c] .. cellStart[c + 1]: as many as the cap allows, made once. */
+  readonly cellStart: Int32Array;
   /** Particle slots by entry. */
   entries: Int32Array;
   /** Per entry, its particle's position (xyz). */
@@ -32,21 +32,23 @@ export class ParticleGrid {
 
   /**
    * @param first,size the particle range of the body (slots).
-   * @param cellsPerParticle most cells per particle; a box that would need more gets wider cells.
+   * @param cellsPerParticle most cells per particle of the body (4 bytes each, made once); a box that would need more gets wider cells.
    */
   constructor(
     private readonly first: number,
     private readonly size: number,
-    private readonly cellsPerParticle = 64,
+    cellsPerParticle = 32,
   ) {
     this.entries = new Int32Array(size);
     this.sorted = new Float64Array(size * 3);
     this.cellOf = new Int32Array(size);
     this.cellOfParticle = new Int32Array(size);
+    this.cellStart = new Int32Array(Math.max(MIN_CELLS, cellsPerParticle * size) + 1);
   }
 
-  /** Sorts the body's live particles into cells at least `cellSize` wide. Allocates only when the grid needs more cells than ever before. */
-  build(pos: Float64Array, flags: Uint8Array, cellSize: number): void {
+  /** Sorts the body's live particles into cells at least `sizes[at]` wide (a double in an array, so that none crosses the call). Allocates nothing. */
+  build(pos: Float64Array, flags: Uint8Array, sizes: Float64Array, at: number): void {
+    const cellSize = sizes[at]!;
     const first = this.first;
     let minX = Infinity;
     let minY = Infinity;
@@ -75,13 +77,13 @@ export class ParticleGrid {
       return;
     }
     // Wider cells where the box would need more than the cap: still at least the size asked for.
-    const cap = Math.max(4096, this.cellsPerParticle * alive);
+    const cap = this.cellStart.length - 1;
     let cell = cellSize;
     while ((Math.floor((maxX - minX) / cell) + 1) * (Math.floor((maxY - minY) / cell) + 1) * (Math.floor((maxZ - minZ) / cell) + 1) > cap) cell *= 1.25;
     this.cellSize = cell;
-    const nx = Math.floor((maxX - minX) / cell) + 1;
-    const ny = Math.floor((maxY - minY) / cell) + 1;
-    const nz = Math.floor((maxZ - minZ) / cell) + 1;
+    const nx = (Math.floor((maxX - minX) / cell) | 0) + 1;
+    const ny = (Math.floor((maxY - minY) / cell) | 0) + 1;
+    const nz = (Math.floor((maxZ - minZ) / cell) | 0) + 1;
     this.nx = nx;
     this.ny = ny;
     this.nz = nz;
@@ -89,7 +91,6 @@ export class ParticleGrid {
     this.origin[1] = minY;
     this.origin[2] = minZ;
     const cells = nx * ny * nz;
-    if (this.cellStart.length < cells + 1) this.cellStart = new Int32Array(Math.max(cells + 1, this.cellStart.length * 2));
     const start = this.cellStart;
     start.fill(0, 0, cells + 1);
     const inverse = 1 / cell;
@@ -97,7 +98,7 @@ export class ParticleGrid {
     for (let k = 0; k < this.size; k++) {
       const i = first + k;
       if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const c = cellIndex(Math.floor((pos[i * 3]! - minX) * inverse), Math.floor((pos[i * 3 + 1]! - minY) * inverse), Math.floor((pos[i * 3 + 2]! - minZ) * inverse), nx, ny, nz);
+      const c = cellIndex(Math.floor((pos[i * 3]! - minX) * inverse) | 0, Math.floor((pos[i * 3 + 1]! - minY) * inverse) | 0, Math.floor((pos[i * 3 + 2]! - minZ) * inverse) | 0, nx, ny, nz);
       cellOfParticle[k] = c;
       start[c + 1]!++;
     }
@@ -121,6 +122,9 @@ export class ParticleGrid {
     start[0] = 0;
   }
 }
+
+/** The fewest cells a grid may use, however few its particles. */
+const MIN_CELLS = 4096;
 
 /** Cell (x, y, z) clamped into an nx × ny × nz grid (rounding can put the largest coordinate one past). */
 export function cellIndex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {

@@ -122,6 +122,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const surface = this.record.surface;
     const triangleCount = surface === undefined ? 0 : surface.triangleCount;
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
+    if (this.withTriangles) this.list.measureMoves(particles);
     if (triangleCount !== this.listedTriangles || this.list.strayed(particles)) {
       this.list.begin(particles, this.withTriangles ? triangleCount : 0, this.limits);
       this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0);

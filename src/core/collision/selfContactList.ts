@@ -67,7 +67,7 @@ export class SelfContactList {
   /**
    * Starts a listing at the positions of now: every particle counts as listed
    * here, the skin is the body's (`limits[2]`), with triangles (`triangleCount`
-   * > 0) plus twice the largest move of this substep, and the lists empty (the hits' sides kept by particle, see
+   * > 0) plus {@link Span.Moves}, and the lists empty (the hits' sides kept by particle, see
    * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
    */
   begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
@@ -78,8 +78,7 @@ export class SelfContactList {
     // the pass puts it back on the side it came from. (Particle pairs keep no side: for them it
     // would only list more.)
     const span = this.span;
-    this.largestMoves(pos, particles.flags, particles.previous, this.first);
-    span[Span.Sweep] = triangleCount > 0 ? 2 * Math.sqrt(this.moves[0]!) : 0;
+    span[Span.Sweep] = triangleCount > 0 ? span[Span.Moves]! : 0;
     span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
     span[Span.Reach] = limits[3]! + span[Span.Skin]!;
     span[Span.Thickness] = limits[3]!;
@@ -150,6 +149,15 @@ export class SelfContactList {
     const k = p - this.first;
     for (let e = this.carryStart[k]!; e < this.carryStart[k + 1]!; e++) if (this.carryTriangle[e] === t) return this.carrySide[e]!;
     return 0;
+  }
+
+  /**
+   * Measures this substep's moves, each less the body's mean: {@link Span.Moves} is twice the
+   * largest. Call once a substep, after integration, before {@link SelfContactList.begin}.
+   */
+  measureMoves(particles: ParticleStore): void {
+    this.largestMoves(particles.position, particles.flags, particles.previous, this.first);
+    this.span[Span.Moves] = 2 * Math.sqrt(this.moves[0]!);
   }
 
   /**
@@ -311,7 +319,12 @@ export const enum Span {
   Thickness = 2,
   /** What the substep's moves added to the skin: twice the largest (0 without triangles). */
   Sweep = 3,
-  Size = 4,
+  /**
+   * Twice the largest move of the running substep ({@link SelfContactList.measureMoves}): a pair
+   * nearer than the thickness plus this may pass through in one move, and is looked at every pass.
+   */
+  Moves = 4,
+  Size = 5,
 }
 
 /** What a snapshot keeps of a {@link SelfContactList} (plain data). */

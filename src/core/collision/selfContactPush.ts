@@ -1,7 +1,7 @@
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
-import { moveAlong, separatePair } from './pairContact.js';
-import type { SelfContactList } from './selfContactList.js';
+import { moveAlong, pressedIntoCollider, separatePair } from './pairContact.js';
+import { Span, type SelfContactList } from './selfContactList.js';
 import { OVER_EDGE } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
 
@@ -76,7 +76,9 @@ export class SelfContactPush {
     const pairs = list.pairs;
     const pairDue = list.pairDue;
     const pos = particles.position;
+    const prev = particles.previous;
     const thickness = this.limits[0]!;
+    const sweep = list.span[Span.Moves]!;
     for (let k = 0; k < list.pairCount; k++) {
       const i = pairs[k * 2]!;
       const j = pairs[k * 2 + 1]!;
@@ -87,8 +89,28 @@ export class SelfContactPush {
       const dy = pos[j * 3 + 1]! - pos[i * 3 + 1]!;
       const dz = pos[j * 3 + 2]! - pos[i * 3 + 2]!;
       const d2 = dx * dx + dy * dy + dz * dz;
-      if (d2 >= thickness * thickness) pairDue[k] = travelled + Math.sqrt(d2) - thickness;
-      else if (separatePair(world, i, j, this.limits)) touching++;
+      // Apart, it may still have passed through this substep: its separation turned about, and
+      // the line from the one at the substep's start to this one came within the thickness of
+      // zero. Worked out for every pair looked at, in this hot loop: a rarely run branch of
+      // double arithmetic is left to the interpreter, which boxes every double (allocations).
+      const px = prev[j * 3]! - prev[i * 3]!;
+      const py = prev[j * 3 + 1]! - prev[i * 3 + 1]!;
+      const pz = prev[j * 3 + 2]! - prev[i * 3 + 2]!;
+      const mx = dx - px;
+      const my = dy - py;
+      const mz = dz - pz;
+      const along = Math.min(Math.max(-(px * mx + py * my + pz * mz) / (mx * mx + my * my + mz * mz + 1e-300), 0), 1);
+      const cx = px + mx * along;
+      const cy = py + my * along;
+      const cz = pz + mz * along;
+      const crossed = d2 >= thickness * thickness && px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
+      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, true, crossed)) touching++;
+      else if (d2 >= thickness * thickness) {
+        // Within the substep's moves of the thickness, it is looked at again in the next pass (it
+        // may pass through in one move); farther, once its particles have travelled the gap.
+        const gap = Math.sqrt(d2) - thickness;
+        pairDue[k] = travelled + (gap > sweep ? gap : 0);
+      }
     }
     const hits = list.hits;
     const hitDue = list.hitDue;
@@ -149,9 +171,11 @@ export class SelfContactPush {
     const far2 = height * height + foot[Foot.Outside2]!;
     // Beside the triangle it is at least that far; a stick neighbour of a corner there is let be.
     this.room[0] = joined ? 0 : Math.sqrt(far2) - thickness;
-    // Beside the triangle and clear of it, it may go round the edge: it has no side.
     if (joined || far2 >= thickness * thickness || !this.holdOffBeside(world, p, a, b, c)) {
-      sides[k] = 0;
+      // Beside the triangle and clear of it by half the thickness in its plane, it may go round
+      // the edge: it has no side. Nearer, it keeps it: one that passed through the sheet over
+      // the edge two triangles share ends just beside the one it came over.
+      if (foot[Foot.Outside2]! * 4 >= thickness * thickness) sides[k] = 0;
       return false;
     }
     return true;
@@ -215,10 +239,11 @@ export class SelfContactPush {
     const nx = push[3]!;
     const ny = push[4]!;
     const nz = push[5]!;
-    const wp = w[p]!;
-    const wa = w[a]! * ba;
-    const wb = w[b]! * bb;
-    const wc = w[c]! * bc;
+    // A particle the ground (any collider) pushed this substep is held there (pressedIntoCollider).
+    const wp = pressedIntoCollider(particles, p, push, 3, 1) ? 0 : w[p]!;
+    const wa = pressedIntoCollider(particles, a, push, 3, -1) ? 0 : w[a]! * ba;
+    const wb = pressedIntoCollider(particles, b, push, 3, -1) ? 0 : w[b]! * bb;
+    const wc = pressedIntoCollider(particles, c, push, 3, -1) ? 0 : w[c]! * bc;
     const denominator = wp + wa * ba + wb * bb + wc * bc;
     if (denominator === 0) return;
     // How fast the pair parts along the normal already this substep (m).

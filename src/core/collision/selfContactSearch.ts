@@ -53,7 +53,7 @@ export class SelfContactSearch {
    * outgrow every earlier one.
    */
   search(list: SelfContactList, particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
-    this.grid.build(particles.position, particles.flags, list.span[Span.Reach]!);
+    this.grid.build(particles.position, particles.flags, list.span, Span.Reach);
     if (this.grid.count === 0) return;
     this.listPairs(list);
     if (triangleCount > 0) this.listHits(list, particles.position, particles.flags, triangles, triangleCount);
@@ -122,7 +122,9 @@ export class SelfContactSearch {
       const j = entries[e]!;
       if (this.joins.has(j, i + 1)) continue;
       const odometer = list.odometer;
-      this.due[0] = Math.sqrt(d2) - span[Span.Thickness]! + odometer[i - this.first]! + odometer[j - this.first]!;
+      // As a hit: within the substep's moves of the thickness, due in the next pass.
+      const gap = Math.sqrt(d2) - span[Span.Thickness]!;
+      this.due[0] = (gap > span[Span.Moves]! ? gap : 0) + odometer[i - this.first]! + odometer[j - this.first]!;
       list.addPair(i, j, this.due);
     }
   }
@@ -170,8 +172,8 @@ export class SelfContactSearch {
       const ball = Math.sqrt(far2) + reach;
       const ball2 = ball * ball;
       // The block of cells the box covers; cellIndex clamps into the grid.
-      const low = cellIndex(Math.floor((minX - ox) * inverse), Math.floor((minY - oy) * inverse), Math.floor((minZ - oz) * inverse), nx, ny, nz);
-      const high = cellIndex(Math.floor((maxX - ox) * inverse), Math.floor((maxY - oy) * inverse), Math.floor((maxZ - oz) * inverse), nx, ny, nz);
+      const low = cellIndex(Math.floor((minX - ox) * inverse) | 0, Math.floor((minY - oy) * inverse) | 0, Math.floor((minZ - oz) * inverse) | 0, nx, ny, nz);
+      const high = cellIndex(Math.floor((maxX - ox) * inverse) | 0, Math.floor((maxY - oy) * inverse) | 0, Math.floor((maxZ - oz) * inverse) | 0, nx, ny, nz);
       const x0 = low % nx;
       const x1 = high % nx;
       const y0 = ((low - x0) / nx) % ny;
@@ -250,4 +252,3 @@ export class SelfContactSearch {
     list.addHit(joined ? ~p : p, a, b, c, t, this.due);
   }
 }
-
