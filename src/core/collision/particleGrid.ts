@@ -1,8 +1,6 @@
-import { ParticleFlag } from '../particles.js';
-
 /**
- * A dense grid of one body's live particles over their bounding box, sorted by
- * cell (a counting sort), rebuilt for each self-collision listing. Cells are
+ * A dense grid of some of one body's particles over their bounding box, sorted
+ * by cell (a counting sort), rebuilt for each self-collision listing. Cells are
  * numbered x fastest, so the cells of a row (one y, one z) are one run of
  * entries: the three cells of a row about a particle are read as one range,
  * and no two cells share a number (no hash, so no pair is found twice).
@@ -26,7 +24,7 @@ export class ParticleGrid {
   sorted: Float64Array;
   /** Per entry, its cell. */
   cellOf: Int32Array;
-  /** Live particles sorted in. */
+  /** Particles sorted in. */
   count = 0;
   private readonly cellOfParticle: Int32Array;
 
@@ -36,7 +34,7 @@ export class ParticleGrid {
    */
   constructor(
     private readonly first: number,
-    private readonly size: number,
+    size: number,
     cellsPerParticle = 32,
   ) {
     this.entries = new Int32Array(size);
@@ -46,9 +44,12 @@ export class ParticleGrid {
     this.cellStart = new Int32Array(Math.max(MIN_CELLS, cellsPerParticle * size) + 1);
   }
 
-  /** Sorts the body's live particles into cells at least `sizes[at]` wide (a double in an array, so that none crosses the call). Allocates nothing. */
-  build(pos: Float64Array, flags: Uint8Array, sizes: Float64Array, at: number): void {
-    const cellSize = sizes[at]!;
+  /**
+   * Sorts particles `ids[0 .. n)` (slots) into cells at least `sizes[at]` wide (a double in an
+   * array, so that none crosses the call), at `points` (xyz by body-relative index), over
+   * their bounding box. Allocates nothing.
+   */
+  build(points: Float64Array, ids: Int32Array, n: number, sizes: Float64Array, at: number): void {
     const first = this.first;
     let minX = Infinity;
     let minY = Infinity;
@@ -56,14 +57,11 @@ export class ParticleGrid {
     let maxX = -Infinity;
     let maxY = -Infinity;
     let maxZ = -Infinity;
-    let alive = 0;
-    for (let k = 0; k < this.size; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      alive++;
-      const x = pos[i * 3]!;
-      const y = pos[i * 3 + 1]!;
-      const z = pos[i * 3 + 2]!;
+    for (let e = 0; e < n; e++) {
+      const k = ids[e]! - first;
+      const x = points[k * 3]!;
+      const y = points[k * 3 + 1]!;
+      const z = points[k * 3 + 2]!;
       if (x < minX) minX = x;
       if (x > maxX) maxX = x;
       if (y < minY) minY = y;
@@ -71,35 +69,41 @@ export class ParticleGrid {
       if (z < minZ) minZ = z;
       if (z > maxZ) maxZ = z;
     }
-    this.count = alive;
-    if (alive === 0) {
+    if (n === 0) {
+      this.count = 0;
       this.nx = this.ny = this.nz = 0;
       return;
     }
     // Wider cells where the box would need more than the cap: still at least the size asked for.
     const cap = this.cellStart.length - 1;
-    let cell = cellSize;
+    let cell = sizes[at]!;
     while ((Math.floor((maxX - minX) / cell) + 1) * (Math.floor((maxY - minY) / cell) + 1) * (Math.floor((maxZ - minZ) / cell) + 1) > cap) cell *= 1.25;
     this.cellSize = cell;
-    const nx = (Math.floor((maxX - minX) / cell) | 0) + 1;
-    const ny = (Math.floor((maxY - minY) / cell) | 0) + 1;
-    const nz = (Math.floor((maxZ - minZ) / cell) | 0) + 1;
-    this.nx = nx;
-    this.ny = ny;
-    this.nz = nz;
+    this.nx = (Math.floor((maxX - minX) / cell) | 0) + 1;
+    this.ny = (Math.floor((maxY - minY) / cell) | 0) + 1;
+    this.nz = (Math.floor((maxZ - minZ) / cell) | 0) + 1;
     this.origin[0] = minX;
     this.origin[1] = minY;
     this.origin[2] = minZ;
+    this.sort(points, ids, n);
+  }
+
+  /** The counting sort into the grid's cells. */
+  private sort(points: Float64Array, ids: Int32Array, n: number): void {
+    const first = this.first;
+    const { nx, ny, nz } = this;
+    const minX = this.origin[0]!;
+    const minY = this.origin[1]!;
+    const minZ = this.origin[2]!;
     const cells = nx * ny * nz;
     const start = this.cellStart;
     start.fill(0, 0, cells + 1);
-    const inverse = 1 / cell;
+    const inverse = 1 / this.cellSize;
     const cellOfParticle = this.cellOfParticle;
-    for (let k = 0; k < this.size; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const c = cellIndex(Math.floor((pos[i * 3]! - minX) * inverse) | 0, Math.floor((pos[i * 3 + 1]! - minY) * inverse) | 0, Math.floor((pos[i * 3 + 2]! - minZ) * inverse) | 0, nx, ny, nz);
-      cellOfParticle[k] = c;
+    for (let e = 0; e < n; e++) {
+      const k = ids[e]! - first;
+      const c = cellIndex(Math.floor((points[k * 3]! - minX) * inverse) | 0, Math.floor((points[k * 3 + 1]! - minY) * inverse) | 0, Math.floor((points[k * 3 + 2]! - minZ) * inverse) | 0, nx, ny, nz);
+      cellOfParticle[e] = c;
       start[c + 1]!++;
     }
     for (let c = 0; c < cells; c++) start[c + 1] = start[c + 1]! + start[c]!;
@@ -107,19 +111,20 @@ export class ParticleGrid {
     const entries = this.entries;
     const sorted = this.sorted;
     const cellOf = this.cellOf;
-    for (let k = 0; k < this.size; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const c = cellOfParticle[k]!;
-      const e = start[c]!++;
-      entries[e] = i;
-      cellOf[e] = c;
-      sorted[e * 3] = pos[i * 3]!;
-      sorted[e * 3 + 1] = pos[i * 3 + 1]!;
-      sorted[e * 3 + 2] = pos[i * 3 + 2]!;
+    for (let e = 0; e < n; e++) {
+      const i = ids[e]!;
+      const k = i - first;
+      const c = cellOfParticle[e]!;
+      const to = start[c]!++;
+      entries[to] = i;
+      cellOf[to] = c;
+      sorted[to * 3] = points[k * 3]!;
+      sorted[to * 3 + 1] = points[k * 3 + 1]!;
+      sorted[to * 3 + 2] = points[k * 3 + 2]!;
     }
     for (let c = cells; c > 0; c--) start[c] = start[c - 1]!;
     start[0] = 0;
+    this.count = n;
   }
 }
 

@@ -11,7 +11,7 @@ import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js
 import { SelfContactList, Span, type SelfContactListState } from './selfContactList.js';
 import { SelfContactPush } from './selfContactPush.js';
 import { SelfContactSearch } from './selfContactSearch.js';
-import { PAIRS_SUFFICE, SKIN } from './selfContactTuning.js';
+import { PAIRS_SUFFICE, SKIN, STRAYS_ALONE } from './selfContactTuning.js';
 import { stickNeighbours } from './stickNeighbours.js';
 
 /** What {@link enableSelfCollision} takes. */
@@ -64,8 +64,9 @@ export interface SelfCollision {
 class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   /** Its name among the world's features. */
   readonly name: string;
-  /** Listings run so far. */
+  /** Listings run so far, and of those the listings of strays alone. */
   searches = 0;
+  strayListings = 0;
   list: SelfContactList;
   push: SelfContactPush;
   private readonly search: SelfContactSearch;
@@ -123,9 +124,22 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const triangleCount = surface === undefined ? 0 : surface.triangleCount;
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
     if (this.withTriangles) this.list.measureMoves(particles);
-    if (triangleCount !== this.listedTriangles || this.list.strayed(particles)) {
-      this.list.begin(particles, this.withTriangles ? triangleCount : 0, this.limits);
-      this.search.search(this.list, particles, triangles, this.withTriangles ? triangleCount : 0);
+    const listedTriangles = this.withTriangles ? triangleCount : 0;
+    // Before the first listing, or once tearing changed the triangles, every particle is a stray.
+    const strays = triangleCount === this.listedTriangles ? this.list.findStrays(particles) : this.record.count;
+    if (strays > 0) {
+      // Particle pairs alone: a few strays are listed again alone, many with all the rest. With
+      // triangles, always all of it: a listing of strays there cost more than it saved (each
+      // stray's triangles, and the skin kept as wide as the fall that set it; docs/self-collision.md).
+      if (this.withTriangles || strays > STRAYS_ALONE * this.record.count || this.edges !== undefined || triangleCount !== this.listedTriangles) {
+        this.list.begin(particles, listedTriangles, this.limits);
+        this.search.search(this.list, particles, triangles, listedTriangles);
+      } else {
+        this.list.beginStrays(particles);
+        this.search.searchStrays(this.list, particles);
+        this.strayListings++;
+      }
+      this.list.endStrays();
       this.listedTriangles = triangleCount;
       this.searches++;
       if (this.edges !== undefined) {

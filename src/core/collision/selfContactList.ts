@@ -43,8 +43,18 @@ export class SelfContactList {
   readonly odometer: Float64Array;
   /** Per particle (body-relative), where it was at the latest {@link SelfContactList.advanceOdometers} (xyz). */
   private readonly lastPass: Float64Array;
-  /** Where each particle of the body was at the latest listing (xyz, body-relative index). */
+  /**
+   * Where each particle of the body was when it was last listed, less the body's centre then
+   * (xyz, body-relative index): its place in the body. A listing compares these, so a body
+   * moving as a whole keeps its list, and particles listed at different times compare alike.
+   */
   readonly listedAt: Float64Array;
+  /** The body's centre (the mean of its live particles) at the latest {@link SelfContactList.findStrays} or listing (m). */
+  readonly centre = new Float64Array(3);
+  /** The particles (slots) {@link SelfContactList.findStrays} found strayed, and per particle (body-relative) 1 while it is one. */
+  readonly strays: Int32Array;
+  strayCount = 0;
+  readonly strayed: Uint8Array;
   /** The latest listing's skin and reach, and the thickness (m): see {@link Span}. */
   readonly span = new Float64Array(Span.Size);
   /** The two largest squared moves {@link SelfContactList.largestMoves} found (m²). */
@@ -62,6 +72,8 @@ export class SelfContactList {
     this.carryCursor = new Int32Array(count);
     this.odometer = new Float64Array(count);
     this.lastPass = new Float64Array(count * 3);
+    this.strays = new Int32Array(count);
+    this.strayed = new Uint8Array(count);
   }
 
   /**
@@ -82,15 +94,136 @@ export class SelfContactList {
     span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
     span[Span.Reach] = limits[3]! + span[Span.Skin]!;
     span[Span.Thickness] = limits[3]!;
+    this.measureCentre(pos, particles.flags);
+    for (let k = 0; k < this.count; k++) this.place(pos, k);
+    this.pairCount = 0;
+    this.carrySides(triangleCount, false);
+    this.hitCount = 0;
+  }
+
+  /**
+   * Starts a listing of the strays {@link SelfContactList.findStrays} found: each is listed
+   * here, and every pair and hit with a stray in it (a hit's triangle's corners included)
+   * leaves the list, its side kept for the listing ({@link SelfContactList.carrySides}). The
+   * rest stands: none of its particles has moved half the skin since it was listed.
+   */
+  beginStrays(particles: ParticleStore): void {
+    const pos = particles.position;
+    this.advanceOdometers(pos);
+    const first = this.first;
+    for (let s = 0; s < this.strayCount; s++) this.place(pos, this.strays[s]! - first);
+    this.carrySides(this.carriedTriangles, true);
+    const out = this.strayed;
+    let kept = 0;
+    for (let k = 0; k < this.pairCount; k++) {
+      const i = this.pairs[k * 2]!;
+      const j = this.pairs[k * 2 + 1]!;
+      if (out[i - first] === 1 || out[j - first] === 1) continue;
+      this.pairs[kept * 2] = i;
+      this.pairs[kept * 2 + 1] = j;
+      this.pairDue[kept++] = this.pairDue[k]!;
+    }
+    this.pairCount = kept;
+    kept = 0;
+    const hits = this.hits;
+    for (let k = 0; k < this.hitCount; k++) {
+      if (this.touchesStray(k)) continue;
+      for (let c = 0; c < 4; c++) hits[kept * 4 + c] = hits[k * 4 + c]!;
+      this.hitDue[kept] = this.hitDue[k]!;
+      this.hitTriangle[kept] = this.hitTriangle[k]!;
+      this.sides[kept++] = this.sides[k]!;
+    }
+    this.hitCount = kept;
+  }
+
+  /** Ends a listing of strays: they are strays no more. */
+  endStrays(): void {
+    for (let s = 0; s < this.strayCount; s++) this.strayed[this.strays[s]! - this.first] = 0;
+    this.strayCount = 0;
+  }
+
+  /** Whether hit `k` has a stray in it, its particle or a corner. */
+  private touchesStray(k: number): boolean {
+    const out = this.strayed;
+    const first = this.first;
+    const p = this.hits[k * 4]!;
+    return out[(p < 0 ? ~p : p) - first] === 1 || out[this.hits[k * 4 + 1]! - first] === 1 || out[this.hits[k * 4 + 2]! - first] === 1 || out[this.hits[k * 4 + 3]! - first] === 1;
+  }
+
+  /**
+   * Once two particles may have closed the skin (their moves since they were listed, relative
+   * to the body's centre, sum to more), finds the live particles that have moved more than half
+   * the skin ({@link SelfContactList.strays}) and returns how many; 0 while the list holds. Any
+   * pair of the others is still at least its listing's reach less one skin apart: the list
+   * holds for them. Allocates nothing.
+   */
+  findStrays(particles: ParticleStore): number {
+    const pos = particles.position;
+    const flags = particles.flags;
+    this.measureCentre(pos, flags);
+    const half = this.span[Span.Skin]! / 2;
+    const limit = half * half;
+    const cx = this.centre[0]!;
+    const cy = this.centre[1]!;
+    const cz = this.centre[2]!;
+    const at = this.listedAt;
+    // The list holds while the two largest moves sum to no more than the skin (no pair can have
+    // closed it); past that, the particles past half the skin are the strays.
+    let most = 0;
+    let next = 0;
     for (let k = 0; k < this.count; k++) {
       const i = this.first + k;
-      this.listedAt[k * 3] = pos[i * 3]!;
-      this.listedAt[k * 3 + 1] = pos[i * 3 + 1]!;
-      this.listedAt[k * 3 + 2] = pos[i * 3 + 2]!;
+      const dx = pos[i * 3]! - cx - at[k * 3]!;
+      const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
+      const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
+      const moved2 = dx * dx + dy * dy + dz * dz;
+      if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+      if (moved2 > most) {
+        next = most;
+        most = moved2;
+      } else next = moved2;
     }
-    this.pairCount = 0;
-    this.carrySides(triangleCount);
-    this.hitCount = 0;
+    if (Math.sqrt(most) + Math.sqrt(next) <= 2 * half) return 0;
+    let n = 0;
+    for (let k = 0; k < this.count; k++) {
+      const i = this.first + k;
+      const dx = pos[i * 3]! - cx - at[k * 3]!;
+      const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
+      const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
+      if (dx * dx + dy * dy + dz * dz <= limit || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+      this.strays[n++] = i;
+      this.strayed[k] = 1;
+    }
+    this.strayCount = n;
+    return n;
+  }
+
+  /** Lists particle k (body-relative) where it is now: its place less the body's centre. */
+  private place(pos: Float64Array, k: number): void {
+    const i = this.first + k;
+    this.listedAt[k * 3] = pos[i * 3]! - this.centre[0]!;
+    this.listedAt[k * 3 + 1] = pos[i * 3 + 1]! - this.centre[1]!;
+    this.listedAt[k * 3 + 2] = pos[i * 3 + 2]! - this.centre[2]!;
+  }
+
+  /** The mean of the body's live particles' positions, into {@link SelfContactList.centre}. */
+  private measureCentre(pos: Float64Array, flags: Uint8Array): void {
+    let x = 0;
+    let y = 0;
+    let z = 0;
+    let n = 0;
+    for (let k = 0; k < this.count; k++) {
+      const i = this.first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      x += pos[i * 3]!;
+      y += pos[i * 3 + 1]!;
+      z += pos[i * 3 + 2]!;
+      n++;
+    }
+    if (n === 0) return;
+    this.centre[0] = x / n;
+    this.centre[1] = y / n;
+    this.centre[2] = z / n;
   }
 
   /** Adds particle pair (i, j) (slots), due when its particles' odometers sum to `due[0]` (m). */
@@ -109,9 +242,10 @@ export class SelfContactList {
    * Before a listing: keeps the sides of the hits that have one, by particle, so that a hit
    * listed again keeps its side (one read again after a pass failed to hold the particle would
    * take the wrong one: a layer thrown at 4 m/s onto another at 1 mm sank through it). None are
-   * kept when the triangles changed (tearing renumbers them).
+   * kept when the triangles changed (tearing renumbers them); `straysOnly`, only those of the
+   * hits a listing of strays takes out.
    */
-  private carrySides(triangleCount: number): void {
+  private carrySides(triangleCount: number, straysOnly: boolean): void {
     const start = this.carryStart;
     start.fill(0);
     if (triangleCount !== this.carriedTriangles) {
@@ -123,7 +257,7 @@ export class SelfContactList {
     const sides = this.sides;
     let kept = 0;
     for (let k = 0; k < this.hitCount; k++) {
-      if (sides[k] === 0) continue;
+      if (sides[k] === 0 || (straysOnly && !this.touchesStray(k))) continue;
       const p = hits[k * 4]!;
       start[(p < 0 ? ~p : p) - first + 1]!++;
       kept++;
@@ -136,7 +270,7 @@ export class SelfContactList {
     const cursor = this.carryCursor;
     for (let k = 0; k < this.count; k++) cursor[k] = start[k]!;
     for (let k = 0; k < this.hitCount; k++) {
-      if (sides[k] === 0) continue;
+      if (sides[k] === 0 || (straysOnly && !this.touchesStray(k))) continue;
       const p = hits[k * 4]!;
       const e = cursor[(p < 0 ? ~p : p) - first]!++;
       this.carryTriangle[e] = this.hitTriangle[k]!;
@@ -158,17 +292,6 @@ export class SelfContactList {
   measureMoves(particles: ParticleStore): void {
     this.largestMoves(particles.position, particles.flags, particles.previous, this.first);
     this.span[Span.Moves] = 2 * Math.sqrt(this.moves[0]!);
-  }
-
-  /**
-   * Whether two particles may have closed the skin since the latest listing:
-   * the two largest moves since, each less the body's mean move (a body moving
-   * as a whole brings no pair closer), sum to more than the skin it was listed
-   * with. Allocates nothing.
-   */
-  strayed(particles: ParticleStore): boolean {
-    this.largestMoves(particles.position, particles.flags, this.listedAt, 0);
-    return Math.sqrt(this.moves[0]!) + Math.sqrt(this.moves[1]!) > this.span[Span.Skin]!;
   }
 
   /**

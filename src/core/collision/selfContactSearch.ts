@@ -7,20 +7,28 @@ import { Foot, footOnFrame, Frame, triangleFrame } from './triangleFoot.js';
 
 /**
  * The broad phase of one body's self-collision: fills a {@link SelfContactList}
- * with every pair within the thickness plus the listing's skin, at the
- * positions of now, from one dense grid of the body's particles with cells as
- * wide as that reach, built again for each listing (a counting sort). Nothing
- * is kept between listings but the list.
+ * with every pair within the thickness plus the listing's skin, at the places
+ * the particles were listed at (`list.listedAt`, body-relative), from a dense
+ * grid of the body's particles with cells as wide as that reach, built again
+ * for each listing (a counting sort). A whole listing takes every pair; a
+ * listing of strays only those with a stray in them, against the places the
+ * others were listed at (particle pairs alone: with triangles, every listing is
+ * a whole one).
  *
  * ```
  *   particles ──counting sort──▶ grid (cells ≥ reach, rows of x)
  *        each cell ── own row onward, 4 rows after ──▶ particle pairs (i, j)
  *        each triangle ── the rows its box grown by the reach covers ──▶ hits (p; a, b, c)
+ *        each stray (particle pairs alone) ── the 27 cells about it ──▶ its pairs
  * ```
  */
 export class SelfContactSearch {
   private readonly grid: ParticleGrid;
   private readonly joins: JoinMarks;
+  /** The body's live particles (slots). */
+  private readonly live: Int32Array;
+  /** The particles' flags, read at the latest listing. */
+  private flags: Uint8Array = new Uint8Array(0);
   /** The key of the latest triangle's corner marks (negative: particles mark with their slot + 1). */
   private triangleKey = 0;
   /** Whether the triangle being listed has marked its corners' neighbours yet. */
@@ -30,8 +38,12 @@ export class SelfContactSearch {
   private readonly frame = new Float64Array(Frame.Size);
   private readonly at = new Float64Array(3);
   private readonly foot = new Float64Array(Foot.Size);
-  /** A pair's due, for the list (a double in an array, so that none crosses a call). */
-  private readonly due = new Float64Array(1);
+  /**
+   * A pair's due, for the list, then how much nearer than their listed places two particles
+   * can be now (0 in a whole listing; half the skin against a particle listed earlier): doubles
+   * in an array, so that none crosses a call.
+   */
+  private readonly due = new Float64Array(2);
 
   /**
    * @param first,count the particle range of the body (slots).
@@ -45,18 +57,60 @@ export class SelfContactSearch {
   ) {
     this.grid = new ParticleGrid(first, count);
     this.joins = new JoinMarks(first, count, joinedStart, joined);
+    this.live = new Int32Array(count);
   }
 
   /**
    * Lists every pair within the reach `list.span` holds ({@link SelfContactList.begin} sets it),
-   * the triangles' hits only when `triangleCount` > 0. Allocates only when the grid or the lists
-   * outgrow every earlier one.
+   * the triangles' hits only when `triangleCount` > 0. Allocates nothing.
    */
   search(list: SelfContactList, particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
-    this.grid.build(particles.position, particles.flags, list.span, Span.Reach);
-    if (this.grid.count === 0) return;
+    if (!this.buildGrid(list, particles)) return;
+    this.due[1] = 0;
     this.listPairs(list);
-    if (triangleCount > 0) this.listHits(list, particles.position, particles.flags, triangles, triangleCount);
+    if (triangleCount > 0) this.listHits(list, triangles, triangleCount);
+  }
+
+  /**
+   * Lists the particle pairs within the reach with a stray in them, of a body listed without
+   * triangles ({@link SelfContactList.beginStrays} took out the old ones): each stray with
+   * every particle. Allocates nothing.
+   */
+  searchStrays(list: SelfContactList, particles: ParticleStore): void {
+    if (!this.buildGrid(list, particles)) return;
+    // The others may have moved half the skin since they were listed.
+    this.due[1] = list.span[Span.Skin]! / 2;
+    for (let s = 0; s < list.strayCount; s++) this.strayPairs(list, list.strays[s]!);
+  }
+
+  /** Sorts the live particles into the grid at their listed places; false when none lives. */
+  private buildGrid(list: SelfContactList, particles: ParticleStore): boolean {
+    const flags = particles.flags;
+    this.flags = flags;
+    let n = 0;
+    for (let k = 0; k < this.live.length; k++) if ((flags[this.first + k]! & ParticleFlag.Alive) !== 0) this.live[n++] = this.first + k;
+    this.grid.build(list.listedAt, this.live, n, list.span, Span.Reach);
+    return n > 0;
+  }
+
+  /** Stray `i` (slot) with every particle within the reach of it no stick joins to it; a pair of strays once, from the lower slot. */
+  private strayPairs(list: SelfContactList, i: number): void {
+    const grid = this.grid;
+    const { nx, ny, nz } = grid;
+    const k = i - this.first;
+    const points = list.listedAt;
+    const inverse = 1 / grid.cellSize;
+    const cx = Math.floor((points[k * 3]! - grid.origin[0]!) * inverse) | 0;
+    const cy = Math.floor((points[k * 3 + 1]! - grid.origin[1]!) * inverse) | 0;
+    const cz = Math.floor((points[k * 3 + 2]! - grid.origin[2]!) * inverse) | 0;
+    const x0 = cx > 0 ? cx - 1 : 0;
+    const x1 = cx + 1 < nx ? cx + 1 : nx - 1;
+    this.joins.mark(i, i + 1);
+    for (let z = cz > 0 ? cz - 1 : 0; z <= cz + 1 && z < nz; z++)
+      for (let y = cy > 0 ? cy - 1 : 0; y <= cy + 1 && y < ny; y++) {
+        const row = nx * (y + ny * z);
+        this.pairsIn(list, i, grid.cellStart[row + x0]!, grid.cellStart[row + x1 + 1]!, true);
+      }
   }
 
   /**
@@ -93,26 +147,32 @@ export class SelfContactSearch {
           }
           const ownEnd = start[row + x1 + 1]!;
           for (let s = start[c]!; s < start[c + 1]!; s++) {
-            this.joins.mark(grid.entries[s]!, grid.entries[s]! + 1);
-            this.pairsIn(list, s, s + 1, ownEnd);
-            for (let r = 0; r < n; r += 2) this.pairsIn(list, s, rows[r]!, rows[r + 1]!);
+            const i = grid.entries[s]!;
+            this.joins.mark(i, i + 1);
+            this.pairsIn(list, i, s + 1, ownEnd, false);
+            for (let r = 0; r < n; r += 2) this.pairsIn(list, i, rows[r]!, rows[r + 1]!, false);
           }
         }
       }
     }
   }
 
-  /** Lists entry `s` with each of entries `from` .. `to` within the reach that no stick joins to it (its stick neighbours marked). */
-  private pairsIn(list: SelfContactList, s: number, from: number, to: number): void {
+  /**
+   * Lists particle `i` (slot; its stick neighbours marked) with each particle of the grid's
+   * entries `from` .. `to` within the reach of it that no stick joins to it; `strays`: a stray
+   * listed alone, which skips itself, and another stray of a lower slot (that one lists the pair).
+   */
+  private pairsIn(list: SelfContactList, i: number, from: number, to: number, strays: boolean): void {
     const grid = this.grid;
     const sorted = grid.sorted;
     const entries = grid.entries;
     const span = list.span;
     const reach2 = span[Span.Reach]! * span[Span.Reach]!;
-    const x = sorted[s * 3]!;
-    const y = sorted[s * 3 + 1]!;
-    const z = sorted[s * 3 + 2]!;
-    const i = entries[s]!;
+    const points = list.listedAt;
+    const k = i - this.first;
+    const x = points[k * 3]!;
+    const y = points[k * 3 + 1]!;
+    const z = points[k * 3 + 2]!;
     for (let e = from; e < to; e++) {
       const dx = sorted[e * 3]! - x;
       const dy = sorted[e * 3 + 1]! - y;
@@ -120,11 +180,11 @@ export class SelfContactSearch {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (d2 >= reach2) continue;
       const j = entries[e]!;
-      if (this.joins.has(j, i + 1)) continue;
+      if (this.joins.has(j, i + 1) || (strays && (j === i || (list.strayed[j - this.first] === 1 && j < i)))) continue;
       const odometer = list.odometer;
       // As a hit: within the substep's moves of the thickness, due in the next pass.
-      const gap = Math.sqrt(d2) - span[Span.Thickness]!;
-      this.due[0] = (gap > span[Span.Moves]! ? gap : 0) + odometer[i - this.first]! + odometer[j - this.first]!;
+      const gap = Math.sqrt(d2) - span[Span.Thickness]! - this.due[1]!;
+      this.due[0] = (gap > span[Span.Moves]! ? gap : 0) + odometer[k]! + odometer[j - this.first]!;
       list.addPair(i, j, this.due);
     }
   }
@@ -133,7 +193,7 @@ export class SelfContactSearch {
    * Each live triangle with every particle, not one of its corners, within the reach of it: the
    * triangle's box grown by the reach covers a block of cells, read row by row.
    */
-  private listHits(list: SelfContactList, pos: Float64Array, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number): void {
+  private listHits(list: SelfContactList, triangles: ArrayLike<number>, triangleCount: number): void {
     const grid = this.grid;
     const { nx, ny, nz } = grid;
     const inverse = 1 / grid.cellSize;
@@ -141,31 +201,37 @@ export class SelfContactSearch {
     const oy = grid.origin[1]!;
     const oz = grid.origin[2]!;
     const reach = list.span[Span.Reach]!;
+    const frame = this.frame;
+    const first = this.first;
+    const points = list.listedAt;
+    const flags = this.flags;
     const start = grid.cellStart;
     const sorted = grid.sorted;
-    const frame = this.frame;
     for (let t = 0; t < triangleCount; t++) {
       const a = triangles[t * 3]!;
       const b = triangles[t * 3 + 1]!;
       const c = triangles[t * 3 + 2]!;
-      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(pos, a, b, c, frame)) continue;
-      const minX = Math.min(pos[a * 3]!, pos[b * 3]!, pos[c * 3]!) - reach;
-      const minY = Math.min(pos[a * 3 + 1]!, pos[b * 3 + 1]!, pos[c * 3 + 1]!) - reach;
-      const minZ = Math.min(pos[a * 3 + 2]!, pos[b * 3 + 2]!, pos[c * 3 + 2]!) - reach;
-      const maxX = Math.max(pos[a * 3]!, pos[b * 3]!, pos[c * 3]!) + reach;
-      const maxY = Math.max(pos[a * 3 + 1]!, pos[b * 3 + 1]!, pos[c * 3 + 1]!) + reach;
-      const maxZ = Math.max(pos[a * 3 + 2]!, pos[b * 3 + 2]!, pos[c * 3 + 2]!) + reach;
+      const ka = a - first;
+      const kb = b - first;
+      const kc = c - first;
+      if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(points, ka, kb, kc, frame)) continue;
+      const minX = Math.min(points[ka * 3]!, points[kb * 3]!, points[kc * 3]!) - reach;
+      const minY = Math.min(points[ka * 3 + 1]!, points[kb * 3 + 1]!, points[kc * 3 + 1]!) - reach;
+      const minZ = Math.min(points[ka * 3 + 2]!, points[kb * 3 + 2]!, points[kc * 3 + 2]!) - reach;
+      const maxX = Math.max(points[ka * 3]!, points[kb * 3]!, points[kc * 3]!) + reach;
+      const maxY = Math.max(points[ka * 3 + 1]!, points[kb * 3 + 1]!, points[kc * 3 + 1]!) + reach;
+      const maxZ = Math.max(points[ka * 3 + 2]!, points[kb * 3 + 2]!, points[kc * 3 + 2]!) + reach;
       // A ball about the centroid through the farthest corner, grown by the reach: most particles
       // of the box outside the triangle's plane's near part are outside it (cheaper than a foot).
-      const gx = (pos[a * 3]! + pos[b * 3]! + pos[c * 3]!) / 3;
-      const gy = (pos[a * 3 + 1]! + pos[b * 3 + 1]! + pos[c * 3 + 1]!) / 3;
-      const gz = (pos[a * 3 + 2]! + pos[b * 3 + 2]! + pos[c * 3 + 2]!) / 3;
+      const gx = (points[ka * 3]! + points[kb * 3]! + points[kc * 3]!) / 3;
+      const gy = (points[ka * 3 + 1]! + points[kb * 3 + 1]! + points[kc * 3 + 1]!) / 3;
+      const gz = (points[ka * 3 + 2]! + points[kb * 3 + 2]! + points[kc * 3 + 2]!) / 3;
       let far2 = 0;
-      for (let k = 0; k < 3; k++) {
-        const q = k === 0 ? a : k === 1 ? b : c;
-        const dx = pos[q * 3]! - gx;
-        const dy = pos[q * 3 + 1]! - gy;
-        const dz = pos[q * 3 + 2]! - gz;
+      for (let n = 0; n < 3; n++) {
+        const q = n === 0 ? ka : n === 1 ? kb : kc;
+        const dx = points[q * 3]! - gx;
+        const dy = points[q * 3 + 1]! - gy;
+        const dz = points[q * 3 + 2]! - gz;
         const d2 = dx * dx + dy * dy + dz * dz;
         if (d2 > far2) far2 = d2;
       }
@@ -197,16 +263,6 @@ export class SelfContactSearch {
     }
   }
 
-  /** The foot of entry `e` on the triangle in {@link SelfContactSearch.frame}, into {@link SelfContactSearch.foot}. */
-  private footOf(e: number): void {
-    const sorted = this.grid.sorted;
-    const at = this.at;
-    at[0] = sorted[e * 3]!;
-    at[1] = sorted[e * 3 + 1]!;
-    at[2] = sorted[e * 3 + 2]!;
-    footOnFrame(this.frame, 0, at, this.foot);
-  }
-
   /** Marks the stick neighbours of a triangle's corners with a key of their own. */
   private markCorners(a: number, b: number, c: number): void {
     if (this.triangleKey === -0x7fffffff) {
@@ -219,12 +275,17 @@ export class SelfContactSearch {
     this.joins.mark(c, key);
   }
 
-  /** Lists entry `e`'s particle, not a corner, with triangle `t` (its frame read) if it lies within the reach. */
+  /** Lists entry `e` of the grid, not a corner, with triangle `t` (its frame read) if it lies within the reach. */
   private listHit(list: SelfContactList, e: number, t: number, a: number, b: number, c: number): void {
-    const p = this.grid.entries[e]!;
+    const grid = this.grid;
+    const p = grid.entries[e]!;
     if (p === a || p === b || p === c) return;
-    this.footOf(e);
+    const at = this.at;
+    at[0] = grid.sorted[e * 3]!;
+    at[1] = grid.sorted[e * 3 + 1]!;
+    at[2] = grid.sorted[e * 3 + 2]!;
     const foot = this.foot;
+    footOnFrame(this.frame, 0, at, foot);
     const span = list.span;
     const reach = span[Span.Reach]!;
     const thickness = span[Span.Thickness]!;
@@ -245,7 +306,7 @@ export class SelfContactSearch {
     // Within the thickness and the substep's moves it is looked at in the next pass: one that
     // passed through the triangle in its move is as far from it as one that did not, and the
     // pass reads which side it came from.
-    const far = Math.sqrt(far2);
+    const far = Math.sqrt(far2) - this.due[1]!;
     const odometer = list.odometer;
     const first = this.first;
     this.due[0] = (far > thickness + span[Span.Sweep]! ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;

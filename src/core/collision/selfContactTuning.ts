@@ -5,11 +5,19 @@
 
 /**
  * The skin of the pair list, in thicknesses: a listing takes the pairs within
- * the thickness plus this much, and holds until two particles have moved
- * (relative to the body) this far between them. A thicker skin lists more
- * pairs and lists less often.
+ * the thickness plus this much, and holds for a particle until it has moved
+ * (relative to the body) half this far. A thicker skin lists more pairs and
+ * lists less often.
  */
 export const SKIN = 1;
+
+/**
+ * A listing takes only the particles that strayed (moved half the skin since
+ * they were listed) while they are at most this share of the body's; more, and
+ * a whole listing is cheaper than their own queries and the triangles they
+ * touch.
+ */
+export const STRAYS_ALONE = 0.25;
 
 /**
  * Barycentric slack: a particle this far (in weight) past a triangle's edge
