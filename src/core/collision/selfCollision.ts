@@ -11,7 +11,7 @@ import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js
 import { SelfContactList, Span, type SelfContactListState } from './selfContactList.js';
 import { SelfContactPush } from './selfContactPush.js';
 import { SelfContactSearch } from './selfContactSearch.js';
-import { PAIRS_SUFFICE, SKIN, STRAYS_ALONE } from './selfContactTuning.js';
+import { PAIRS_SKIN, PAIRS_SUFFICE, SKIN, STRAYS_ALONE } from './selfContactTuning.js';
 import { stickNeighbours } from './stickNeighbours.js';
 
 /** What {@link enableSelfCollision} takes. */
@@ -71,7 +71,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   push: SelfContactPush;
   private readonly search: SelfContactSearch;
   edges: EdgeSelfContact | undefined;
-  /** The reach of a listing, its grid's cell, its skin, the thickness (m): see {@link SelfContactList.begin}. */
+  /** Unused, unused, the skin of a listing, the thickness (m): see {@link SelfContactList.begin}. */
   private readonly limits = new Float64Array(4);
   /** Per particle, half the latest listing's skin: an edge pair's allowance (see `EdgeSelfContact`). */
   private readonly allowance: Float64Array;
@@ -92,13 +92,9 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     private readonly pushOutSpeed: number,
   ) {
     this.first = particleSlot(record.first);
-    const skin = SKIN * thickness;
-    const reach = thickness + skin;
     const shape = surfaceShape(world, record);
     this.withTriangles = thickness < PAIRS_SUFFICE * shape.circumradius;
-    this.limits[0] = reach;
-    // Cells at least a triangle's edge wide: a triangle's box then covers a few cells, not hundreds, however thin the thickness.
-    this.limits[1] = this.withTriangles ? Math.max(reach, shape.edge) : reach;
+    const skin = (this.withTriangles ? SKIN : PAIRS_SKIN) * thickness;
     this.limits[2] = skin;
     this.limits[3] = thickness;
     this.allowance = new Float64Array(record.count).fill(skin / 2);

@@ -1,7 +1,7 @@
 import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
 import { moveAlong, pressedIntoCollider, separatePair } from './pairContact.js';
-import { Span, type SelfContactList } from './selfContactList.js';
+import type { SelfContactList } from './selfContactList.js';
 import { OVER_EDGE } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
 
@@ -78,7 +78,6 @@ export class SelfContactPush {
     const pos = particles.position;
     const prev = particles.previous;
     const thickness = this.limits[0]!;
-    const sweep = list.span[Span.Moves]!;
     for (let k = 0; k < list.pairCount; k++) {
       const i = pairs[k * 2]!;
       const j = pairs[k * 2 + 1]!;
@@ -106,10 +105,10 @@ export class SelfContactPush {
       const crossed = d2 >= thickness * thickness && px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
       if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, true, crossed)) touching++;
       else if (d2 >= thickness * thickness) {
-        // Within the substep's moves of the thickness, it is looked at again in the next pass (it
-        // may pass through in one move); farther, once its particles have travelled the gap.
+        // Within twice its move of this substep of the thickness, it is looked at again in the next
+        // pass (it may pass through in one move); farther, once its particles have travelled the gap.
         const gap = Math.sqrt(d2) - thickness;
-        pairDue[k] = travelled + (gap > sweep ? gap : 0);
+        pairDue[k] = travelled + (gap * gap > 4 * (mx * mx + my * my + mz * mz) ? gap : 0);
       }
     }
     const hits = list.hits;

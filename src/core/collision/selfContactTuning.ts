@@ -12,6 +12,13 @@
 export const SKIN = 1;
 
 /**
+ * The skin of a body listed without triangles (particle pairs alone), in
+ * thicknesses: thinner, since its strays are listed again alone, cheaply, and
+ * a pile of it holds fewer pairs each pass looks over.
+ */
+export const PAIRS_SKIN = 0.5;
+
+/**
  * A listing takes only the particles that strayed (moved half the skin since
  * they were listed) while they are at most this share of the body's; more, and
  * a whole listing is cheaper than their own queries and the triangles they
