@@ -168,8 +168,9 @@ export class SelfContactPush {
       return true;
     }
     const far2 = height * height + foot[Foot.Outside2]!;
-    // Beside the triangle it is at least that far; a stick neighbour of a corner there is let be.
-    this.room[0] = joined ? 0 : Math.sqrt(far2) - thickness;
+    // Beside the triangle it is at least that far; a stick neighbour of a corner there is let be
+    // until it comes over the triangle, as far as its foot lies outside (less the edge's slack).
+    this.room[0] = joined ? 0.9 * Math.sqrt(foot[Foot.Outside2]!) : Math.sqrt(far2) - thickness;
     if (joined || far2 >= thickness * thickness || !this.holdOffBeside(world, p, a, b, c)) {
       // Beside the triangle and clear of it by half the thickness in its plane, it may go round
       // the edge: it has no side. Nearer, it keeps it: one that passed through the sheet over
