@@ -48,8 +48,8 @@ describe('a self-collision listing against brute force (issue 28)', () => {
         };
         const list = new SelfContactList(first, count);
         const search = new SelfContactSearch(first, count, joinedStart, joined);
-        // The pass's layout: reach (unused here), cell, skin, thickness.
-        const limits = Float64Array.from([2 * THICKNESS, 0.05, THICKNESS, THICKNESS]);
+        // The pass's layout: skin, thickness.
+        const limits = Float64Array.from([THICKNESS, THICKNESS]);
         const triangles = cloth.surface.triangles;
         const triangleCount = cloth.surface.triangleCount;
         list.begin(world.particles, triangleCount, limits);

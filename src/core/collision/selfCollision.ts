@@ -71,8 +71,8 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   push: SelfContactPush;
   private readonly search: SelfContactSearch;
   edges: EdgeSelfContact | undefined;
-  /** Unused, unused, the skin of a listing, the thickness (m): see {@link SelfContactList.begin}. */
-  private readonly limits = new Float64Array(4);
+  /** The body's skin and the thickness (m): see {@link SelfContactList.begin}. */
+  private readonly limits = new Float64Array(2);
   /** Per particle, half the latest listing's skin: an edge pair's allowance (see `EdgeSelfContact`). */
   private readonly allowance: Float64Array;
   /** The triangles of the latest listing (tearing drops some), or -1 before the first. */
@@ -95,8 +95,8 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const shape = surfaceShape(world, record);
     this.withTriangles = thickness < PAIRS_SUFFICE * shape.circumradius;
     const skin = (this.withTriangles ? SKIN : PAIRS_SKIN) * thickness;
-    this.limits[2] = skin;
-    this.limits[3] = thickness;
+    this.limits[0] = skin;
+    this.limits[1] = thickness;
     this.allowance = new Float64Array(record.count).fill(skin / 2);
     this.list = new SelfContactList(this.first, record.count);
     this.search = new SelfContactSearch(this.first, record.count, joinedStart, joined);
@@ -150,7 +150,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   /** Each edge's allowance: half the latest listing's skin (the substep's moves may have widened it), or the body's before any. */
   private fitAllowance(): void {
     const listed = this.list.span[Span.Skin]!;
-    this.allowance.fill((listed > 0 ? listed : this.limits[2]!) / 2);
+    this.allowance.fill((listed > 0 ? listed : this.limits[0]!) / 2);
   }
 
   /** Every relaxation pass. */

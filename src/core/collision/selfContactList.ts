@@ -57,8 +57,6 @@ export class SelfContactList {
   readonly strayed: Uint8Array;
   /** The latest listing's skin and reach, and the thickness (m): see {@link Span}. */
   readonly span = new Float64Array(Span.Size);
-  /** The two largest squared moves {@link SelfContactList.largestMoves} found (m²). */
-  private readonly moves = new Float64Array(2);
 
   /**
    * @param first,count the particle range of the body (slots).
@@ -78,7 +76,7 @@ export class SelfContactList {
 
   /**
    * Starts a listing at the positions of now: every particle counts as listed
-   * here, the skin is the body's (`limits[2]`), with triangles (`triangleCount`
+   * here, the skin is the body's (`limits[0]`; the thickness is `limits[1]`), with triangles (`triangleCount`
    * > 0) plus {@link Span.Moves}, and the lists empty (the hits' sides kept by particle, see
    * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
    */
@@ -91,9 +89,9 @@ export class SelfContactList {
     // would only list more.)
     const span = this.span;
     span[Span.Sweep] = triangleCount > 0 ? span[Span.Moves]! : 0;
-    span[Span.Skin] = limits[2]! + span[Span.Sweep]!;
-    span[Span.Reach] = limits[3]! + span[Span.Skin]!;
-    span[Span.Thickness] = limits[3]!;
+    span[Span.Skin] = limits[0]! + span[Span.Sweep]!;
+    span[Span.Reach] = limits[1]! + span[Span.Skin]!;
+    span[Span.Thickness] = limits[1]!;
     this.measureCentre(pos, particles.flags);
     for (let k = 0; k < this.count; k++) this.place(pos, k);
     this.pairCount = 0;
@@ -286,57 +284,41 @@ export class SelfContactList {
   }
 
   /**
-   * Measures this substep's moves, each less the body's mean: {@link Span.Moves} is twice the
-   * largest. Call once a substep, after integration, before {@link SelfContactList.begin}.
+   * Measures this substep's moves, each less the body's mean move: {@link Span.Moves} is twice
+   * the largest. Call once a substep, after integration, before a listing. Allocates nothing.
    */
   measureMoves(particles: ParticleStore): void {
-    this.largestMoves(particles.position, particles.flags, particles.previous, this.first);
-    this.span[Span.Moves] = 2 * Math.sqrt(this.moves[0]!);
-  }
-
-  /**
-   * Writes into {@link SelfContactList.moves} the two largest squared moves of the body's live
-   * particles from `from` (xyz per slot, read from slot `offset`: the listing's places, or the
-   * substep's start), each less the body's mean move. Doubles go out in the array: returned,
-   * they would be boxed.
-   */
-  private largestMoves(pos: Float64Array, flags: Uint8Array, from: Float64Array, offset: number): void {
-    const first = this.first;
+    const pos = particles.position;
+    const prev = particles.previous;
+    const flags = particles.flags;
+    const from = this.first * 3;
     let mx = 0;
     let my = 0;
     let mz = 0;
     let n = 0;
     for (let k = 0; k < this.count; k++) {
-      const i = first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      const o = (offset + k) * 3;
-      mx += pos[i * 3]! - from[o]!;
-      my += pos[i * 3 + 1]! - from[o + 1]!;
-      mz += pos[i * 3 + 2]! - from[o + 2]!;
+      if ((flags[this.first + k]! & ParticleFlag.Alive) === 0) continue;
+      const o = from + k * 3;
+      mx += pos[o]! - prev[o]!;
+      my += pos[o + 1]! - prev[o + 1]!;
+      mz += pos[o + 2]! - prev[o + 2]!;
       n++;
     }
     let most = 0;
-    let next = 0;
     if (n > 0) {
       mx /= n;
       my /= n;
       mz /= n;
       for (let k = 0; k < this.count; k++) {
-        const i = first + k;
-        const o = (offset + k) * 3;
-        const dx = pos[i * 3]! - from[o]! - mx;
-        const dy = pos[i * 3 + 1]! - from[o + 1]! - my;
-        const dz = pos[i * 3 + 2]! - from[o + 2]! - mz;
+        const o = from + k * 3;
+        const dx = pos[o]! - prev[o]! - mx;
+        const dy = pos[o + 1]! - prev[o + 1]! - my;
+        const dz = pos[o + 2]! - prev[o + 2]! - mz;
         const moved2 = dx * dx + dy * dy + dz * dz;
-        if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
-        if (moved2 > most) {
-          next = most;
-          most = moved2;
-        } else next = moved2;
+        if (moved2 > most && (flags[this.first + k]! & ParticleFlag.Alive) !== 0) most = moved2;
       }
     }
-    this.moves[0] = most;
-    this.moves[1] = next;
+    this.span[Span.Moves] = 2 * Math.sqrt(most);
   }
 
   /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
