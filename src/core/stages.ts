@@ -18,7 +18,8 @@ import type { World } from './world.js';
  * 6. `tunnellingGuard`: a limb that went through a wall this pass is put back (`collision/sweep.ts`)
  * 7. `ragdollLimits`: ragdolls' twist, hip twist and elbow limits (`bodies/twistLimits.ts`, `hipTwist.ts`, `elbowHinge.ts`)
  * 8. `attachments`: particles held to another body or engine (`BodyAttachment`, `CoupledAttachment`)
- * 9. `particleCollisions`: particles against each other (`collision/particleCollisions.ts`)
+ * 9. `selfCollision`: a body against itself, its particle pairs (`collision/selfCollision.ts`)
+ * 10. `particleCollisions`: particles against each other (`collision/particleCollisions.ts`)
  *
  * The first seven follow the order a ragdoll builds its parts in (its angle
  * limits, capsule edges and guard, then its twist limits): a body keeps its
@@ -26,19 +27,35 @@ import type { World } from './world.js';
  * bodies (attachments, self- and particle collisions) follow, once the shape of
  * every body has been kept.
  */
-export const CONSTRAINT_STAGES = ['volumes', 'angles', 'planes', 'capsuleEdges', 'collisionTriangles', 'tunnellingGuard', 'ragdollLimits', 'attachments', 'particleCollisions'] as const;
+export const CONSTRAINT_STAGES = [
+  'volumes',
+  'angles',
+  'planes',
+  'capsuleEdges',
+  'collisionTriangles',
+  'tunnellingGuard',
+  'ragdollLimits',
+  'attachments',
+  'selfCollision',
+  'particleCollisions',
+] as const;
 
 /**
  * The built-in relaxation constraints projected after the colliders in each
  * pass, before the pins:
  *
- * 1. `selfCollision`: a body against itself (`collision/selfCollision.ts`). It
- *    reads where the colliders left the particles: a layer of cloth lying on
- *    the ground is held there (`heldByCollider`) while the layer falling on it
- *    takes the whole push. Before the colliders, the ground took back the lower
- *    layer's share of each push, and a 1 mm layer thrown on it passed through.
+ * 1. `selfCollisionHits`: a body's particles against its own triangles
+ *    (`collision/selfCollision.ts`). They read where the colliders left the
+ *    particles: a corner of a triangle lying on the ground is not pushed back
+ *    into it (`pressedIntoCollider`), and the particle falling on it takes the
+ *    whole push. Before the colliders, the ground took back the lower layer's
+ *    share of each push, and a 1 mm layer thrown on it passed through. (The
+ *    body's particle pairs stay before the colliders: held there too, a
+ *    particle resting on the ground went in and out of contact every other
+ *    substep between two pushes, and the ground's push back out kept it
+ *    moving.)
  */
-export const AFTER_COLLIDER_STAGES = ['selfCollision'] as const;
+export const AFTER_COLLIDER_STAGES = ['selfCollisionHits'] as const;
 
 /** A built-in kind of relaxation constraint (see {@link CONSTRAINT_STAGES} and {@link AFTER_COLLIDER_STAGES}). */
 export type ConstraintStage = (typeof CONSTRAINT_STAGES)[number] | (typeof AFTER_COLLIDER_STAGES)[number];

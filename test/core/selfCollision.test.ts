@@ -557,10 +557,8 @@ describe('cloth self-collision (issue 10)', () => {
     for (let s = 0; s < 120; s++) folded.world.step();
     expect(foldedSelf.searches).toBe(searches);
     expect(foldedSelf.projected).toBeGreaterThan(0);
-    // Its passes look at the pairs that can touch and skip the rest of the list. The layer lies
-    // on the one under it, which the ground holds, at the thickness: measured, 1,460 of its 2,066
-    // listed pairs are looked at each pass, its particle pairs all within 10 µm of the thickness.
+    // Its passes look at the pairs that can touch and skip the rest of the list.
     expect(foldedSelf.examined).toBeGreaterThanOrEqual(foldedSelf.projected);
-    expect(foldedSelf.examined).toBeLessThan(0.8 * foldedSelf.listed);
+    expect(foldedSelf.examined).toBeLessThan(0.5 * foldedSelf.listed);
   });
 });

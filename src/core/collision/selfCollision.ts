@@ -81,6 +81,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   private readonly withTriangles: boolean;
   private readonly first: number;
   private readonly constraint: ConstraintId;
+  private readonly hitsConstraint: ConstraintId;
 
   constructor(
     world: World,
@@ -103,6 +104,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed);
     this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.allowance, joinedStart, joined) : undefined;
     this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
+    this.hitsConstraint = addBuiltinConstraint(world, 'selfCollisionHits', { project: (w) => this.projectHits(w) });
     addSubstepStage(world, 'selfCollision', this);
     this.name = world.features.addInstance('selfCollision', this);
   }
@@ -153,12 +155,18 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.allowance.fill((listed > 0 ? listed : this.limits[0]!) / 2);
   }
 
-  /** Every relaxation pass. */
+  /** Every relaxation pass, before the colliders: the particle pairs and edges. */
   project(world: World): void {
     // A sleeping body has no motion to fix.
     if ((world.particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
-    this.push.project(world);
+    this.push.projectPairs(world);
     this.edges?.project(world.particles);
+  }
+
+  /** Every relaxation pass, after the colliders: the particle–triangle hits (stages.ts says why). */
+  private projectHits(world: World): void {
+    if ((world.particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
+    this.push.projectHits(world);
   }
 
   /** The list and what counts listings, for snapshots (plain data, copies). */
@@ -199,6 +207,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   /** Taken out of the world (`features.delete`): its constraint and stage go. */
   dispose(world: World): void {
     if (world.hasConstraint(this.constraint)) world.removeConstraint(this.constraint);
+    if (world.hasConstraint(this.hitsConstraint)) world.removeConstraint(this.hitsConstraint);
     dropSubstepStage(world, this);
   }
 }

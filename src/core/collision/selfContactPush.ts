@@ -58,8 +58,11 @@ export class SelfContactPush {
     this.limits[0] = thickness;
   }
 
-  /** One relaxation pass over the listed pairs. Allocates nothing. */
-  project(world: World): void {
+  /**
+   * The particle pairs of a relaxation pass, before the colliders (so the ground has the last
+   * word on them); the pass's odometer reading is taken here. Allocates nothing.
+   */
+  projectPairs(world: World): void {
     const particles = world.particles;
     const list = this.list;
     this.limits[1] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
@@ -103,7 +106,7 @@ export class SelfContactPush {
       const cy = py + my * along;
       const cz = pz + mz * along;
       const crossed = d2 >= thickness * thickness && px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
-      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, true, crossed)) touching++;
+      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, false, crossed)) touching++;
       else if (d2 >= thickness * thickness) {
         // Within twice its move of this substep of the thickness, it is looked at again in the next
         // pass (it may pass through in one move); farther, once its particles have travelled the gap.
@@ -111,6 +114,20 @@ export class SelfContactPush {
         pairDue[k] = travelled + (gap * gap > 4 * (mx * mx + my * my + mz * mz) ? gap : 0);
       }
     }
+    this.touching = touching;
+    this.examined = examined;
+  }
+
+  /**
+   * The particle–triangle hits of a relaxation pass, after the colliders (after
+   * {@link SelfContactPush.projectPairs} in the same pass, which reads the odometers). Allocates nothing.
+   */
+  projectHits(world: World): void {
+    const list = this.list;
+    const odometer = list.odometer;
+    const first = this.first;
+    let touching = 0;
+    let examined = 0;
     const hits = list.hits;
     const hitDue = list.hitDue;
     const room = this.room;
@@ -122,8 +139,8 @@ export class SelfContactPush {
       if (this.holdOff(world, k)) touching++;
       else hitDue[k] = travelled + room[0]!;
     }
-    this.touching = touching;
-    this.examined = examined;
+    this.touching += touching;
+    this.examined += examined;
   }
 
   /** Hit `k` (see {@link SelfContactList.hits}): returns whether its particle was closer than the thickness. */
@@ -254,7 +271,11 @@ export class SelfContactPush {
     const room = this.limits[1]! - moved;
     const depth = push[6]! < room ? push[6]! : room;
     if (depth <= 0) return;
-    const lambda = depth / denominator;
+    // No particle moves more than the depth: where the particle and the heavy corners are held
+    // (pinned, or resting on a collider), a light corner of small weight would otherwise take the
+    // push levered by 1 / its weight (a cloth dragged over a fold on the ground flung one 5 m).
+    const most = Math.max(wp, wa, wb, wc);
+    const lambda = depth / (most > denominator ? most : denominator);
     moveAlong(pos, p, nx, ny, nz, wp * lambda);
     moveAlong(pos, a, nx, ny, nz, -wa * lambda);
     moveAlong(pos, b, nx, ny, nz, -wb * lambda);
