@@ -9,11 +9,9 @@ import type { World } from '../world.js';
  * (μ = product of the two particles' coefficients, as at colliders), also
  * shared by inverse mass. A sleeping particle that gets pushed is woken.
  * A pair that passed through each other in the substep (`crossed`) is parted along its separation at the substep's
- * start, however far apart it is now. With `heldByColliders` (run after the
- * colliders), a particle a collider pushed this substep is not pushed back
- * into it ({@link pressedIntoCollider}). Returns true when they were in contact.
+ * start, however far apart it is now. Returns true when they were in contact.
  */
-export function separatePair(world: World, i: number, j: number, scratch: Float64Array, heldByColliders: boolean, crossed: boolean): boolean {
+export function separatePair(world: World, i: number, j: number, scratch: Float64Array, crossed: boolean): boolean {
   const particles = world.particles;
   const pos = particles.position;
   const pi = i * 3;
@@ -24,8 +22,8 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
   let d2 = dx * dx + dy * dy + dz * dz;
   const minimum = scratch[0]!;
   if (!crossed && d2 >= minimum * minimum) return false;
-  let wi = particles.inverseMass[i]!;
-  let wj = particles.inverseMass[j]!;
+  const wi = particles.inverseMass[i]!;
+  const wj = particles.inverseMass[j]!;
   if (wi + wj === 0) return false;
   if ((particles.flags[i]! & ParticleFlag.Asleep) !== 0) world.wake(i);
   if ((particles.flags[j]! & ParticleFlag.Asleep) !== 0) world.wake(j);
@@ -59,15 +57,7 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
     nz = dz / d;
     depth = minimum - d;
   }
-  if (heldByColliders) {
-    // A particle a collider pushed this substep is not pushed back into it: the other takes it all.
-    const cn = particles.contactNormal;
-    const cd = particles.contactDepth;
-    if (cd[i]! > 0 && cn[pi]! * nx + cn[pi + 1]! * ny + cn[pi + 2]! * nz > 0) wi = 0;
-    if (cd[j]! > 0 && cn[pj]! * nx + cn[pj + 1]! * ny + cn[pj + 2]! * nz < 0) wj = 0;
-  }
   const wSum = wi + wj;
-  if (wSum === 0) return true;
   const si = (depth * wi) / wSum;
   const sj = (depth * wj) / wSum;
   pos[pi] = pos[pi]! - nx * si;

@@ -86,7 +86,7 @@ class ParticleCollisionPass implements Constraint, WorldFeature {
           // Two sleepers stay asleep; two immovables cannot be separated.
           if ((flags[i]! & flags[j]! & ParticleFlag.Asleep) !== 0 || inverseMass[i]! + inverseMass[j]! === 0) continue;
           this.scratch[0] = reach;
-          separatePair(world, i, j, this.scratch, false, false);
+          separatePair(world, i, j, this.scratch, false);
         }
       }
     }

@@ -106,7 +106,7 @@ export class SelfContactPush {
       const cy = py + my * along;
       const cz = pz + mz * along;
       const crossed = d2 >= thickness * thickness && px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
-      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, false, crossed)) touching++;
+      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, crossed)) touching++;
       else if (d2 >= thickness * thickness) {
         // Within twice its move of this substep of the thickness, it is looked at again in the next
         // pass (it may pass through in one move); farther, once its particles have travelled the gap.
