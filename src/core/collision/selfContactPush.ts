@@ -7,21 +7,26 @@ import { Foot, footOnTriangle } from './triangleFoot.js';
 
 /**
  * The narrow phase of one body's self-collision, run every relaxation pass
- * over the listed pairs ({@link SelfContactList}), particle pairs then
- * particle–triangle hits, all in one sweep:
+ * over the listed pairs ({@link SelfContactList}): the particle pairs before
+ * the colliders ({@link SelfContactPush.projectPairs}), the particle–triangle
+ * hits after them ({@link SelfContactPush.projectHits}):
  *
  * - a particle pair is pushed `thickness` apart with friction (`separatePair`);
+ *   one that passed through itself in the substep (its separation turned about
+ *   on a line that came within the thickness of zero) is parted the way it came;
  * - a particle over its triangle (its foot inside) is held `thickness` from the
  *   plane on its side, shared with the corners by inverse mass and barycentric
- *   weight (Müller et al., "Position Based Dynamics", 2007, section 4.4). Its
- *   side is the one it stood on at the start of the substep in which a pass
- *   first found it over the triangle, kept while the pair is listed (across
- *   listings too): a particle pushed through in a pass is brought back, not
- *   held on the wrong side;
+ *   weight (Müller et al., "Position Based Dynamics", 2007, section 4.4), none
+ *   pushed back into a collider that pushed it this substep. Its side is the
+ *   one it stood on at the start of the substep in which a pass first found it
+ *   over the triangle, kept while the pair is listed (across listings too): a
+ *   particle pushed through in a pass is brought back, not held on the wrong side;
  * - a particle beside the triangle is held `thickness` from the triangle's
- *   nearest point; beside it and clear of it, it has no side (it may go round
- *   the triangle's edge). A stick neighbour of a corner beside the triangle is
- *   the sheet lying flat: left to the sticks.
+ *   nearest point; beside it by more than half the thickness in its plane and
+ *   clear of it, it has no side (it may go round the triangle's edge). Nearer,
+ *   it keeps it: one that passed through over the edge two triangles share ends
+ *   just beside the triangle it came over. A stick neighbour of a corner beside
+ *   the triangle is the sheet lying flat: left to the sticks.
  *
  * As between bodies, a pair is left parting by at most the push-out room this
  * substep beyond its own motion: where sticks press the sheet thinner than the
