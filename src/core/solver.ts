@@ -100,7 +100,8 @@ function relax(world: World, pass: number): void {
     if (pass >= ranges[r * 3 + 2]!) continue;
     for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, ranges[r * 3]!, ranges[r * 3 + 1]!);
   }
-  // Self-collision after the colliders (stages.ts says why), before the pins.
+  // Built-in constraints that read where the colliders left the particles (self-collision's
+  // particle–triangle contacts; stages.ts says why), before the pins.
   const late = world.stages.afterColliders.items;
   for (let c = 0; c < late.length; c++) late[c]!.project(world);
   solveSpringPins(world.pins, particles);
