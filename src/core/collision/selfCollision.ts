@@ -121,15 +121,15 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const surface = this.record.surface;
     const triangleCount = surface === undefined ? 0 : surface.triangleCount;
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
-    if (this.withTriangles) this.list.measureMoves(particles);
     const listedTriangles = this.withTriangles ? triangleCount : 0;
     // Before the first listing, or once tearing changed the triangles, every particle is a stray.
-    const strays = triangleCount === this.listedTriangles ? this.list.findStrays(particles) : this.record.count;
-    if (strays > 0) {
+    const strays = this.list.findStrays(particles, this.withTriangles);
+    const listing = triangleCount === this.listedTriangles ? strays : this.record.count;
+    if (listing > 0) {
       // Particle pairs alone: a few strays are listed again alone, many with all the rest. With
       // triangles, always all of it: a listing of strays there cost more than it saved (each
       // stray's triangles, and the skin kept as wide as the fall that set it; docs/self-collision.md).
-      if (this.withTriangles || strays > STRAYS_ALONE * this.record.count || this.edges !== undefined || triangleCount !== this.listedTriangles) {
+      if (this.withTriangles || listing > STRAYS_ALONE * this.record.count || this.edges !== undefined || triangleCount !== this.listedTriangles) {
         this.list.begin(particles, listedTriangles, this.limits);
         this.search.search(this.list, particles, triangles, listedTriangles);
       } else {

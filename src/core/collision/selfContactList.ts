@@ -149,38 +149,75 @@ export class SelfContactList {
   }
 
   /**
-   * Once two particles may have closed the skin (their moves since they were listed, relative
-   * to the body's centre, sum to more), finds the live particles that have moved more than half
-   * the skin ({@link SelfContactList.strays}) and returns how many; 0 while the list holds. Any
-   * pair of the others is still at least its listing's reach less one skin apart: the list
-   * holds for them. Allocates nothing.
+   * Once a substep, after integration: finds the body's centre and, `withMoves` (triangles
+   * listed), {@link Span.Moves}; then, once two particles may have closed the skin (their moves
+   * since they were listed, relative to the centre, sum to more), the live particles that have
+   * moved more than half the skin ({@link SelfContactList.strays}), and returns how many; 0
+   * while the list holds. Any pair of the others is still at least its listing's reach less one
+   * skin apart: the list holds for them. Allocates nothing.
    */
-  findStrays(particles: ParticleStore): number {
+  findStrays(particles: ParticleStore, withMoves: boolean): number {
     const pos = particles.position;
+    const prev = particles.previous;
     const flags = particles.flags;
-    this.measureCentre(pos, flags);
+    // One pass for the body's centre and its mean move this substep, one for each particle's.
+    let sx = 0;
+    let sy = 0;
+    let sz = 0;
+    let mx = 0;
+    let my = 0;
+    let mz = 0;
+    let live = 0;
+    for (let k = 0; k < this.count; k++) {
+      const o = (this.first + k) * 3;
+      if ((flags[this.first + k]! & ParticleFlag.Alive) === 0) continue;
+      sx += pos[o]!;
+      sy += pos[o + 1]!;
+      sz += pos[o + 2]!;
+      mx += pos[o]! - prev[o]!;
+      my += pos[o + 1]! - prev[o + 1]!;
+      mz += pos[o + 2]! - prev[o + 2]!;
+      live++;
+    }
+    if (live === 0) return 0;
+    const cx = sx / live;
+    const cy = sy / live;
+    const cz = sz / live;
+    this.centre[0] = cx;
+    this.centre[1] = cy;
+    this.centre[2] = cz;
+    mx /= live;
+    my /= live;
+    mz /= live;
     const half = this.span[Span.Skin]! / 2;
     const limit = half * half;
-    const cx = this.centre[0]!;
-    const cy = this.centre[1]!;
-    const cz = this.centre[2]!;
     const at = this.listedAt;
-    // The list holds while the two largest moves sum to no more than the skin (no pair can have
-    // closed it); past that, the particles past half the skin are the strays.
+    // The list holds while the two largest moves since listing sum to no more than the skin (no
+    // pair can have closed it); past that, the particles past half the skin are the strays.
     let most = 0;
     let next = 0;
+    let step = 0;
     for (let k = 0; k < this.count; k++) {
       const i = this.first + k;
+      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
+      if (withMoves) {
+        const ux = pos[i * 3]! - prev[i * 3]! - mx;
+        const uy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
+        const uz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
+        const u2 = ux * ux + uy * uy + uz * uz;
+        if (u2 > step) step = u2;
+      }
       const dx = pos[i * 3]! - cx - at[k * 3]!;
       const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
       const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
       const moved2 = dx * dx + dy * dy + dz * dz;
-      if (moved2 <= next || (flags[i]! & ParticleFlag.Alive) === 0) continue;
+      if (moved2 <= next) continue;
       if (moved2 > most) {
         next = most;
         most = moved2;
       } else next = moved2;
     }
+    if (withMoves) this.span[Span.Moves] = 2 * Math.sqrt(step);
     if (Math.sqrt(most) + Math.sqrt(next) <= 2 * half) return 0;
     let n = 0;
     for (let k = 0; k < this.count; k++) {
@@ -281,44 +318,6 @@ export class SelfContactList {
     const k = p - this.first;
     for (let e = this.carryStart[k]!; e < this.carryStart[k + 1]!; e++) if (this.carryTriangle[e] === t) return this.carrySide[e]!;
     return 0;
-  }
-
-  /**
-   * Measures this substep's moves, each less the body's mean move: {@link Span.Moves} is twice
-   * the largest. Call once a substep, after integration, before a listing. Allocates nothing.
-   */
-  measureMoves(particles: ParticleStore): void {
-    const pos = particles.position;
-    const prev = particles.previous;
-    const flags = particles.flags;
-    const from = this.first * 3;
-    let mx = 0;
-    let my = 0;
-    let mz = 0;
-    let n = 0;
-    for (let k = 0; k < this.count; k++) {
-      if ((flags[this.first + k]! & ParticleFlag.Alive) === 0) continue;
-      const o = from + k * 3;
-      mx += pos[o]! - prev[o]!;
-      my += pos[o + 1]! - prev[o + 1]!;
-      mz += pos[o + 2]! - prev[o + 2]!;
-      n++;
-    }
-    let most = 0;
-    if (n > 0) {
-      mx /= n;
-      my /= n;
-      mz /= n;
-      for (let k = 0; k < this.count; k++) {
-        const o = from + k * 3;
-        const dx = pos[o]! - prev[o]! - mx;
-        const dy = pos[o + 1]! - prev[o + 1]! - my;
-        const dz = pos[o + 2]! - prev[o + 2]! - mz;
-        const moved2 = dx * dx + dy * dy + dz * dz;
-        if (moved2 > most && (flags[this.first + k]! & ParticleFlag.Alive) !== 0) most = moved2;
-      }
-    }
-    this.span[Span.Moves] = 2 * Math.sqrt(most);
   }
 
   /** Adds to each particle's odometer how far it has moved since the latest call. Allocates nothing. */
@@ -425,7 +424,7 @@ export const enum Span {
   /** What the substep's moves added to the skin: twice the largest (0 without triangles). */
   Sweep = 3,
   /**
-   * Twice the largest move of the running substep ({@link SelfContactList.measureMoves}): a pair
+   * Twice the largest move of the running substep ({@link SelfContactList.findStrays}): a pair
    * nearer than the thickness plus this may pass through in one move, and is looked at every pass.
    */
   Moves = 4,
