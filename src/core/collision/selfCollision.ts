@@ -163,10 +163,17 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.edges?.project(world.particles);
   }
 
-  /** Every relaxation pass, after the colliders: the particle–triangle hits (stages.ts says why). */
+  /**
+   * Every relaxation pass, after the colliders: the particle–triangle hits (stages.ts says why),
+   * then, where they pushed, the colliders again over the body: the ground keeps the last word
+   * (what it held was not pushed into it, but a particle just above it may have been).
+   */
   private projectHits(world: World): void {
-    if ((world.particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
-    this.push.projectHits(world);
+    const particles = world.particles;
+    if ((particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
+    if (!this.push.projectHits(world)) return;
+    const colliders = world.colliders;
+    for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, this.first, this.first + this.record.count);
   }
 
   /** The list and what counts listings, for snapshots (plain data, copies). */

@@ -125,9 +125,10 @@ export class SelfContactPush {
 
   /**
    * The particle–triangle hits of a relaxation pass, after the colliders (after
-   * {@link SelfContactPush.projectPairs} in the same pass, which reads the odometers). Allocates nothing.
+   * {@link SelfContactPush.projectPairs} in the same pass, which reads the odometers); returns
+   * whether any was pushed. Allocates nothing.
    */
-  projectHits(world: World): void {
+  projectHits(world: World): boolean {
     const list = this.list;
     const odometer = list.odometer;
     const first = this.first;
@@ -146,6 +147,7 @@ export class SelfContactPush {
     }
     this.touching += touching;
     this.examined += examined;
+    return touching > 0;
   }
 
   /** Hit `k` (see {@link SelfContactList.hits}): returns whether its particle was closer than the thickness. */
