@@ -48,7 +48,8 @@ export const CONSTRAINT_STAGES = [
  *    (`collision/selfCollision.ts`). They read where the colliders left the
  *    particles: a corner of a triangle lying on the ground is not pushed back
  *    into it (`pressedIntoCollider`), and the particle falling on it takes the
- *    whole push. Before the colliders, the ground took back the lower layer's
+ *    whole push; where they pushed, the colliders are projected again over
+ *    the body. Before the colliders, the ground took back the lower layer's
  *    share of each push, and a 1 mm layer thrown on it passed through. (The
  *    body's particle pairs stay before the colliders: held there too, a
  *    particle resting on the ground went in and out of contact every other
