@@ -22,8 +22,6 @@ export class ParticleGrid {
   entries: Int32Array;
   /** Per entry, its particle's position (xyz). */
   sorted: Float64Array;
-  /** Per entry, its cell. */
-  cellOf: Int32Array;
   /** Particles sorted in. */
   count = 0;
   private readonly cellOfParticle: Int32Array;
@@ -39,7 +37,6 @@ export class ParticleGrid {
   ) {
     this.entries = new Int32Array(size);
     this.sorted = new Float64Array(size * 3);
-    this.cellOf = new Int32Array(size);
     this.cellOfParticle = new Int32Array(size);
     this.cellStart = new Int32Array(Math.max(MIN_CELLS, cellsPerParticle * size) + 1);
   }
@@ -110,14 +107,12 @@ export class ParticleGrid {
     // Scatter through the starts, then shift them back: start[c] is where cell c begins again.
     const entries = this.entries;
     const sorted = this.sorted;
-    const cellOf = this.cellOf;
     for (let e = 0; e < n; e++) {
       const i = ids[e]!;
       const k = i - first;
       const c = cellOfParticle[e]!;
       const to = start[c]!++;
       entries[to] = i;
-      cellOf[to] = c;
       sorted[to * 3] = points[k * 3]!;
       sorted[to * 3 + 1] = points[k * 3 + 1]!;
       sorted[to * 3 + 2] = points[k * 3 + 2]!;

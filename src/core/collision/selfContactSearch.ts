@@ -27,8 +27,6 @@ export class SelfContactSearch {
   private readonly joins: JoinMarks;
   /** The body's live particles (slots). */
   private readonly live: Int32Array;
-  /** The particles' flags, read at the latest listing. */
-  private flags: Uint8Array = new Uint8Array(0);
   /** The key of the latest triangle's corner marks (negative: particles mark with their slot + 1). */
   private triangleKey = 0;
   /** Whether the triangle being listed has marked its corners' neighbours yet. */
@@ -68,7 +66,7 @@ export class SelfContactSearch {
     if (!this.buildGrid(list, particles)) return;
     this.due[1] = 0;
     this.listPairs(list);
-    if (triangleCount > 0) this.listHits(list, triangles, triangleCount);
+    if (triangleCount > 0) this.listHits(list, particles.flags, triangles, triangleCount);
   }
 
   /**
@@ -86,7 +84,6 @@ export class SelfContactSearch {
   /** Sorts the live particles into the grid at their listed places; false when none lives. */
   private buildGrid(list: SelfContactList, particles: ParticleStore): boolean {
     const flags = particles.flags;
-    this.flags = flags;
     let n = 0;
     for (let k = 0; k < this.live.length; k++) if ((flags[this.first + k]! & ParticleFlag.Alive) !== 0) this.live[n++] = this.first + k;
     this.grid.build(list.listedAt, this.live, n, list.span, Span.Reach);
@@ -193,7 +190,7 @@ export class SelfContactSearch {
    * Each live triangle with every particle, not one of its corners, within the reach of it: the
    * triangle's box grown by the reach covers a block of cells, read row by row.
    */
-  private listHits(list: SelfContactList, triangles: ArrayLike<number>, triangleCount: number): void {
+  private listHits(list: SelfContactList, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number): void {
     const grid = this.grid;
     const { nx, ny, nz } = grid;
     const inverse = 1 / grid.cellSize;
@@ -204,7 +201,6 @@ export class SelfContactSearch {
     const frame = this.frame;
     const first = this.first;
     const points = list.listedAt;
-    const flags = this.flags;
     const start = grid.cellStart;
     const sorted = grid.sorted;
     for (let t = 0; t < triangleCount; t++) {
