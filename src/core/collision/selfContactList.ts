@@ -6,8 +6,8 @@ import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
  * by {@link SelfContactSearch}: particle pairs no stick joins, and particle–
  * triangle hits, each with the sum of its particles' odometers at which a pass
  * must look at it again. The list holds while no pair can have closed the
- * listing's skin: {@link SelfContactList.strayed} says when it must be made
- * again. A hit keeps the side its particle came over its triangle on, across
+ * listing's skin: {@link SelfContactList.findStrays} says when it must be made
+ * again, and of which particles. A hit keeps the side its particle came over its triangle on, across
  * listings too.
  */
 export class SelfContactList {
@@ -76,9 +76,10 @@ export class SelfContactList {
 
   /**
    * Starts a listing at the positions of now: every particle counts as listed
-   * here, the skin is the body's (`limits[0]`; the thickness is `limits[1]`), with triangles (`triangleCount`
-   * > 0) plus {@link Span.Moves}, and the lists empty (the hits' sides kept by particle, see
-   * {@link SelfContactList.carrySides}). {@link SelfContactSearch} fills them.
+   * here, the skin is the body's (`limits[0]`; the thickness is `limits[1]`),
+   * with triangles (`triangleCount` > 0) plus {@link Span.Moves}, and the lists
+   * empty (the hits' sides kept by particle, see {@link SelfContactList.carrySides}).
+   * {@link SelfContactSearch} fills them.
    */
   begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
     const pos = particles.position;
