@@ -21,7 +21,8 @@ export interface SelfCollisionOptions {
   /**
    * Also hold edges of the surface apart where they cross (edge–edge contact),
    * for what particle–triangle contact misses: two edges meeting with no
-   * particle near the other's face, such as two strips crossing edge on.
+   * particle near the other's face, such as two strips crossing edge on, or a
+   * layer far thinner than the spacing caught by a stick over another's rim.
    * Default false: it costs more than the rest of self-collision where a
    * cloth lies in layers (docs/performance.md), and sheets meeting face on
    * (folds, crumples, a cloth pulled through a ring) do not need it.
@@ -155,23 +156,25 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.allowance.fill((listed > 0 ? listed : this.limits[0]!) / 2);
   }
 
-  /** Every relaxation pass, before the colliders: the particle pairs and edges. */
+  /** Every relaxation pass, before the colliders: the particle pairs. */
   project(world: World): void {
     // A sleeping body has no motion to fix.
     if ((world.particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
     this.push.projectPairs(world);
-    this.edges?.project(world.particles);
   }
 
   /**
-   * Every relaxation pass, after the colliders: the particle–triangle hits (stages.ts says why),
-   * then, where they pushed, the colliders again over the body: the ground keeps the last word
-   * (what it held was not pushed into it, but a particle just above it may have been).
+   * Every relaxation pass, after the colliders: the edges, then the particle–triangle hits
+   * (stages.ts says why; the hits last, so that their sides stand at the pass's end), then, where
+   * either pushed, the colliders again over the body: the ground keeps the last word (what it
+   * held was not pushed into it, but a particle just above it may have been).
    */
   private projectHits(world: World): void {
     const particles = world.particles;
     if ((particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
-    if (!this.push.projectHits(world)) return;
+    const edges = this.edges !== undefined && this.edges.project(particles);
+    const hits = this.push.projectHits(world);
+    if (!hits && !edges) return;
     const colliders = world.colliders;
     for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, this.first, this.first + this.record.count);
   }

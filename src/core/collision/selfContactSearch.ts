@@ -246,12 +246,12 @@ export class SelfContactSearch {
       for (let z = z0; z <= z1; z++) {
         for (let y = y0; y <= y1; y++) {
           const row = nx * (y + ny * z);
-          for (let e = start[row + x0]!; e < start[row + x1 + 1]!; e++) {
-            const x = sorted[e * 3]!;
-            const py = sorted[e * 3 + 1]!;
-            const pz = sorted[e * 3 + 2]!;
-            if (x < minX || x > maxX || py < minY || py > maxY || pz < minZ || pz > maxZ) continue;
-            if ((x - gx) * (x - gx) + (py - gy) * (py - gy) + (pz - gz) * (pz - gz) >= ball2) continue;
+          const end = start[row + x1 + 1]!;
+          for (let e = start[row + x0]!; e < end; e++) {
+            const dx = sorted[e * 3]! - gx;
+            const dy = sorted[e * 3 + 1]! - gy;
+            const dz = sorted[e * 3 + 2]! - gz;
+            if (dx * dx + dy * dy + dz * dz >= ball2) continue;
             this.listHit(list, e, t, a, b, c);
           }
         }
@@ -281,7 +281,7 @@ export class SelfContactSearch {
     at[1] = grid.sorted[e * 3 + 1]!;
     at[2] = grid.sorted[e * 3 + 2]!;
     const foot = this.foot;
-    footOnFrame(this.frame, 0, at, foot);
+    footOnFrame(this.frame, at, foot);
     const span = list.span;
     const reach = span[Span.Reach]!;
     const thickness = span[Span.Thickness]!;

@@ -18,7 +18,10 @@ export const enum Foot {
   Size = 8,
 }
 
-/** Layout of {@link triangleFrame}'s output: what a foot on the triangle needs, read once. */
+/**
+ * Layout of {@link triangleFrame}'s output: what a foot on the triangle needs, read once, with
+ * every division done (a listing takes the feet of dozens of particles on each triangle).
+ */
 export const enum Frame {
   /** Corner a (xyz). */
   AX = 0,
@@ -31,22 +34,23 @@ export const enum Frame {
   E2X = 6,
   E2Y = 7,
   E2Z = 8,
-  /** The unnormalised normal e1 × e2 (xyz). */
+  /** The unit normal, (e1 × e2) / |e1 × e2| (xyz). */
   NX = 9,
   NY = 10,
   NZ = 11,
-  /** |n|² (four times the area squared), |n|, e1·e1, e1·e2, e2·e2, |e2 − e1|². */
-  Area2 = 12,
-  Length = 13,
-  D00 = 14,
-  D01 = 15,
-  D11 = 16,
-  D22 = 17,
+  /** e1·e1, e1·e2 and e2·e2, each over |e1 × e2|² (the barycentric weights' coefficients). */
+  D00 = 12,
+  D01 = 13,
+  D11 = 14,
+  /** |e1 × e2|² over the squared length of the edge opposite a, b and c: each corner's squared height over it. */
+  HeightA = 15,
+  HeightB = 16,
+  HeightC = 17,
   Size = 18,
 }
 
-/** Reads triangle (a, b, c) of `pos` into `frame` from index `o` ({@link Frame}); returns false for one without area. */
-export function triangleFrame(pos: Float64Array, a: number, b: number, c: number, frame: Float64Array, o = 0): boolean {
+/** Reads triangle (a, b, c) of `pos` into `frame` ({@link Frame}); returns false for one without area. */
+export function triangleFrame(pos: Float64Array, a: number, b: number, c: number, frame: Float64Array): boolean {
   const ax = pos[a * 3]!;
   const ay = pos[a * 3 + 1]!;
   const az = pos[a * 3 + 2]!;
@@ -61,55 +65,50 @@ export function triangleFrame(pos: Float64Array, a: number, b: number, c: number
   const nz = e1x * e2y - e1y * e2x;
   const area2 = nx * nx + ny * ny + nz * nz;
   if (area2 === 0) return false;
-  frame[o + Frame.AX] = ax;
-  frame[o + Frame.AY] = ay;
-  frame[o + Frame.AZ] = az;
-  frame[o + Frame.E1X] = e1x;
-  frame[o + Frame.E1Y] = e1y;
-  frame[o + Frame.E1Z] = e1z;
-  frame[o + Frame.E2X] = e2x;
-  frame[o + Frame.E2Y] = e2y;
-  frame[o + Frame.E2Z] = e2z;
-  frame[o + Frame.NX] = nx;
-  frame[o + Frame.NY] = ny;
-  frame[o + Frame.NZ] = nz;
-  frame[o + Frame.Area2] = area2;
-  frame[o + Frame.Length] = Math.sqrt(area2);
-  frame[o + Frame.D00] = e1x * e1x + e1y * e1y + e1z * e1z;
-  frame[o + Frame.D01] = e1x * e2x + e1y * e2y + e1z * e2z;
-  frame[o + Frame.D11] = e2x * e2x + e2y * e2y + e2z * e2z;
+  const inverse = 1 / area2;
+  const length = Math.sqrt(area2);
+  frame[Frame.AX] = ax;
+  frame[Frame.AY] = ay;
+  frame[Frame.AZ] = az;
+  frame[Frame.E1X] = e1x;
+  frame[Frame.E1Y] = e1y;
+  frame[Frame.E1Z] = e1z;
+  frame[Frame.E2X] = e2x;
+  frame[Frame.E2Y] = e2y;
+  frame[Frame.E2Z] = e2z;
+  frame[Frame.NX] = nx / length;
+  frame[Frame.NY] = ny / length;
+  frame[Frame.NZ] = nz / length;
+  const d00 = e1x * e1x + e1y * e1y + e1z * e1z;
+  const d11 = e2x * e2x + e2y * e2y + e2z * e2z;
   const fx = e2x - e1x;
   const fy = e2y - e1y;
   const fz = e2z - e1z;
-  frame[o + Frame.D22] = fx * fx + fy * fy + fz * fz;
+  frame[Frame.D00] = d00 * inverse;
+  frame[Frame.D01] = (e1x * e2x + e1y * e2y + e1z * e2z) * inverse;
+  frame[Frame.D11] = d11 * inverse;
+  // A corner's height over the opposite edge is 2·area / that edge: |n| / |edge|.
+  frame[Frame.HeightA] = area2 / (fx * fx + fy * fy + fz * fz);
+  frame[Frame.HeightB] = area2 / d11;
+  frame[Frame.HeightC] = area2 / d00;
   return true;
 }
 
-/** The foot of point (`at[0..3)`) on the triangle of `frame` from index `o` ({@link triangleFrame}), into `out` ({@link Foot}). */
-export function footOnFrame(frame: Float64Array, o: number, at: Float64Array, out: Float64Array): void {
-  const px = at[0]! - frame[o + Frame.AX]!;
-  const py = at[1]! - frame[o + Frame.AY]!;
-  const pz = at[2]! - frame[o + Frame.AZ]!;
-  const e1x = frame[o + Frame.E1X]!;
-  const e1y = frame[o + Frame.E1Y]!;
-  const e1z = frame[o + Frame.E1Z]!;
-  const e2x = frame[o + Frame.E2X]!;
-  const e2y = frame[o + Frame.E2Y]!;
-  const e2z = frame[o + Frame.E2Z]!;
-  const area2 = frame[o + Frame.Area2]!;
-  const len = frame[o + Frame.Length]!;
-  const d01 = frame[o + Frame.D01]!;
-  const d00 = frame[o + Frame.D00]!;
-  const d11 = frame[o + Frame.D11]!;
-  const d20 = px * e1x + py * e1y + pz * e1z;
-  const d21 = px * e2x + py * e2y + pz * e2z;
-  // d00·d11 − d01² is |e1 × e2|², the area term already in hand.
-  const v = (d11 * d20 - d01 * d21) / area2;
-  const u = (d00 * d21 - d01 * d20) / area2;
+/** The foot of point (`at[0..3)`) on the triangle of `frame` ({@link triangleFrame}), into `out` ({@link Foot}). */
+export function footOnFrame(frame: Float64Array, at: Float64Array, out: Float64Array): void {
+  const px = at[0]! - frame[Frame.AX]!;
+  const py = at[1]! - frame[Frame.AY]!;
+  const pz = at[2]! - frame[Frame.AZ]!;
+  const d20 = px * frame[Frame.E1X]! + py * frame[Frame.E1Y]! + pz * frame[Frame.E1Z]!;
+  const d21 = px * frame[Frame.E2X]! + py * frame[Frame.E2Y]! + pz * frame[Frame.E2Z]!;
+  const d01 = frame[Frame.D01]!;
+  // d00·d11 − d01² is |e1 × e2|², by which the coefficients are already divided.
+  const v = frame[Frame.D11]! * d20 - d01 * d21;
+  const u = frame[Frame.D00]! * d21 - d01 * d20;
   const s = 1 - v - u;
-  const nx = frame[o + Frame.NX]! / len;
-  const ny = frame[o + Frame.NY]! / len;
-  const nz = frame[o + Frame.NZ]! / len;
+  const nx = frame[Frame.NX]!;
+  const ny = frame[Frame.NY]!;
+  const nz = frame[Frame.NZ]!;
   out[Foot.NX] = nx;
   out[Foot.NY] = ny;
   out[Foot.NZ] = nz;
@@ -117,12 +116,11 @@ export function footOnFrame(frame: Float64Array, o: number, at: Float64Array, ou
   out[Foot.S] = s;
   out[Foot.V] = v;
   out[Foot.U] = u;
-  // A corner's height over the opposite edge is 2·area / that edge: |n| / |edge|.
-  let outside2 = 0;
-  if (s < 0) outside2 = (s * s * area2) / frame[o + Frame.D22]!;
-  if (v < 0) outside2 = Math.max(outside2, (v * v * area2) / d11);
-  if (u < 0) outside2 = Math.max(outside2, (u * u * area2) / d00);
-  out[Foot.Outside2] = outside2;
+  // A negative weight times its corner's height over the opposite edge, the largest of them.
+  const os = s < 0 ? s * s * frame[Frame.HeightA]! : 0;
+  const ov = v < 0 ? v * v * frame[Frame.HeightB]! : 0;
+  const ou = u < 0 ? u * u * frame[Frame.HeightC]! : 0;
+  out[Foot.Outside2] = os > ov ? (os > ou ? os : ou) : ov > ou ? ov : ou;
 }
 
 /**
@@ -140,7 +138,7 @@ export function footOnTriangle(pos: Float64Array, p: number, a: number, b: numbe
   at[0] = pos[p * 3]!;
   at[1] = pos[p * 3 + 1]!;
   at[2] = pos[p * 3 + 2]!;
-  footOnFrame(frame, 0, at, out);
+  footOnFrame(frame, at, out);
   return true;
 }
 
