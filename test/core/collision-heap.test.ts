@@ -61,7 +61,7 @@ function relaunch(world: World, what: Launch, first: number, k: number): void {
  * box and plane colliders; a cube with capsule edges, collision faces and the
  * swept test, fired at a thin wall again and again; an arm with a torso put
  * through the wall again and again (the wall cheat); a cloth with
- * self-collision and faces dropped on a sphere; loose particles colliding with
+ * self-collision (edge–edge contact too) and faces dropped on a sphere; loose particles colliding with
  * each other on the stairs.
  */
 function busyScene() {
@@ -116,7 +116,7 @@ function busyScene() {
   const clothBody = world.addBody(cloth, n * n, { kind: 'cloth' });
   // Its triangles as a surface too, so that self-collision lists particle–triangle pairs.
   clothBody.surface = { triangles: Uint32Array.from(surface), triangleCount: surface.length / 3 };
-  enableSelfCollision(world, clothBody, { thickness: 0.05 });
+  enableSelfCollision(world, clothBody, { thickness: 0.05, edges: true });
 
   const loose = world.addParticles(Array.from({ length: 40 }, (_, k) => ({ position: [0.2 + (k % 8) * 0.2, 2 + Math.floor(k / 8) * 0.1, -4 + (k % 5) * 0.1] as Vec3, radius: 0.04 })));
   enableParticleCollisions(world);

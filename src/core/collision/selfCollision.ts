@@ -153,7 +153,10 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   /** Each edge's allowance: half the latest listing's skin (the substep's moves may have widened it), or the body's before any. */
   private fitAllowance(): void {
     const listed = this.list.span[Span.Skin]!;
-    this.allowance.fill((listed > 0 ? listed : this.limits[0]!) / 2);
+    const half = (listed > 0 ? listed : this.limits[0]!) / 2;
+    // A loop, not `fill`: a double handed to a builtin is boxed (an allocation every listing).
+    const allowance = this.allowance;
+    for (let k = 0; k < allowance.length; k++) allowance[k] = half;
   }
 
   /** Every relaxation pass, before the colliders: the particle pairs. */
