@@ -268,8 +268,16 @@ export class EdgeSelfContact {
       // pushes and the sticks fight, and the speed they leave is bounded by it.
       const moved =
         ((1 - t) * (pos[q1 * 3]! - prev[q1 * 3]!) + t * (pos[q2 * 3]! - prev[q2 * 3]!) - (1 - s) * (pos[p1 * 3]! - prev[p1 * 3]!) - s * (pos[p2 * 3]! - prev[p2 * 3]!)) * along[0]! +
-        ((1 - t) * (pos[q1 * 3 + 1]! - prev[q1 * 3 + 1]!) + t * (pos[q2 * 3 + 1]! - prev[q2 * 3 + 1]!) - (1 - s) * (pos[p1 * 3 + 1]! - prev[p1 * 3 + 1]!) - s * (pos[p2 * 3 + 1]! - prev[p2 * 3 + 1]!)) * along[1]! +
-        ((1 - t) * (pos[q1 * 3 + 2]! - prev[q1 * 3 + 2]!) + t * (pos[q2 * 3 + 2]! - prev[q2 * 3 + 2]!) - (1 - s) * (pos[p1 * 3 + 2]! - prev[p1 * 3 + 2]!) - s * (pos[p2 * 3 + 2]! - prev[p2 * 3 + 2]!)) * along[2]!;
+        ((1 - t) * (pos[q1 * 3 + 1]! - prev[q1 * 3 + 1]!) +
+          t * (pos[q2 * 3 + 1]! - prev[q2 * 3 + 1]!) -
+          (1 - s) * (pos[p1 * 3 + 1]! - prev[p1 * 3 + 1]!) -
+          s * (pos[p2 * 3 + 1]! - prev[p2 * 3 + 1]!)) *
+          along[1]! +
+        ((1 - t) * (pos[q1 * 3 + 2]! - prev[q1 * 3 + 2]!) +
+          t * (pos[q2 * 3 + 2]! - prev[q2 * 3 + 2]!) -
+          (1 - s) * (pos[p1 * 3 + 2]! - prev[p1 * 3 + 2]!) -
+          s * (pos[p2 * 3 + 2]! - prev[p2 * 3 + 2]!)) *
+          along[2]!;
       const room = particles.pushOutRoom - moved;
       const depth = gap < room ? gap : room;
       if (depth <= 0) continue;
