@@ -28,7 +28,7 @@ import { CrossingDetector } from './selfCrossing.js';
 // sheet, edge through edge, with no particle near a triangle. That case stays `it.fails`
 // until it holds (then `it.fails` itself fails). With `edges: true` every throw holds, on
 // the ground too (with edges projected after the colliders, holding what the ground holds;
-// e4df7e6's edges, projected before them, let 2 of the 6 onto the ground through).
+// d30fdbe's edges, projected before them, let 2 of the 6 onto the ground through).
 
 const N = 8;
 const SPACING = 0.05;
