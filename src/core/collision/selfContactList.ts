@@ -30,7 +30,10 @@ export class SelfContactList {
   private carrySide = new Int8Array(0);
   /** The surface's triangle count at the latest listing. */
   private carriedTriangles = -1;
-  /** Per hit, the side of the triangle its particle is held on (±1), 0 while it has none. */
+  /**
+   * Per hit, the side of the triangle its particle is held on (its sign), 0 while it has none;
+   * beyond ±1, how many passes in a row the particle was found on the other side (see `STUCK_PASSES`).
+   */
   sides = new Int8Array(128);
   /**
    * Per pair, then per hit: the sum of its particles' odometers at which it may touch (m): the sum

@@ -2,7 +2,7 @@ import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
 import { moveAlong, pressedIntoCollider, separatePair } from './pairContact.js';
 import type { SelfContactList } from './selfContactList.js';
-import { OVER_EDGE } from './selfContactTuning.js';
+import { OVER_EDGE, STUCK_PASSES } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
 
 /**
@@ -171,11 +171,20 @@ export class SelfContactPush {
     const sides = this.list.sides;
     const push = this.push;
     if (s >= -OVER_EDGE && v >= -OVER_EDGE && u >= -OVER_EDGE) {
-      let side = sides[k]!;
-      if (side === 0) {
-        side = this.startingSide(world, p, a, b, c);
-        sides[k] = side;
+      // The side (its sign) and, beyond 1, how many passes in a row the particle was found on the
+      // other side of the plane and brought back. After STUCK_PASSES of them it takes the side it
+      // is on: something holds it there (over two neighbouring triangles on opposite sides, in a
+      // crumple the sticks press thinner than the thickness), and the fight would never end.
+      let held = sides[k]!;
+      if (held === 0) held = this.startingSide(world, p, a, b, c);
+      let side = held > 0 ? 1 : -1;
+      if (height * side >= 0) held = side;
+      else if (held * side < STUCK_PASSES) held += side;
+      else {
+        side = -side;
+        held = side;
       }
+      sides[k] = held;
       const depth = thickness - height * side;
       if (depth <= 0) {
         this.room[0] = -depth;
