@@ -79,10 +79,12 @@ export class SelfContactList {
 
   /**
    * Starts a listing at the positions of now: every particle counts as listed
-   * here, the skin is the body's (`limits[0]`; the thickness is `limits[1]`),
-   * with triangles (`triangleCount` > 0) plus {@link Span.Moves}, and the lists
-   * empty (the hits' sides kept by particle, see {@link SelfContactList.carrySides}).
-   * {@link SelfContactSearch} fills them.
+   * here, less the centre {@link SelfContactList.findStrays} measured this
+   * substep (any one point serves a whole listing); the skin is the body's
+   * (`limits[0]`; the thickness is `limits[1]`), with triangles (`triangleCount`
+   * > 0) plus {@link Span.Moves}, and the lists empty (the hits' sides kept by
+   * particle, see {@link SelfContactList.carrySides}). {@link SelfContactSearch}
+   * fills them.
    */
   begin(particles: ParticleStore, triangleCount: number, limits: Float64Array): void {
     const pos = particles.position;
@@ -96,7 +98,6 @@ export class SelfContactList {
     span[Span.Skin] = limits[0]! + span[Span.Sweep]!;
     span[Span.Reach] = limits[1]! + span[Span.Skin]!;
     span[Span.Thickness] = limits[1]!;
-    this.measureCentre(pos, particles.flags);
     for (let k = 0; k < this.count; k++) this.place(pos, k);
     this.pairCount = 0;
     this.carrySides(triangleCount, false);
@@ -243,26 +244,6 @@ export class SelfContactList {
     this.listedAt[k * 3] = pos[i * 3]! - this.centre[0]!;
     this.listedAt[k * 3 + 1] = pos[i * 3 + 1]! - this.centre[1]!;
     this.listedAt[k * 3 + 2] = pos[i * 3 + 2]! - this.centre[2]!;
-  }
-
-  /** The mean of the body's live particles' positions, into {@link SelfContactList.centre}. */
-  private measureCentre(pos: Float64Array, flags: Uint8Array): void {
-    let x = 0;
-    let y = 0;
-    let z = 0;
-    let n = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = this.first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      x += pos[i * 3]!;
-      y += pos[i * 3 + 1]!;
-      z += pos[i * 3 + 2]!;
-      n++;
-    }
-    if (n === 0) return;
-    this.centre[0] = x / n;
-    this.centre[1] = y / n;
-    this.centre[2] = z / n;
   }
 
   /** Adds particle pair (i, j) (slots), due when its particles' odometers sum to `due[0]` (m). */
