@@ -124,7 +124,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const triangles = surface === undefined ? NO_TRIANGLES : surface.triangles;
     const listedTriangles = this.withTriangles ? triangleCount : 0;
     // Before the first listing, or once tearing changed the triangles, every particle is a stray.
-    const strays = this.list.findStrays(particles, this.withTriangles);
+    const strays = this.list.findStrays(particles, this.withTriangles, triangleCount !== this.listedTriangles);
     const listing = triangleCount === this.listedTriangles ? strays : this.record.count;
     if (listing > 0) {
       // Particle pairs alone: a few strays are listed again alone, many with all the rest. With

@@ -1,5 +1,6 @@
-import { ParticleFlag, type ParticleStore } from '../particles.js';
+import type { ParticleStore } from '../particles.js';
 import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
+import { Farthest, gatherStrays, Tally, tallyBody } from './strayScans.js';
 
 /**
  * The pairs of one body's self-collision that can touch (a Verlet list), filled
@@ -54,7 +55,11 @@ export class SelfContactList {
   readonly listedAt: Float64Array;
   /** The body's centre (the mean of its live particles) at the latest {@link SelfContactList.findStrays} or listing (m). */
   readonly centre = new Float64Array(3);
-  /** The particles (slots) {@link SelfContactList.findStrays} found strayed, and per particle (body-relative) 1 while it is one. */
+  /** {@link SelfContactList.findStrays}' scratch: its first scan's sums, the body's mean move this substep and the squared stray distance, the farthest moves. */
+  private readonly tally = new Float64Array(Tally.Size);
+  private readonly meanMove = new Float64Array(4);
+  private readonly farthest = new Float64Array(Farthest.Size);
+  /** The particles (slots) past half the skin at the latest scan of each particle ({@link SelfContactList.findStrays}), and per particle (body-relative) 1 while it is one. */
   readonly strays: Int32Array;
   strayCount = 0;
   readonly strayed: Uint8Array;
@@ -154,88 +159,45 @@ export class SelfContactList {
   }
 
   /**
-   * Once a substep, after integration: finds the body's centre and, `withMoves` (triangles
-   * listed), {@link Span.Moves}; then, once two particles may have closed the skin (their moves
-   * since they were listed, relative to the centre, sum to more), the live particles that have
-   * moved more than half the skin ({@link SelfContactList.strays}), and returns how many; 0
-   * while the list holds. Any pair of the others is still at least its listing's reach less one
-   * skin apart: the list holds for them. Allocates nothing.
+   * Once a substep, after integration: finds the body's centre; then, once two particles may
+   * have closed the skin (their moves since they were listed, relative to the centre, sum to
+   * more), the live particles that have moved more than half the skin
+   * ({@link SelfContactList.strays}), and returns how many; 0 while the list holds. Any pair of
+   * the others is still at least its listing's reach less one skin apart: the list holds for
+   * them. `withMoves` (triangles listed), it also measures {@link Span.Moves} for the listing
+   * that follows: whenever it returns strays, and always when `measure` (the caller lists
+   * anyway). Allocates nothing.
    */
-  findStrays(particles: ParticleStore, withMoves: boolean): number {
-    const pos = particles.position;
-    const prev = particles.previous;
-    const flags = particles.flags;
-    // One pass for the body's centre and its mean move this substep, one for each particle's.
-    let sx = 0;
-    let sy = 0;
-    let sz = 0;
-    let mx = 0;
-    let my = 0;
-    let mz = 0;
-    let live = 0;
-    for (let k = 0; k < this.count; k++) {
-      const o = (this.first + k) * 3;
-      if ((flags[this.first + k]! & ParticleFlag.Alive) === 0) continue;
-      sx += pos[o]!;
-      sy += pos[o + 1]!;
-      sz += pos[o + 2]!;
-      mx += pos[o]! - prev[o]!;
-      my += pos[o + 1]! - prev[o + 1]!;
-      mz += pos[o + 2]! - prev[o + 2]!;
-      live++;
-    }
+  findStrays(particles: ParticleStore, withMoves: boolean, measure: boolean): number {
+    // One scan for the body's centre, its mean move this substep and the box of every particle's
+    // place less its listed one; while that box lies within half the skin of the centre, no
+    // particle has moved that far and the list holds. Only past that, a scan of each particle.
+    const tally = this.tally;
+    const live = tallyBody(particles, this.first, this.count, this.listedAt, tally);
     if (live === 0) return 0;
-    const cx = sx / live;
-    const cy = sy / live;
-    const cz = sz / live;
-    this.centre[0] = cx;
-    this.centre[1] = cy;
-    this.centre[2] = cz;
-    mx /= live;
-    my /= live;
-    mz /= live;
+    const centre = this.centre;
+    centre[0] = tally[Tally.X]! / live;
+    centre[1] = tally[Tally.Y]! / live;
+    centre[2] = tally[Tally.Z]! / live;
     const half = this.span[Span.Skin]! / 2;
-    const limit = half * half;
-    const at = this.listedAt;
+    const fx = Math.max(centre[0] - tally[Tally.LowX]!, tally[Tally.HighX]! - centre[0]);
+    const fy = Math.max(centre[1] - tally[Tally.LowY]!, tally[Tally.HighY]! - centre[1]);
+    const fz = Math.max(centre[2] - tally[Tally.LowZ]!, tally[Tally.HighZ]! - centre[2]);
+    if (!measure && fx * fx + fy * fy + fz * fz <= half * half) return 0;
     // The list holds while the two largest moves since listing sum to no more than the skin (no
-    // pair can have closed it); past that, the particles past half the skin are the strays.
-    let most = 0;
-    let next = 0;
-    let step = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = this.first + k;
-      if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
-      if (withMoves) {
-        const ux = pos[i * 3]! - prev[i * 3]! - mx;
-        const uy = pos[i * 3 + 1]! - prev[i * 3 + 1]! - my;
-        const uz = pos[i * 3 + 2]! - prev[i * 3 + 2]! - mz;
-        const u2 = ux * ux + uy * uy + uz * uz;
-        if (u2 > step) step = u2;
-      }
-      const dx = pos[i * 3]! - cx - at[k * 3]!;
-      const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
-      const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
-      const moved2 = dx * dx + dy * dy + dz * dz;
-      if (moved2 <= next) continue;
-      if (moved2 > most) {
-        next = most;
-        most = moved2;
-      } else next = moved2;
-    }
-    if (withMoves) this.span[Span.Moves] = 2 * Math.sqrt(step);
-    if (Math.sqrt(most) + Math.sqrt(next) <= 2 * half) return 0;
-    let n = 0;
-    for (let k = 0; k < this.count; k++) {
-      const i = this.first + k;
-      const dx = pos[i * 3]! - cx - at[k * 3]!;
-      const dy = pos[i * 3 + 1]! - cy - at[k * 3 + 1]!;
-      const dz = pos[i * 3 + 2]! - cz - at[k * 3 + 2]!;
-      if (dx * dx + dy * dy + dz * dz <= limit || (flags[i]! & ParticleFlag.Alive) === 0) continue;
-      this.strays[n++] = i;
-      this.strayed[k] = 1;
-    }
+    // pair can have closed it); past that, the particles past half the skin are the strays. They
+    // are gathered in the same scan, and left marked (until the next) when the list holds.
+    this.endStrays();
+    const meanMove = this.meanMove;
+    meanMove[0] = tally[Tally.MoveX]! / live;
+    meanMove[1] = tally[Tally.MoveY]! / live;
+    meanMove[2] = tally[Tally.MoveZ]! / live;
+    meanMove[3] = half * half;
+    const farthest = this.farthest;
+    const n = gatherStrays(particles, this.first, this.count, this.listedAt, centre, meanMove, withMoves, this.strays, this.strayed, farthest);
     this.strayCount = n;
-    return n;
+    if (withMoves) this.span[Span.Moves] = 2 * Math.sqrt(farthest[Farthest.Step]!);
+    return Math.sqrt(farthest[Farthest.Most]!) + Math.sqrt(farthest[Farthest.Next]!) <= 2 * half ? 0 : n;
   }
 
   /** Lists particle k (body-relative) where it is now: its place less the body's centre. */

@@ -138,8 +138,10 @@ export class SelfContactPush {
     const hitDue = list.hitDue;
     const room = this.room;
     for (let k = 0; k < list.hitCount; k++) {
+      // A joined hit stores its particle as ~p; p ^ (p >> 31) reads either without a branch,
+      // which mixed joined and free hits would mispredict.
       const p = hits[k * 4]!;
-      const travelled = odometer[(p < 0 ? ~p : p) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
+      const travelled = odometer[(p ^ (p >> 31)) - first]! + odometer[hits[k * 4 + 1]! - first]! + odometer[hits[k * 4 + 2]! - first]! + odometer[hits[k * 4 + 3]! - first]!;
       if (travelled < hitDue[k]!) continue;
       examined++;
       if (this.holdOff(world, k)) touching++;
