@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCloth, createWind, enableSelfCollision, SeededRandom, wasmKernelAvailable, World, type ClothHandle, type StickKernel } from '../../src/core/index.js';
+import { createCloth, enableSelfCollision, SeededRandom, wasmKernelAvailable, World, type ClothHandle, type StickKernel } from '../../src/core/index.js';
+import { crumple, fold, run, SPACING, THICKNESS } from './selfCollisionFolds.js';
 import { CrossingDetector } from './selfCrossing.js';
 
 // Issue 10, part 3: cloth self-collision that holds at any thickness the docs allow.
@@ -12,30 +13,8 @@ import { CrossingDetector } from './selfCrossing.js';
 // Each scene is also run without self-collision, where the detector must see
 // crossings: a detector that could not fail would prove nothing.
 
-const SPACING = 0.05;
-const THICKNESS = 0.02;
-
 /** The stick kernels the fold and the crumple run on: both, where WebAssembly SIMD is there. */
 const kernels: StickKernel[] = wasmKernelAvailable() ? ['wasm', 'js'] : ['js'];
-
-/**
- * A 16 × 24 cloth lying folded in two on the ground: rows 0–11 flat at y = 0, rows
- * 12–23 back over them one spacing higher, thrown down onto the lower half at `speed`.
- */
-function fold(selfCollide: boolean, speed: number, kernel?: StickKernel) {
-  const world = new World({ kernel });
-  world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const cloth = createCloth(world, { width: 16, height: 24, spacing: SPACING, orientation: 'horizontal' });
-  for (let j = 0; j < 24; j++)
-    for (let i = 0; i < 16; i++) {
-      const top = j >= 12;
-      const id = cloth.first + j * 16 + i;
-      world.setPosition(id, [i * SPACING, top ? SPACING : 0, (top ? 23 - j : j) * SPACING]);
-      if (top) world.setVelocity(id, [0, -speed, 0]);
-    }
-  if (selfCollide) enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
-  return { world, cloth };
-}
 
 /**
  * The fold of {@link fold}, 32 × 48, built by hand: its particles added in a shuffled order
@@ -93,17 +72,6 @@ function shuffledFold(selfCollide: boolean, speed: number, kernel?: StickKernel)
   if (selfCollide) enableSelfCollision(world, body, { thickness: THICKNESS });
   // What the detector reads of a cloth.
   const cloth = { first, count: width * height, surface } as unknown as ClothHandle;
-  return { world, cloth };
-}
-
-/** A 24 × 24 curtain, its lower edge 2 cm above the ground, dropped so that it crumples onto itself; shaken so that it does not fold straight. */
-function crumple(selfCollide: boolean, kernel?: StickKernel) {
-  const world = new World({ kernel });
-  world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-  const cloth = createCloth(world, { width: 24, height: 24, spacing: SPACING, corner: [0, 23 * SPACING + 0.02, 0] });
-  const random = new SeededRandom(7);
-  for (let k = 0; k < cloth.count; k++) world.setVelocity(cloth.first + k, [random.next() - 0.5, -1 - random.next(), random.next() - 0.5]);
-  if (selfCollide) enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
   return { world, cloth };
 }
 
@@ -252,16 +220,6 @@ function piercings(world: World, surface: { triangles: Uint32Array; triangleCoun
   return hits;
 }
 
-function run(scene: { world: World; cloth: ClothHandle }, steps: number): CrossingDetector {
-  const detector = new CrossingDetector(scene.cloth);
-  detector.check(scene.world);
-  for (let s = 0; s < steps; s++) {
-    scene.world.step();
-    detector.check(scene.world);
-  }
-  return detector;
-}
-
 // The timeouts guard against a hang, not slowness: the over-wound ring takes about
 // 13 s, and once took 55 s on a machine running a benchmark alongside.
 describe('cloth self-collision (issue 10)', () => {
@@ -395,187 +353,5 @@ describe('cloth self-collision (issue 10)', () => {
     }
     expect(looseHits).toBeGreaterThan(10);
     expect(loose.world.getPosition(loose.first + loose.half + 8)[1]).toBeLessThan(loose.world.getPosition(loose.first + 8)[1]);
-  });
-
-  it('rejects a bad thickness, naming it', () => {
-    const world = new World();
-    const cloth = createCloth(world, { width: 3, height: 3 });
-    expect(() => enableSelfCollision(world, cloth.body, { thickness: -1 })).toThrow('enableSelfCollision: thickness must be a finite number in [5e-324, Infinity], got -1');
-    expect(() => enableSelfCollision(world, cloth.body, { thickness: 0.02, edges: 1 as unknown as boolean })).toThrow('enableSelfCollision: edges must be true or false, got 1');
-    expect(() => enableSelfCollision(world, cloth.body, { thickness: 0.02, maxPushOutSpeed: 0 })).toThrow('enableSelfCollision: maxPushOutSpeed must be a finite number in [5e-324, Infinity], got 0');
-    expect(() => enableSelfCollision(world, cloth.body, { thickness: 0.02, maxPushOutSpeed: NaN })).toThrow(
-      'enableSelfCollision: maxPushOutSpeed must be a finite number in [5e-324, Infinity], got NaN',
-    );
-  });
-
-  it('a particle found deep inside the thickness leaves its triangle at the push-out speed: maxPushOutSpeed, else the world’s', () => {
-    // A fixed triangle and a free particle 5 mm over it, no gravity: the contact wants
-    // 15 mm, but parts them by at most the push-out speed × substep each substep, so
-    // the particle ends the step moving away at that speed (10 substeps of 1/600 s
-    // close 15 mm at 3 m/s in 3 substeps, at 0.5 m/s never within the step).
-    const leaving = (world: World, options: { maxPushOutSpeed?: number }) => {
-      const first = world.addParticles([{ position: [0, 0, 0], mass: Infinity }, { position: [0, 0, 1], mass: Infinity }, { position: [1, 0, 0], mass: Infinity }, { position: [0.2, 0.005, 0.2] }]);
-      const body = world.addBody(first, 4, { kind: 'sheet' });
-      body.surface = { triangles: Uint32Array.from([first, first + 1, first + 2]), triangleCount: 1 };
-      enableSelfCollision(world, body, { thickness: THICKNESS, ...options });
-      world.step();
-      return world.getVelocity(first + 3);
-    };
-    for (const [options, worldSpeed, expected] of [
-      [{}, undefined, 3],
-      [{}, 1, 1],
-      [{ maxPushOutSpeed: 0.5 }, undefined, 0.5],
-      [{ maxPushOutSpeed: 5 }, 1, 1],
-    ] as const) {
-      const world = new World({ gravity: [0, 0, 0], ...(worldSpeed === undefined ? {} : { maxPushOutSpeed: worldSpeed }) });
-      const [vx, vy, vz] = leaving(world, options);
-      expect(vy, JSON.stringify({ options, worldSpeed })).toBeCloseTo(expected, 9);
-      expect(Math.hypot(vx, vz)).toBeLessThan(1e-12);
-    }
-  });
-
-  it('a particle sliding over a triangle’s edge inside its thickness is held from the edge, not kicked off as it crosses', () => {
-    // A fixed triangle and a free particle 9 mm over its plane and 30 mm short of its edge,
-    // sliding toward it at 0.1 m/s, no gravity. Held only while over the triangle, it met the
-    // contact 11 mm deep the substep its foot crossed the edge and left at the push-out speed
-    // (3 m/s); in a crumple its sticks pulled it back, and it buzzed for as long as the cloth
-    // lay there. Held the thickness from the edge too, it slows against the edge instead.
-    const world = new World({ gravity: [0, 0, 0] });
-    const first = world.addParticles([
-      { position: [0, 0, 0], mass: Infinity },
-      { position: [0, 0, 1], mass: Infinity },
-      { position: [1, 0, 0], mass: Infinity },
-      { position: [0.3, 0.009, -0.03], velocity: [0, 0, 0.1] },
-    ]);
-    const body = world.addBody(first, 4, { kind: 'sheet' });
-    body.surface = { triangles: Uint32Array.from([first, first + 1, first + 2]), triangleCount: 1 };
-    enableSelfCollision(world, body, { thickness: THICKNESS });
-    let fastest = 0;
-    for (let s = 0; s < 60; s++) {
-      world.step();
-      fastest = Math.max(fastest, Math.hypot(...world.getVelocity(first + 3)));
-    }
-    // Measured: 3.0 m/s when held only over the triangle; now never faster than it came, and
-    // the thickness from the triangle (its edge, z = 0) at the end.
-    const [, y, z] = world.getPosition(first + 3);
-    expect(fastest).toBeLessThan(0.15);
-    expect(z < 0 ? Math.hypot(y, z) : y).toBeGreaterThan(THICKNESS - 1e-6);
-  });
-
-  it('a particle pushed into a settled fold is held out of the layer under it', () => {
-    // A fold lying still; then one particle of its top layer is put 1 mm lower each step, down
-    // to 5 mm over the layer under it: every step it must come out the thickness above the
-    // layer (y ≈ 0), and nothing may pass through the fold.
-    const { world, cloth } = fold(false, 0);
-    enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
-    for (let s = 0; s < 240; s++) world.step();
-    const detector = new CrossingDetector(cloth);
-    detector.check(world);
-    const pressed = cloth.first + 18 * 16 + 8;
-    const [x, start, z] = world.getPosition(pressed);
-    let lowest = Infinity;
-    for (let s = 1; start - s * 0.001 >= 0.005; s++) {
-      world.setPosition(pressed, [x, start - s * 0.001, z]);
-      world.step();
-      detector.check(world);
-      lowest = Math.min(lowest, world.getPosition(pressed)[1]);
-    }
-    expect(detector.crossings).toBe(0);
-    expect(lowest).toBeGreaterThan(0.9 * THICKNESS);
-  });
-
-  it('a corner dragged over a settled fold has its pairs listed again as it goes, and the fold never passes through', () => {
-    // The fold lies still; then a corner of its top layer is pinned and dragged round a 5 cm
-    // circle over the layer under it for a second. The particles about the corner stray beyond
-    // the list's skin again and again, so the list is made again, and nothing may pass through
-    // the fold.
-    const { world, cloth } = fold(false, 0);
-    const self = enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
-    for (let s = 0; s < 240; s++) world.step();
-    const detector = new CrossingDetector(cloth);
-    detector.check(world);
-    const corner = cloth.first + 23 * 16;
-    const [x0, y0, z0] = world.getPosition(corner);
-    const pin = world.addPin(corner);
-    const searches = self.searches;
-    for (let s = 1; s <= 60; s++) {
-      const a = (2 * Math.PI * s) / 60;
-      world.setPinTarget(pin, [x0 + 0.05 * (Math.cos(a) - 1), y0 + 0.02 * Math.min(1, s / 10), z0 + 0.05 * Math.sin(a)]);
-      world.step();
-      detector.check(world);
-    }
-    // The corner moves 31 cm in all, the skin is one thickness (2 cm): at least 15 listings.
-    expect(self.searches - searches).toBeGreaterThanOrEqual(15);
-    expect(detector.crossings).toBe(0);
-  });
-
-  it('a curtain folding onto itself on the floor never leaves a particle under it, at any step', () => {
-    // The story's curtain: its particle–triangle contacts project after the colliders, so a push
-    // there could leave a particle just above the floor under it (1.6 mm at step 31 before the
-    // colliders were projected again over the body after those pushes).
-    const world = new World({ damping: 0.1 });
-    world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0, friction: 0.6 });
-    const cloth = createCloth(world, { width: 17, height: 29, spacing: SPACING, corner: [0, 1.9, 0], mass: 0.4, friction: 0.6, pin: 'none' });
-    createWind(world, { velocity: [0, 0, 0.3] });
-    enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
-    let lowest = Infinity;
-    for (let s = 0; s < 300; s++) {
-      world.step();
-      for (let k = 0; k < cloth.count; k++) lowest = Math.min(lowest, world.getPosition(cloth.first + k)[1]);
-    }
-    expect(lowest).toBeGreaterThanOrEqual(-1e-9);
-  });
-
-  it('a pair a pass skipped is looked at again as soon as its particle is moved into the thickness', () => {
-    // A fixed triangle and a free particle resting 2.5 mm beyond the thickness over it, no
-    // gravity: listed (within the thickness and the skin), but skipped by the passes, too far
-    // apart to touch. Moved 4 mm toward the triangle, less than makes a new listing, it is
-    // inside the thickness: the next pass must look at it again and push it out.
-    const world = new World({ gravity: [0, 0, 0] });
-    const first = world.addParticles([
-      { position: [0, 0, 0], mass: Infinity },
-      { position: [0, 0, 1], mass: Infinity },
-      { position: [1, 0, 0], mass: Infinity },
-      { position: [0.3, THICKNESS + 0.0025, 0.3] },
-    ]);
-    const body = world.addBody(first, 4, { kind: 'sheet' });
-    body.surface = { triangles: Uint32Array.from([first, first + 1, first + 2]), triangleCount: 1 };
-    const self = enableSelfCollision(world, body, { thickness: THICKNESS });
-    for (let s = 0; s < 10; s++) world.step();
-    expect(self.listed).toBe(1);
-    expect(self.examined).toBe(0);
-    const searches = self.searches;
-    world.setPosition(first + 3, [0.3, THICKNESS - 0.0015, 0.3]);
-    world.step();
-    expect(self.searches).toBe(searches);
-    expect(self.examined).toBe(1);
-    expect(world.getPosition(first + 3)[1]).toBeGreaterThan(THICKNESS - 1e-9);
-  });
-
-  it('reports its work: a flat cloth at rest is listed once, and projects none of its listed pairs', () => {
-    const world = new World();
-    world.addCollider({ type: 'plane', normal: [0, 1, 0], offset: 0 });
-    const cloth = createCloth(world, { width: 16, height: 16, spacing: SPACING, corner: [0, 0.001, 0], orientation: 'horizontal' });
-    const self = enableSelfCollision(world, cloth.body, { thickness: THICKNESS });
-    for (let s = 0; s < 120; s++) world.step();
-    expect(self.searches).toBe(1);
-    // Lying flat, every particle within the thickness and the list's skin of a triangle or of
-    // another particle is a stick neighbour of it (or of a corner) beside it: nothing to list.
-    expect(self.listed).toBe(0);
-    expect(self.projected).toBe(0);
-    // Folded over onto itself, the layers touch: pairs are projected.
-    const folded = fold(false, 0);
-    const foldedSelf = enableSelfCollision(folded.world, folded.cloth.body, { thickness: THICKNESS });
-    for (let s = 0; s < 90; s++) folded.world.step();
-    expect(foldedSelf.projected).toBeGreaterThan(0);
-    // Once it lies still, its contacts are projected every step without being listed again.
-    for (let s = 0; s < 150; s++) folded.world.step();
-    const searches = foldedSelf.searches;
-    for (let s = 0; s < 120; s++) folded.world.step();
-    expect(foldedSelf.searches).toBe(searches);
-    expect(foldedSelf.projected).toBeGreaterThan(0);
-    // Its passes look at the pairs that can touch and skip the rest of the list.
-    expect(foldedSelf.examined).toBeGreaterThanOrEqual(foldedSelf.projected);
-    expect(foldedSelf.examined).toBeLessThan(0.5 * foldedSelf.listed);
   });
 });
