@@ -1,6 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
-import { Farthest, gatherStrays, Tally, tallyBody } from './strayScans.js';
+import { Box, boxMoves, Farthest, gatherStrays, Sums, sumBody } from './strayScans.js';
 
 /**
  * The pairs of one body's self-collision that can touch (a Verlet list), filled
@@ -53,10 +53,11 @@ export class SelfContactList {
    * moving as a whole keeps its list, and particles listed at different times compare alike.
    */
   readonly listedAt: Float64Array;
-  /** The body's centre (the mean of its live particles) at the latest {@link SelfContactList.findStrays} or listing (m). */
+  /** The body's centre (the mean of its live particles) where {@link SelfContactList.findStrays} last measured it (before every listing; m). */
   readonly centre = new Float64Array(3);
-  /** {@link SelfContactList.findStrays}' scratch: its first scan's sums, the body's mean move this substep and the squared stray distance, the farthest moves. */
-  private readonly tally = new Float64Array(Tally.Size);
+  /** {@link SelfContactList.findStrays}' scratch: its scans' box and sums, the body's mean move this substep and the squared stray distance, the farthest moves. */
+  private readonly box = new Float64Array(Box.Size);
+  private readonly sums = new Float64Array(Sums.Size);
   private readonly meanMove = new Float64Array(4);
   private readonly farthest = new Float64Array(Farthest.Size);
   /** The particles (slots) past half the skin at the latest scan of each particle ({@link SelfContactList.findStrays}), and per particle (body-relative) 1 while it is one. */
@@ -159,39 +160,41 @@ export class SelfContactList {
   }
 
   /**
-   * Once a substep, after integration: finds the body's centre; then, once two particles may
-   * have closed the skin (their moves since they were listed, relative to the centre, sum to
-   * more), the live particles that have moved more than half the skin
-   * ({@link SelfContactList.strays}), and returns how many; 0 while the list holds. Any pair of
-   * the others is still at least its listing's reach less one skin apart: the list holds for
-   * them. `withMoves` (triangles listed), it also measures {@link Span.Moves} for the listing
-   * that follows: whenever it returns strays, and always when `measure` (the caller lists
-   * anyway). Allocates nothing.
+   * Once a substep, after integration: once two particles may have closed the skin since they
+   * were listed, the live particles that have moved more than half the skin relative to the
+   * body's centre ({@link SelfContactList.strays}), and returns how many; 0 while the list
+   * holds. Any pair of the others is still at least its listing's reach less one skin apart: the
+   * list holds for them. Past the quick test (and always when `measure`: the caller lists
+   * anyway) it measures the body's centre and, `withMoves` (triangles listed),
+   * {@link Span.Moves}, for the listing that follows. Allocates nothing.
    */
   findStrays(particles: ParticleStore, withMoves: boolean, measure: boolean): number {
-    // One scan for the body's centre, its mean move this substep and the box of every particle's
-    // place less its listed one; while that box lies within half the skin of the centre, no
-    // particle has moved that far and the list holds. Only past that, a scan of each particle.
-    const tally = this.tally;
-    const live = tallyBody(particles, this.first, this.count, this.listedAt, tally);
+    // The quick test: one scan for the box of every particle's place less its listed one. While
+    // its diagonal is within the skin, no two particles have closed the skin between them.
+    const box = this.box;
+    const live = boxMoves(particles, this.first, this.count, this.listedAt, box);
     if (live === 0) return 0;
+    const skin = this.span[Span.Skin]!;
+    const wx = box[Box.HighX]! - box[Box.LowX]!;
+    const wy = box[Box.HighY]! - box[Box.LowY]!;
+    const wz = box[Box.HighZ]! - box[Box.LowZ]!;
+    if (!measure && wx * wx + wy * wy + wz * wz <= skin * skin) return 0;
+    // Past it: the centre and the mean move, then one scan of each particle's move. The list holds
+    // while the two largest moves since listing, relative to the centre, sum to no more than the
+    // skin; past that, the particles past half the skin are the strays. They are gathered in the
+    // same scan, and left marked (until the next) when the list holds.
+    const sums = this.sums;
+    sumBody(particles, this.first, this.count, sums);
     const centre = this.centre;
-    centre[0] = tally[Tally.X]! / live;
-    centre[1] = tally[Tally.Y]! / live;
-    centre[2] = tally[Tally.Z]! / live;
-    const half = this.span[Span.Skin]! / 2;
-    const fx = Math.max(centre[0] - tally[Tally.LowX]!, tally[Tally.HighX]! - centre[0]);
-    const fy = Math.max(centre[1] - tally[Tally.LowY]!, tally[Tally.HighY]! - centre[1]);
-    const fz = Math.max(centre[2] - tally[Tally.LowZ]!, tally[Tally.HighZ]! - centre[2]);
-    if (!measure && fx * fx + fy * fy + fz * fz <= half * half) return 0;
-    // The list holds while the two largest moves since listing sum to no more than the skin (no
-    // pair can have closed it); past that, the particles past half the skin are the strays. They
-    // are gathered in the same scan, and left marked (until the next) when the list holds.
+    centre[0] = sums[Sums.X]! / live;
+    centre[1] = sums[Sums.Y]! / live;
+    centre[2] = sums[Sums.Z]! / live;
     this.endStrays();
+    const half = skin / 2;
     const meanMove = this.meanMove;
-    meanMove[0] = tally[Tally.MoveX]! / live;
-    meanMove[1] = tally[Tally.MoveY]! / live;
-    meanMove[2] = tally[Tally.MoveZ]! / live;
+    meanMove[0] = sums[Sums.MoveX]! / live;
+    meanMove[1] = sums[Sums.MoveY]! / live;
+    meanMove[2] = sums[Sums.MoveZ]! / live;
     meanMove[3] = half * half;
     const farthest = this.farthest;
     const n = gatherStrays(particles, this.first, this.count, this.listedAt, centre, meanMove, withMoves, this.strays, this.strayed, farthest);

@@ -1,34 +1,39 @@
 import { ParticleFlag, type ParticleStore } from '../particles.js';
 
 /**
- * The two scans over a body behind `SelfContactList.findStrays`. Each is a
- * loop with nothing after it but its return, and writes what it finds into a
- * typed array after each block of particles. V8 compiles a long loop while it runs (on-stack
- * replacement) from the feedback gathered so far; an operation after the loop
- * that had not run when that compile began made the compiled loop bail out at
- * its end on nearly every later call (the draped cloth: about a thousand
- * bail-outs in 300 steps, the scan taking twice as long). For the same reason
- * every branch in the loops runs on ties too (`>=`), so that a body at rest
- * takes each branch on its first call.
+ * The scans over a body behind `SelfContactList.findStrays`. Each is a loop
+ * with nothing after it but its return, and writes what it finds into a typed
+ * array after each block of particles. V8 compiles a long loop while it runs
+ * (on-stack replacement) from the feedback gathered so far; an operation after
+ * the loop that had not run when that compile began made the compiled loop
+ * bail out at its end on nearly every later call (the draped cloth: about a
+ * thousand bail-outs in 300 steps, the scan taking twice as long). For the
+ * same reason every branch in the loops runs on ties too (`>=`), so that a
+ * body at rest takes each branch on its first call.
  */
 
 /** Particles a scan takes between two writes of what it found. */
-const TALLY_BLOCK = 256;
+const BLOCK = 256;
 
-/** What {@link tallyBody} writes: sums of positions and of moves this substep, and the box of every particle's place less its listed one (m). */
-export const enum Tally {
-  X,
-  Y,
-  Z,
-  MoveX,
-  MoveY,
-  MoveZ,
+/** What {@link boxMoves} writes: the box of every live particle's place less its listed one (m). */
+export const enum Box {
   LowX,
   LowY,
   LowZ,
   HighX,
   HighY,
   HighZ,
+  Size,
+}
+
+/** What {@link sumBody} writes: the sums of the live particles' positions and of their moves this substep (m). */
+export const enum Sums {
+  X,
+  Y,
+  Z,
+  MoveX,
+  MoveY,
+  MoveZ,
   Size,
 }
 
@@ -41,20 +46,14 @@ export const enum Farthest {
 }
 
 /**
- * Sums the live particles of slots `[first, first + count)` into `tally` (see
- * {@link Tally}), their places less `at` (per body-relative particle, xyz)
- * boxed; returns how many are live. Allocates nothing.
+ * The box of `pos − at` (`at` per body-relative particle, xyz) over the live
+ * particles of slots `[first, first + count)`, into `box` (see {@link Box});
+ * returns how many are live. Two particles have closed on each other since
+ * they were listed by at most its diagonal. Allocates nothing.
  */
-export function tallyBody(particles: ParticleStore, first: number, count: number, at: Float64Array, tally: Float64Array): number {
+export function boxMoves(particles: ParticleStore, first: number, count: number, at: Float64Array, box: Float64Array): number {
   const pos = particles.position;
-  const prev = particles.previous;
   const flags = particles.flags;
-  let sx = 0;
-  let sy = 0;
-  let sz = 0;
-  let mx = 0;
-  let my = 0;
-  let mz = 0;
   let lx = Infinity;
   let ly = Infinity;
   let lz = Infinity;
@@ -62,18 +61,11 @@ export function tallyBody(particles: ParticleStore, first: number, count: number
   let hy = -Infinity;
   let hz = -Infinity;
   let live = 0;
-  // In blocks, written out after each: the writes have run once before the loop is compiled.
-  for (let start = 0; start < count; start += TALLY_BLOCK) {
-    const end = start + TALLY_BLOCK < count ? start + TALLY_BLOCK : count;
+  for (let start = 0; start < count; start += BLOCK) {
+    const end = start + BLOCK < count ? start + BLOCK : count;
     for (let k = start; k < end; k++) {
       const o = (first + k) * 3;
       if ((flags[first + k]! & ParticleFlag.Alive) === 0) continue;
-      sx += pos[o]!;
-      sy += pos[o + 1]!;
-      sz += pos[o + 2]!;
-      mx += pos[o]! - prev[o]!;
-      my += pos[o + 1]! - prev[o + 1]!;
-      mz += pos[o + 2]! - prev[o + 2]!;
       const ox = pos[o]! - at[k * 3]!;
       const oy = pos[o + 1]! - at[k * 3 + 1]!;
       const oz = pos[o + 2]! - at[k * 3 + 2]!;
@@ -85,20 +77,46 @@ export function tallyBody(particles: ParticleStore, first: number, count: number
       if (oz > hz) hz = oz;
       live++;
     }
-    tally[Tally.X] = sx;
-    tally[Tally.Y] = sy;
-    tally[Tally.Z] = sz;
-    tally[Tally.MoveX] = mx;
-    tally[Tally.MoveY] = my;
-    tally[Tally.MoveZ] = mz;
-    tally[Tally.LowX] = lx;
-    tally[Tally.LowY] = ly;
-    tally[Tally.LowZ] = lz;
-    tally[Tally.HighX] = hx;
-    tally[Tally.HighY] = hy;
-    tally[Tally.HighZ] = hz;
+    box[Box.LowX] = lx;
+    box[Box.LowY] = ly;
+    box[Box.LowZ] = lz;
+    box[Box.HighX] = hx;
+    box[Box.HighY] = hy;
+    box[Box.HighZ] = hz;
   }
   return live;
+}
+
+/** Sums the positions and the moves this substep of the live particles of slots `[first, first + count)` into `sums` (see {@link Sums}). Allocates nothing. */
+export function sumBody(particles: ParticleStore, first: number, count: number, sums: Float64Array): void {
+  const pos = particles.position;
+  const prev = particles.previous;
+  const flags = particles.flags;
+  let sx = 0;
+  let sy = 0;
+  let sz = 0;
+  let mx = 0;
+  let my = 0;
+  let mz = 0;
+  for (let start = 0; start < count; start += BLOCK) {
+    const end = start + BLOCK < count ? start + BLOCK : count;
+    for (let k = start; k < end; k++) {
+      const o = (first + k) * 3;
+      if ((flags[first + k]! & ParticleFlag.Alive) === 0) continue;
+      sx += pos[o]!;
+      sy += pos[o + 1]!;
+      sz += pos[o + 2]!;
+      mx += pos[o]! - prev[o]!;
+      my += pos[o + 1]! - prev[o + 1]!;
+      mz += pos[o + 2]! - prev[o + 2]!;
+    }
+    sums[Sums.X] = sx;
+    sums[Sums.Y] = sy;
+    sums[Sums.Z] = sz;
+    sums[Sums.MoveX] = mx;
+    sums[Sums.MoveY] = my;
+    sums[Sums.MoveZ] = mz;
+  }
 }
 
 /**
@@ -135,8 +153,8 @@ export function gatherStrays(
   let next = 0;
   let step = 0;
   let n = 0;
-  for (let start = 0; start < count; start += TALLY_BLOCK) {
-    const end = start + TALLY_BLOCK < count ? start + TALLY_BLOCK : count;
+  for (let start = 0; start < count; start += BLOCK) {
+    const end = start + BLOCK < count ? start + BLOCK : count;
     for (let k = start; k < end; k++) {
       const i = first + k;
       if ((flags[i]! & ParticleFlag.Alive) === 0) continue;
