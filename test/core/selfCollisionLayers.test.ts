@@ -30,10 +30,10 @@ import { CrossingDetector } from './selfCrossing.js';
 // the ground too (with edges projected after the colliders, holding what the ground holds;
 // d30fdbe's edges, projected before them, let 2 of the 6 onto the ground through).
 //
-// These twelve throws guard what holds; they do not prove it holds everywhere. Hundreds of
-// throws from other seeds still find crossings below about a sixth of the spacing (at 1 mm,
-// 2 of 20 onto the ground and 7 of 20 onto the hanging layer; at 6 mm, 5 of 300 onto the
-// hanging layer; none from 12.5 mm): docs/self-collision.md has the table and the ways through.
+// These twelve throws guard what holds; they do not prove it holds everywhere. Four hundred
+// throws from other seeds still find crossings below a fifth of the spacing (at 1 mm, 7 of
+// 200 onto the ground and 61 of 200 onto the hanging layer; at 5–8 mm, about 1 in 200; none
+// from 10 mm): docs/self-collision.md has the table and the ways through.
 
 const N = 8;
 const SPACING = 0.05;
