@@ -21,8 +21,9 @@ export interface SelfCollisionOptions {
    * keep it below the stick lengths. Of 400 layers thrown onto another, none
    * passed through from a fifth of the spacing up; thinner, about one in 200
    * did at a tenth and a third of those onto a hanging layer at a fiftieth,
-   * mostly where one layer wraps round the other's rim (docs/self-collision.md,
-   * "What is tested").
+   * mostly where one layer wraps round the other's rim, which `edges: true`
+   * holds from a twelfth of the spacing (docs/self-collision.md, "What is
+   * tested").
    */
   thickness: number;
   /**
