@@ -2,18 +2,15 @@ import { afterAll, bench, describe } from 'vitest';
 import { crossings, randomThrows } from '../core/layerThrows.js';
 
 // How often a layer of cloth thrown onto another passes through it (issue 28, item 2): the
-// throws of test/core/selfCollisionLayers.test.ts, hundreds of them from several seeds, at
-// several thicknesses, with and without edge–edge contact. A throw counts once the
-// independent detector sees any crossing. Not a timing: it prints the table of
-// docs/self-collision.md ("What is tested"), about three minutes on the `js` kernel, and
-// runs only when asked:
-//   BENCH_THROWS=1 npx vitest bench --run --project core test/bench/selfCollisionThrows.bench.ts
-// BENCH_THROWS_SEEDS (default 99,5,77,1234, 100 throws each, half onto each lower layer) and
-// BENCH_THROWS_MM (thicknesses in mm) change what is thrown.
+// throws of test/core/selfCollisionLayers.test.ts, a hundred from each seed, at several
+// thicknesses, with and without edge–edge contact. A throw counts once the independent
+// detector sees any crossing. Not a timing: it prints a table. By default one seed and three
+// thicknesses (about half a minute); the table of docs/self-collision.md ("What is tested",
+// about three minutes) is
+//   BENCH_THROWS_SEEDS=99,5,77,1234 BENCH_THROWS_MM=1,2,3,4,5,6,8,10,12.5,25 npx vitest bench --run --project core test/bench/selfCollisionThrows.bench.ts
 
-const asked = process.env.BENCH_THROWS === '1';
-const seeds = (process.env.BENCH_THROWS_SEEDS ?? '99,5,77,1234').split(',').map(Number);
-const thicknesses = (process.env.BENCH_THROWS_MM ?? '1,2,3,4,5,6,8,10,12.5,25')
+const seeds = (process.env.BENCH_THROWS_SEEDS ?? '99').split(',').map(Number);
+const thicknesses = (process.env.BENCH_THROWS_MM ?? '1,5,10')
   .split(',')
   .map((mm) => Number(mm) / 1000)
   .sort((a, b) => a - b);
@@ -33,17 +30,17 @@ function tally(thickness: number, edges: boolean, from: number[]): string[] {
   return [`${counts.ground[0]} of ${counts.ground[1]}`, `${counts.hanging[0]} of ${counts.hanging[1]}`];
 }
 
-const rows: string[][] = [];
-if (asked) {
-  const plain = thicknesses.map((t) => tally(t, false, seeds));
-  const edged = edgeThicknesses.map((t) => tally(t, true, seeds.slice(0, 2)));
-  rows.push(['onto the ground', ...plain.map((c) => c[0]!)], ['onto the hanging layer', ...plain.map((c) => c[1]!)]);
-  const blank = thicknesses.slice(edged.length).map(() => '');
-  rows.push(['`edges: true`, ground', ...edged.map((c) => c[0]!), ...blank], ['`edges: true`, hanging', ...edged.map((c) => c[1]!), ...blank]);
-}
+const plain = thicknesses.map((t) => tally(t, false, seeds));
+const edged = edgeThicknesses.map((t) => tally(t, true, seeds.slice(0, 2)));
+const blank = thicknesses.slice(edged.length).map(() => '');
+const rows = [
+  ['onto the ground', ...plain.map((c) => c[0]!)],
+  ['onto the hanging layer', ...plain.map((c) => c[1]!)],
+  ['`edges: true`, ground', ...edged.map((c) => c[0]!), ...blank],
+  ['`edges: true`, hanging', ...edged.map((c) => c[1]!), ...blank],
+];
 
 afterAll(() => {
-  if (!asked) return;
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   console.log(
     [
@@ -56,7 +53,7 @@ afterAll(() => {
 });
 
 // What one throw costs (45 steps of two 8 × 8 layers), so that the run above can be foreseen.
-describe.skipIf(!asked)('self-collision: a layer thrown onto another', () => {
+describe('self-collision: a layer thrown onto another', () => {
   const [first] = randomThrows(seeds[0]!, 1);
   bench('one throw at 1 mm, without edge contact', () => void crossings(first!, 0.001, 'js', false), { time: 300 });
 });
