@@ -1,9 +1,9 @@
 import type { ParticleStore } from '../particles.js';
 import { ParticleFlag } from '../particles.js';
-import { cellIndex, ParticleGrid } from './particleGrid.js';
+import { ParticleGrid } from './particleGrid.js';
 import { Span, type SelfContactList } from './selfContactList.js';
 import { JoinMarks } from './stickNeighbours.js';
-import { Foot, footOnFrame, Frame, triangleFrame } from './triangleFoot.js';
+import { Frame, triangleFrame } from './triangleFoot.js';
 
 /**
  * The broad phase of one body's self-collision: fills a {@link SelfContactList}
@@ -34,8 +34,8 @@ export class SelfContactSearch {
   /** The rows after a cell's own: first and last entry + 1 of each, four rows at most. */
   private readonly rows = new Int32Array(8);
   private readonly frame = new Float64Array(Frame.Size);
-  private readonly at = new Float64Array(3);
-  private readonly foot = new Float64Array(Foot.Size);
+  /** A hit found: its squared distance from the triangle, and the part of it beside the triangle (m²). */
+  private readonly near = new Float64Array(2);
   /**
    * A pair's due, for the list, then how much nearer than their listed places two particles
    * can be now (0 in a whole listing; half the skin against a particle listed earlier): doubles
@@ -188,7 +188,10 @@ export class SelfContactSearch {
 
   /**
    * Each live triangle with every particle, not one of its corners, within the reach of it: the
-   * triangle's box grown by the reach covers a block of cells, read row by row.
+   * triangle's box grown by the reach covers a block of cells, read row by row. The foot of each
+   * particle in the block is taken here, from the triangle's frame held in locals (the same
+   * arithmetic as `footOnFrame`): a call per particle in the ball, writing its point and foot
+   * into arrays, cost more than the arithmetic.
    */
   private listHits(list: SelfContactList, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number): void {
     const grid = this.grid;
@@ -198,11 +201,13 @@ export class SelfContactSearch {
     const oy = grid.origin[1]!;
     const oz = grid.origin[2]!;
     const reach = list.span[Span.Reach]!;
+    const reach2 = reach * reach;
     const frame = this.frame;
     const first = this.first;
     const points = list.listedAt;
     const start = grid.cellStart;
     const sorted = grid.sorted;
+    const entries = grid.entries;
     for (let t = 0; t < triangleCount; t++) {
       const a = triangles[t * 3]!;
       const b = triangles[t * 3 + 1]!;
@@ -211,48 +216,79 @@ export class SelfContactSearch {
       const kb = b - first;
       const kc = c - first;
       if ((flags[a]! & flags[b]! & flags[c]! & ParticleFlag.Alive) === 0 || !triangleFrame(points, ka, kb, kc, frame)) continue;
-      const minX = Math.min(points[ka * 3]!, points[kb * 3]!, points[kc * 3]!) - reach;
-      const minY = Math.min(points[ka * 3 + 1]!, points[kb * 3 + 1]!, points[kc * 3 + 1]!) - reach;
-      const minZ = Math.min(points[ka * 3 + 2]!, points[kb * 3 + 2]!, points[kc * 3 + 2]!) - reach;
-      const maxX = Math.max(points[ka * 3]!, points[kb * 3]!, points[kc * 3]!) + reach;
-      const maxY = Math.max(points[ka * 3 + 1]!, points[kb * 3 + 1]!, points[kc * 3 + 1]!) + reach;
-      const maxZ = Math.max(points[ka * 3 + 2]!, points[kb * 3 + 2]!, points[kc * 3 + 2]!) + reach;
+      const ax = frame[Frame.AX]!;
+      const ay = frame[Frame.AY]!;
+      const az = frame[Frame.AZ]!;
+      const bx = points[kb * 3]!;
+      const by = points[kb * 3 + 1]!;
+      const bz = points[kb * 3 + 2]!;
+      const cx = points[kc * 3]!;
+      const cy = points[kc * 3 + 1]!;
+      const cz = points[kc * 3 + 2]!;
       // A ball about the centroid through the farthest corner, grown by the reach: most particles
       // of the box outside the triangle's plane's near part are outside it (cheaper than a foot).
-      const gx = (points[ka * 3]! + points[kb * 3]! + points[kc * 3]!) / 3;
-      const gy = (points[ka * 3 + 1]! + points[kb * 3 + 1]! + points[kc * 3 + 1]!) / 3;
-      const gz = (points[ka * 3 + 2]! + points[kb * 3 + 2]! + points[kc * 3 + 2]!) / 3;
-      let far2 = 0;
-      for (let n = 0; n < 3; n++) {
-        const q = n === 0 ? ka : n === 1 ? kb : kc;
-        const dx = points[q * 3]! - gx;
-        const dy = points[q * 3 + 1]! - gy;
-        const dz = points[q * 3 + 2]! - gz;
-        const d2 = dx * dx + dy * dy + dz * dz;
-        if (d2 > far2) far2 = d2;
-      }
-      const ball = Math.sqrt(far2) + reach;
+      const gx = (ax + bx + cx) / 3;
+      const gy = (ay + by + cy) / 3;
+      const gz = (az + bz + cz) / 3;
+      const ga = (ax - gx) * (ax - gx) + (ay - gy) * (ay - gy) + (az - gz) * (az - gz);
+      const gb = (bx - gx) * (bx - gx) + (by - gy) * (by - gy) + (bz - gz) * (bz - gz);
+      const gc = (cx - gx) * (cx - gx) + (cy - gy) * (cy - gy) + (cz - gz) * (cz - gz);
+      const ball = Math.sqrt(ga > gb ? (ga > gc ? ga : gc) : gb > gc ? gb : gc) + reach;
       const ball2 = ball * ball;
-      // The block of cells the box covers; cellIndex clamps into the grid.
-      const low = cellIndex(Math.floor((minX - ox) * inverse) | 0, Math.floor((minY - oy) * inverse) | 0, Math.floor((minZ - oz) * inverse) | 0, nx, ny, nz);
-      const high = cellIndex(Math.floor((maxX - ox) * inverse) | 0, Math.floor((maxY - oy) * inverse) | 0, Math.floor((maxZ - oz) * inverse) | 0, nx, ny, nz);
-      const x0 = low % nx;
-      const x1 = high % nx;
-      const y0 = ((low - x0) / nx) % ny;
-      const y1 = ((high - x1) / nx) % ny;
-      const z0 = (low - x0 - nx * y0) / (nx * ny);
-      const z1 = (high - x1 - nx * y1) / (nx * ny);
+      // The block of cells the box grown by the reach covers, clamped into the grid.
+      const x0 = cellOf(Math.min(ax, bx, cx) - reach - ox, inverse, nx);
+      const y0 = cellOf(Math.min(ay, by, cy) - reach - oy, inverse, ny);
+      const z0 = cellOf(Math.min(az, bz, cz) - reach - oz, inverse, nz);
+      const x1 = cellOf(Math.max(ax, bx, cx) + reach - ox, inverse, nx);
+      const y1 = cellOf(Math.max(ay, by, cy) + reach - oy, inverse, ny);
+      const z1 = cellOf(Math.max(az, bz, cz) + reach - oz, inverse, nz);
+      const e1x = frame[Frame.E1X]!;
+      const e1y = frame[Frame.E1Y]!;
+      const e1z = frame[Frame.E1Z]!;
+      const e2x = frame[Frame.E2X]!;
+      const e2y = frame[Frame.E2Y]!;
+      const e2z = frame[Frame.E2Z]!;
+      const normalX = frame[Frame.NX]!;
+      const normalY = frame[Frame.NY]!;
+      const normalZ = frame[Frame.NZ]!;
+      const d00 = frame[Frame.D00]!;
+      const d01 = frame[Frame.D01]!;
+      const d11 = frame[Frame.D11]!;
+      const heightA = frame[Frame.HeightA]!;
+      const heightB = frame[Frame.HeightB]!;
+      const heightC = frame[Frame.HeightC]!;
       this.cornersMarked = false;
       for (let z = z0; z <= z1; z++) {
         for (let y = y0; y <= y1; y++) {
           const row = nx * (y + ny * z);
           const end = start[row + x1 + 1]!;
           for (let e = start[row + x0]!; e < end; e++) {
-            const dx = sorted[e * 3]! - gx;
-            const dy = sorted[e * 3 + 1]! - gy;
-            const dz = sorted[e * 3 + 2]! - gz;
-            if (dx * dx + dy * dy + dz * dz >= ball2) continue;
-            this.listHit(list, e, t, a, b, c);
+            const sx = sorted[e * 3]!;
+            const sy = sorted[e * 3 + 1]!;
+            const sz = sorted[e * 3 + 2]!;
+            if ((sx - gx) * (sx - gx) + (sy - gy) * (sy - gy) + (sz - gz) * (sz - gz) >= ball2) continue;
+            const px = sx - ax;
+            const py = sy - ay;
+            const pz = sz - az;
+            const height = px * normalX + py * normalY + pz * normalZ;
+            if (height * height >= reach2) continue;
+            const d20 = px * e1x + py * e1y + pz * e1z;
+            const d21 = px * e2x + py * e2y + pz * e2z;
+            const v = d11 * d20 - d01 * d21;
+            const u = d00 * d21 - d01 * d20;
+            const s = 1 - v - u;
+            // A negative weight times its corner's height over the opposite edge, the largest of them.
+            const os = s < 0 ? s * s * heightA : 0;
+            const ov = v < 0 ? v * v * heightB : 0;
+            const ou = u < 0 ? u * u * heightC : 0;
+            const outside2 = os > ov ? (os > ou ? os : ou) : ov > ou ? ov : ou;
+            const far2 = height * height + outside2;
+            if (far2 >= reach2) continue;
+            const p = entries[e]!;
+            if (p === a || p === b || p === c) continue;
+            this.near[0] = far2;
+            this.near[1] = outside2;
+            this.listHit(list, p, t, a, b, c);
           }
         }
       }
@@ -271,23 +307,16 @@ export class SelfContactSearch {
     this.joins.mark(c, key);
   }
 
-  /** Lists entry `e` of the grid, not a corner, with triangle `t` (its frame read) if it lies within the reach. */
-  private listHit(list: SelfContactList, e: number, t: number, a: number, b: number, c: number): void {
-    const grid = this.grid;
-    const p = grid.entries[e]!;
-    if (p === a || p === b || p === c) return;
-    const at = this.at;
-    at[0] = grid.sorted[e * 3]!;
-    at[1] = grid.sorted[e * 3 + 1]!;
-    at[2] = grid.sorted[e * 3 + 2]!;
-    const foot = this.foot;
-    footOnFrame(this.frame, at, foot);
+  /**
+   * Lists particle `p` (slot), within the reach of triangle `t` (a, b, c): its squared distance
+   * from the triangle and the part of it beside the triangle in {@link SelfContactSearch.near}.
+   */
+  private listHit(list: SelfContactList, p: number, t: number, a: number, b: number, c: number): void {
     const span = list.span;
     const reach = span[Span.Reach]!;
     const thickness = span[Span.Thickness]!;
-    const height = foot[Foot.Height]!;
-    const far2 = height * height + foot[Foot.Outside2]!;
-    if (far2 >= reach * reach) return;
+    const far2 = this.near[0]!;
+    const outside2 = this.near[1]!;
     // The corners' stick neighbours, marked once per triangle, at its first particle near enough.
     if (!this.cornersMarked) {
       this.markCorners(a, b, c);
@@ -298,7 +327,7 @@ export class SelfContactSearch {
     // spacing); its foot farther outside than the skin cannot come over before the next
     // listing. In a sheet lying flat that is every particle next to its own triangles.
     const skin = reach - thickness;
-    if (joined && foot[Foot.Outside2]! > skin * skin) return;
+    if (joined && outside2 > skin * skin) return;
     // Within the thickness and the substep's moves it is looked at in the next pass: one that
     // passed through the triangle in its move is as far from it as one that did not, and the
     // pass reads which side it came from.
@@ -308,4 +337,10 @@ export class SelfContactSearch {
     this.due[0] = (far > thickness + span[Span.Sweep]! ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
     list.addHit(joined ? ~p : p, a, b, c, t, this.due);
   }
+}
+
+/** The cell along one axis of a point `offset` (m) past the grid's corner, clamped into the grid's `cells`. */
+function cellOf(offset: number, inverse: number, cells: number): number {
+  const cell = Math.floor(offset * inverse) | 0;
+  return cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
 }
