@@ -70,8 +70,9 @@ describe('particle–particle collisions', () => {
   });
 
   it('particles of one body do not collide with each other, particles of different bodies do', () => {
-    // One substep: an overlap at rest is removed in one projection (more substeps would turn it into velocity).
-    const world = new World({ ...zeroG, substeps: 1 });
+    // One substep, no push-out limit: an overlap at rest is removed in one projection (more
+    // substeps would turn it into velocity).
+    const world = new World({ ...zeroG, substeps: 1, maxPushOutSpeed: Infinity });
     enableParticleCollisions(world);
     const first = world.addParticles([
       { position: [0, 0, 0], radius: 0.1 },
@@ -84,6 +85,21 @@ describe('particle–particle collisions', () => {
     world.step();
     expect(world.getPosition(first + 1)[0] - world.getPosition(first)[0]).toBeCloseTo(0.05, 12);
     expect(world.getPosition(stray)[0] - world.getPosition(other)[0]).toBeCloseTo(0.2, 12);
+  });
+
+  it('particles made inside each other part at most at maxPushOutSpeed, as out of a collider', () => {
+    // 0.1 m of the 0.2 m reach overlaps; at 3 m/s (the default) one 1/60 s substep takes back
+    // 5 cm of it, and the pair leaves at 3 m/s, not at the 6 m/s of the whole overlap at once.
+    const world = new World({ ...zeroG, substeps: 1 });
+    enableParticleCollisions(world);
+    const a = world.addParticle({ position: [0, 0, 0], radius: 0.1 });
+    const b = world.addParticle({ position: [0.1, 0, 0], radius: 0.1 });
+    world.step();
+    expect(world.getPosition(b)[0] - world.getPosition(a)[0]).toBeCloseTo(0.15, 12);
+    world.step();
+    expect(world.getPosition(b)[0] - world.getPosition(a)[0]).toBeCloseTo(0.2, 12);
+    // Apart now, they keep the speed the push-out gave them: 1.5 m/s each, 3 m/s between them.
+    expect(world.getVelocity(b)[0] - world.getVelocity(a)[0]).toBeCloseTo(3, 9);
   });
 
   it('the spatial hash lists every particle within a cell size among the 27 neighbouring buckets, each bucket once', () => {

@@ -4,8 +4,12 @@ import type { World } from '../world.js';
 /**
  * Keeps particles `i` and `j` at least `scratch[0]` apart (the minimum
  * distance; a double in an array so that none crosses the call). The overlap is
- * shared by inverse mass, so Σ m·Δx = 0 and momentum is conserved. Friction
- * then removes up to μ·depth of their relative tangential motion this substep
+ * shared by inverse mass, so Σ m·Δx = 0 and momentum is conserved. As against
+ * colliders, what the pair closed in by this substep is taken back whole and
+ * an overlap older than that at most `scratch[1]` a substep (the push-out room,
+ * m): two particles made inside each other part at the push-out speed, not all
+ * at once (a rope folded 5 mm inside a 30 mm thickness flew apart at 7.5 m/s).
+ * Friction then removes up to μ·depth of their relative tangential motion this substep
  * (μ = product of the two particles' coefficients, as at colliders), also
  * shared by inverse mass. A sleeping particle that gets pushed is woken.
  * A pair that passed through each other in the substep (`crossed`) is parted
@@ -58,6 +62,12 @@ export function separatePair(world: World, i: number, j: number, scratch: Float6
     nz = dz / d;
     depth = minimum - d;
   }
+  // How far the pair parted along the normal this substep already, pushes of earlier passes included.
+  const moved =
+    (pos[pj]! - prev[pj]! - (pos[pi]! - prev[pi]!)) * nx + (pos[pj + 1]! - prev[pj + 1]! - (pos[pi + 1]! - prev[pi + 1]!)) * ny + (pos[pj + 2]! - prev[pj + 2]! - (pos[pi + 2]! - prev[pi + 2]!)) * nz;
+  const room = scratch[1]! - moved;
+  if (room < depth) depth = room;
+  if (depth <= 0) return true;
   const wSum = wi + wj;
   const si = (depth * wi) / wSum;
   const sj = (depth * wj) / wSum;

@@ -28,7 +28,8 @@ export interface ParticleCollisions {
 class ParticleCollisionPass implements Constraint, WorldFeature {
   private hash = new SpatialHash();
   private ids = new Int32Array(64);
-  private scratch = new Float64Array(1);
+  /** The pair's reach and the push-out room of the substep (m): see `separatePair`. */
+  private scratch = new Float64Array(2);
   /** Bodies with a serial below this were grouped (serials grow; slots are reused, so `bodies.length` does not tell). */
   private serialSeen = 0;
   /** The pass's id in the world's constraint list, while it is there. */
@@ -57,6 +58,7 @@ class ParticleCollisionPass implements Constraint, WorldFeature {
       if (radius[i]! > largest) largest = radius[i]!;
     }
     if (count < 2) return;
+    this.scratch[1] = particles.pushOutRoom;
     const hash = this.hash;
     // A plain number on both sides: `undefined ?? x` would box x every pass.
     hash.cellSize = this.fixedCellSize > 0 ? this.fixedCellSize : 2 * largest;
