@@ -19,7 +19,8 @@ export interface SelfCollisionOptions {
   /**
    * Least distance (m) between two particles of the body that no stick joins;
    * keep it below the stick lengths. Of 400 layers thrown onto another, none
-   * passed through from a fifth of the spacing up; thinner, about one in 200
+   * passed through from a fifth of the spacing up but one made inside the
+   * other's thickness; thinner, about one in 200
    * did at a tenth and a third of those onto a hanging layer at a fiftieth,
    * mostly where one layer wraps round the other's rim, which `edges: true`
    * holds from a twelfth of the spacing (docs/self-collision.md, "What is
