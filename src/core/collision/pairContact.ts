@@ -8,9 +8,9 @@ import type { World } from '../world.js';
  * colliders, what the pair closed in by this substep is taken back whole and
  * an overlap older than that at most `scratch[1]` a substep (the push-out room,
  * m): two particles made inside each other part at the push-out speed, not all
- * at once. Friction then removes up to μ·depth of their relative tangential motion this substep
- * (μ = product of the two particles' coefficients, as at colliders), also
- * shared by inverse mass. A sleeping particle that gets pushed is woken.
+ * at once. Friction then removes up to μ·depth of their relative tangential
+ * motion this substep (μ = product of the two particles' coefficients, as at
+ * colliders), also shared by inverse mass. A sleeping particle that gets pushed is woken.
  * A pair that passed through each other in the substep (`crossed`) is parted
  * along its separation at the substep's start, however far apart it is now
  * (within the same room). Returns true when they were in contact.

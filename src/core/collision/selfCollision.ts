@@ -39,11 +39,11 @@ export interface SelfCollisionOptions {
   edges?: boolean;
   /**
    * Most speed (m/s) at which a particle and a triangle, or two particles, of
-   * the body closer than `thickness` are pushed apart, beyond their own motion. Default: the world's
-   * `contacts.maxPushOutSpeed` (3 m/s unless set). Where the body's own sticks
-   * press two layers closer than the thickness (a tight crumple), the push and
-   * the sticks fight, and the particles caught there can move at up to this
-   * speed. A lower speed lets a cloth wound tighter than its thickness allows
+   * the body closer than `thickness` are pushed apart, beyond their own
+   * motion. Default: the world's `contacts.maxPushOutSpeed` (3 m/s unless
+   * set). Where the body's own sticks press two layers closer than the
+   * thickness (a tight crumple), the push and the sticks fight, and the
+   * particles caught there can move at up to this speed. A lower speed lets a cloth wound tighter than its thickness allows
    * pass through itself far more (`test/core/selfCollision.test.ts`, the ring
    * wound twice).
    */
