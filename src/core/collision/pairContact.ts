@@ -10,10 +10,11 @@ import type { World } from '../world.js';
  * m): two particles made inside each other part at the push-out speed, not all
  * at once. Friction then removes up to μ·depth of their relative tangential
  * motion this substep (μ = product of the two particles' coefficients, as at
- * colliders), also shared by inverse mass. A sleeping particle that gets pushed is woken.
- * A pair that passed through each other in the substep (`crossed`) is parted
- * along its separation at the substep's start, however far apart it is now
- * (within the same room). Returns true when they were in contact.
+ * colliders), also shared by inverse mass. A sleeping particle that gets
+ * pushed is woken. A pair that passed through each other in the substep
+ * (`crossed`) is parted along its separation at the substep's start, however
+ * far apart it is now (within the same room). Returns true when they were in
+ * contact.
  */
 export function separatePair(world: World, i: number, j: number, scratch: Float64Array, crossed: boolean): boolean {
   const particles = world.particles;

@@ -99,7 +99,7 @@ export class ParticleGrid {
     const cellOfParticle = this.cellOfParticle;
     for (let e = 0; e < n; e++) {
       const k = ids[e]! - first;
-      const c = cellIndex(Math.floor((points[k * 3]! - minX) * inverse) | 0, Math.floor((points[k * 3 + 1]! - minY) * inverse) | 0, Math.floor((points[k * 3 + 2]! - minZ) * inverse) | 0, nx, ny, nz);
+      const c = cellOf(points[k * 3]! - minX, inverse, nx) + nx * (cellOf(points[k * 3 + 1]! - minY, inverse, ny) + ny * cellOf(points[k * 3 + 2]! - minZ, inverse, nz));
       cellOfParticle[e] = c;
       start[c + 1]!++;
     }
@@ -126,10 +126,12 @@ export class ParticleGrid {
 /** The fewest cells a grid may use, however few its particles. */
 const MIN_CELLS = 4096;
 
-/** Cell (x, y, z) clamped into an nx × ny × nz grid (rounding can put the largest coordinate one past). */
-export function cellIndex(x: number, y: number, z: number, nx: number, ny: number, nz: number): number {
-  const cx = x < 0 ? 0 : x >= nx ? nx - 1 : x;
-  const cy = y < 0 ? 0 : y >= ny ? ny - 1 : y;
-  const cz = z < 0 ? 0 : z >= nz ? nz - 1 : z;
-  return cx + nx * (cy + ny * cz);
+/**
+ * The cell along one axis of a point `offset` (m) past the grid's corner, clamped into the
+ * grid's `cells` (rounding can put the farthest particle one past). The sort and every query
+ * of the grid find cells through it, so that a particle is looked for where it was sorted.
+ */
+export function cellOf(offset: number, inverse: number, cells: number): number {
+  const cell = Math.floor(offset * inverse) | 0;
+  return cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
 }

@@ -20,11 +20,10 @@ export interface SelfCollisionOptions {
    * Least distance (m) between two particles of the body that no stick joins;
    * keep it below the stick lengths. Of 400 layers thrown onto another, none
    * passed through from a fifth of the spacing up but one made inside the
-   * other's thickness; thinner, about one in 200
-   * did at a tenth and a third of those onto a hanging layer at a fiftieth,
-   * mostly where one layer wraps round the other's rim, which `edges: true`
-   * holds from a twelfth of the spacing (docs/self-collision.md, "What is
-   * tested").
+   * other's thickness; thinner, about one in 200 did at a tenth and a third of
+   * those onto a hanging layer at a fiftieth, mostly where one layer wraps
+   * round the other's rim, which `edges: true` holds from a twelfth of the
+   * spacing (docs/self-collision.md, "What is tested").
    */
   thickness: number;
   /**
@@ -43,9 +42,9 @@ export interface SelfCollisionOptions {
    * motion. Default: the world's `contacts.maxPushOutSpeed` (3 m/s unless
    * set). Where the body's own sticks press two layers closer than the
    * thickness (a tight crumple), the push and the sticks fight, and the
-   * particles caught there can move at up to this speed. A lower speed lets a cloth wound tighter than its thickness allows
-   * pass through itself far more (`test/core/selfCollision.test.ts`, the ring
-   * wound twice).
+   * particles caught there can move at up to this speed. A lower speed lets a
+   * cloth wound tighter than its thickness allows pass through itself far
+   * more (`test/core/selfCollision.test.ts`, the ring wound twice).
    */
   maxPushOutSpeed?: number;
 }

@@ -1,6 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { ParticleFlag } from '../particles.js';
-import { ParticleGrid } from './particleGrid.js';
+import { cellOf, ParticleGrid } from './particleGrid.js';
 import { Span, type SelfContactList } from './selfContactList.js';
 import { JoinMarks } from './stickNeighbours.js';
 import { Frame, triangleFrame } from './triangleFoot.js';
@@ -97,9 +97,10 @@ export class SelfContactSearch {
     const k = i - this.first;
     const points = list.listedAt;
     const inverse = 1 / grid.cellSize;
-    const cx = Math.floor((points[k * 3]! - grid.origin[0]!) * inverse) | 0;
-    const cy = Math.floor((points[k * 3 + 1]! - grid.origin[1]!) * inverse) | 0;
-    const cz = Math.floor((points[k * 3 + 2]! - grid.origin[2]!) * inverse) | 0;
+    // The cell it was sorted into (a particle rounded one past the grid's end is in the last).
+    const cx = cellOf(points[k * 3]! - grid.origin[0]!, inverse, nx);
+    const cy = cellOf(points[k * 3 + 1]! - grid.origin[1]!, inverse, ny);
+    const cz = cellOf(points[k * 3 + 2]! - grid.origin[2]!, inverse, nz);
     const x0 = cx > 0 ? cx - 1 : 0;
     const x1 = cx + 1 < nx ? cx + 1 : nx - 1;
     this.joins.mark(i, i + 1);
@@ -337,10 +338,4 @@ export class SelfContactSearch {
     this.due[0] = (far > thickness + span[Span.Sweep]! ? far - thickness : 0) + odometer[p - first]! + odometer[a - first]! + odometer[b - first]! + odometer[c - first]!;
     list.addHit(joined ? ~p : p, a, b, c, t, this.due);
   }
-}
-
-/** The cell along one axis of a point `offset` (m) past the grid's corner, clamped into the grid's `cells`. */
-function cellOf(offset: number, inverse: number, cells: number): number {
-  const cell = Math.floor(offset * inverse) | 0;
-  return cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
 }
