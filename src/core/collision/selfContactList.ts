@@ -45,8 +45,8 @@ export class SelfContactList {
   hitDue = new Float64Array(128);
   /** Per particle (body-relative), how far it has travelled, pass by pass (m). */
   readonly odometer: Float64Array;
-  /** Per particle (body-relative), where it was at the latest {@link SelfContactList.advanceOdometers} (xyz). */
-  private readonly lastPass: Float64Array;
+  /** Per particle (body-relative), where it was at the latest {@link SelfContactList.advanceOdometers} (xyz): where the odometers were read. */
+  readonly lastPass: Float64Array;
   /**
    * Where each particle of the body was when it was last listed, less the body's centre then
    * (xyz, body-relative index): its place in the body. A listing compares these, so a body

@@ -86,6 +86,8 @@ export class SelfContactPush {
     const pos = particles.position;
     const prev = particles.previous;
     const thickness = this.limits[0]!;
+    const read = list.lastPass;
+    const from = first * 3;
     for (let k = 0; k < list.pairCount; k++) {
       const i = pairs[k * 2]!;
       const j = pairs[k * 2 + 1]!;
@@ -115,7 +117,13 @@ export class SelfContactPush {
       else if (d2 >= thickness * thickness) {
         // Within twice its move of this substep of the thickness, it is looked at again in the next
         // pass (it may pass through in one move); farther, once its particles have travelled the gap.
-        const gap = Math.sqrt(d2) - thickness;
+        // The gap is taken where the odometers were read (this pass's start), not here: a push
+        // earlier in the pass moved them, and the next reading counts from there, not from here
+        // (a particle pushed away and back closes on its partner with no distance on the meter).
+        const ax = read[j * 3 - from]! - read[i * 3 - from]!;
+        const ay = read[j * 3 + 1 - from]! - read[i * 3 + 1 - from]!;
+        const az = read[j * 3 + 2 - from]! - read[i * 3 + 2 - from]!;
+        const gap = Math.sqrt(ax * ax + ay * ay + az * az) - thickness;
         pairDue[k] = travelled + (gap * gap > 4 * (mx * mx + my * my + mz * mz) ? gap : 0);
       }
     }
