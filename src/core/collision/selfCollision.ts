@@ -110,7 +110,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.allowance = new Float64Array(record.count).fill(skin / 2);
     this.list = new SelfContactList(this.first, record.count);
     this.search = new SelfContactSearch(this.first, record.count, joinedStart, joined);
-    this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed);
+    this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed, record.count);
     this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.allowance, joinedStart, joined) : undefined;
     this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
     this.hitsConstraint = addBuiltinConstraint(world, 'selfCollisionHits', { project: (w) => this.projectHits(w) });
@@ -187,7 +187,16 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const hits = this.push.projectHits(world);
     if (!hits && !edges) return;
     const colliders = world.colliders;
-    for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, this.first, this.first + this.record.count);
+    if (edges) {
+      for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, this.first, this.first + this.record.count);
+      return;
+    }
+    // The hits' particles alone: every other was projected this pass and has not moved since.
+    const moved = this.push.moved;
+    for (let m = 0; m < this.push.movedCount; m++) {
+      const i = moved[m]!;
+      for (let c = 0; c < colliders.length; c++) colliders[c]!.project(particles, i, i + 1);
+    }
   }
 
   /** The list and what counts listings, for snapshots (plain data, copies). */
@@ -206,7 +215,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const state = data as SelfCollisionState | undefined;
     if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
       this.list = new SelfContactList(this.first, this.record.count);
-      this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed);
+      this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed, this.record.count);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
       this.fitAllowance();
       this.listedTriangles = -1;

@@ -47,6 +47,11 @@ export class SelfContactPush {
   private readonly room = new Float64Array(1);
   /** A push: the point's three weights, the unit normal, the depth. */
   private readonly push = new Float64Array(7);
+  /** The particles (slots) the latest pass's hits moved, each once: the colliders project them again (see `SelfCollisionPass`). */
+  readonly moved: Int32Array;
+  movedCount = 0;
+  /** Per particle (body-relative), 1 while it is in {@link SelfContactPush.moved}. */
+  private readonly movedMark: Uint8Array;
 
   /**
    * @param list the pairs to project.
@@ -59,8 +64,11 @@ export class SelfContactPush {
     private readonly first: number,
     thickness: number,
     private readonly pushOutSpeed: number,
+    count: number,
   ) {
     this.limits[0] = thickness;
+    this.moved = new Int32Array(count);
+    this.movedMark = new Uint8Array(count);
   }
 
   /**
@@ -145,6 +153,8 @@ export class SelfContactPush {
     const hits = list.hits;
     const hitDue = list.hitDue;
     const room = this.room;
+    for (let m = 0; m < this.movedCount; m++) this.movedMark[this.moved[m]! - first] = 0;
+    this.movedCount = 0;
     for (let k = 0; k < list.hitCount; k++) {
       // A joined hit stores its particle as ~p; p ^ (p >> 31) reads either without a branch,
       // which mixed joined and free hits would mispredict.
@@ -306,6 +316,18 @@ export class SelfContactPush {
     moveAlong(pos, a, nx, ny, nz, -wa * lambda);
     moveAlong(pos, b, nx, ny, nz, -wb * lambda);
     moveAlong(pos, c, nx, ny, nz, -wc * lambda);
+    if (wp > 0) this.noteMoved(p);
+    if (wa > 0) this.noteMoved(a);
+    if (wb > 0) this.noteMoved(b);
+    if (wc > 0) this.noteMoved(c);
+  }
+
+  /** Adds particle `i` (slot) to {@link SelfContactPush.moved} once. */
+  private noteMoved(i: number): void {
+    const k = i - this.first;
+    if (this.movedMark[k] === 1) return;
+    this.movedMark[k] = 1;
+    this.moved[this.movedCount++] = i;
   }
 }
 
