@@ -101,24 +101,23 @@ export class ParticleGrid {
       const k = ids[e]! - first;
       const c = cellOf(points[k * 3]! - minX, inverse, nx) + nx * (cellOf(points[k * 3 + 1]! - minY, inverse, ny) + ny * cellOf(points[k * 3 + 2]! - minZ, inverse, nz));
       cellOfParticle[e] = c;
-      start[c + 1]!++;
+      start[c]!++;
     }
-    for (let c = 0; c < cells; c++) start[c + 1] = start[c + 1]! + start[c]!;
-    // Scatter through the starts, then shift them back: start[c] is where cell c begins again.
+    // start[c] becomes where cell c ends; filled from its end, last particle first, it is left
+    // where cell c begins, and each cell keeps the particles in the order they came.
+    for (let c = 1; c < cells; c++) start[c] = start[c]! + start[c - 1]!;
+    start[cells] = n;
     const entries = this.entries;
     const sorted = this.sorted;
-    for (let e = 0; e < n; e++) {
+    for (let e = n - 1; e >= 0; e--) {
       const i = ids[e]!;
       const k = i - first;
-      const c = cellOfParticle[e]!;
-      const to = start[c]!++;
+      const to = --start[cellOfParticle[e]!]!;
       entries[to] = i;
       sorted[to * 3] = points[k * 3]!;
       sorted[to * 3 + 1] = points[k * 3 + 1]!;
       sorted[to * 3 + 2] = points[k * 3 + 2]!;
     }
-    for (let c = cells; c > 0; c--) start[c] = start[c - 1]!;
-    start[0] = 0;
     this.count = n;
   }
 }

@@ -237,6 +237,8 @@ export class SelfContactList {
       this.carriedTriangles = triangleCount;
       return;
     }
+    // Particle pairs alone (or no hit listed): no side to keep.
+    if (this.hitCount === 0) return;
     const first = this.first;
     const hits = this.hits;
     const sides = this.sides;
