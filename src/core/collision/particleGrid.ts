@@ -1,6 +1,7 @@
 /**
  * A dense grid of some of one body's particles over their bounding box, sorted
- * by cell (a counting sort), rebuilt for each self-collision listing. Cells are
+ * by cell (a counting sort), built for each whole self-collision listing and
+ * sorted again in the same box for a listing of strays. Cells are
  * numbered x fastest, so the cells of a row (one y, one z) are one run of
  * entries: the three cells of a row about a particle are read as one range,
  * and no two cells share a number (no hash, so no pair is found twice).
@@ -24,7 +25,10 @@ export class ParticleGrid {
   sorted: Float64Array;
   /** Particles sorted in. */
   count = 0;
+  /** Per particle (body-relative), its cell at the latest sort. */
   private readonly cellOfParticle: Int32Array;
+  /** The cell size asked for at the latest {@link ParticleGrid.build} (0 before any). */
+  private builtSize = 0;
 
   /**
    * @param first,size the particle range of the body (slots).
@@ -82,27 +86,67 @@ export class ParticleGrid {
     this.origin[0] = minX;
     this.origin[1] = minY;
     this.origin[2] = minZ;
+    this.builtSize = sizes[at]!;
+    for (let e = 0; e < n; e++) this.findCell(points, ids[e]! - first);
     this.sort(points, ids, n);
   }
 
-  /** The counting sort into the grid's cells. */
+  /**
+   * Sorts particles `ids[0 .. n)` again, the same cells over the same box, where since the
+   * latest sort only `moved[0 .. movedCount)` (slots) have new places in `points`: only their
+   * cells are worked out again. A place outside the box is clamped into its edge cells (see
+   * {@link cellOf}): two particles within a cell of each other stay in neighbouring cells, so
+   * every query still finds them. Asked for another cell size than the latest build's, or before
+   * any, it builds afresh ({@link ParticleGrid.build}). Allocates nothing.
+   */
+  resort(points: Float64Array, ids: Int32Array, n: number, sizes: Float64Array, at: number, moved: Int32Array, movedCount: number): void {
+    if (this.builtSize !== sizes[at]! || n === 0) {
+      this.build(points, ids, n, sizes, at);
+      return;
+    }
+    for (let m = 0; m < movedCount; m++) this.findCell(points, moved[m]! - this.first);
+    this.sort(points, ids, n);
+  }
+
+  /** Its box and cells (plain data), for snapshots: a {@link ParticleGrid.resort} after a restore must sort as it would have. */
+  saveState(): Float64Array {
+    return Float64Array.of(this.origin[0]!, this.origin[1]!, this.origin[2]!, this.cellSize, this.nx, this.ny, this.nz, this.builtSize);
+  }
+
+  /**
+   * Returns to {@link ParticleGrid.saveState}'s box and cells, each particle's cell worked out
+   * again at `points` (where it was last sorted from); without a state, the next sort is a whole one.
+   */
+  loadState(state: Float64Array | undefined, points: Float64Array): void {
+    if (state === undefined) {
+      this.builtSize = 0;
+      return;
+    }
+    this.origin.set(state.subarray(0, 3));
+    this.cellSize = state[3]!;
+    this.nx = state[4]!;
+    this.ny = state[5]!;
+    this.nz = state[6]!;
+    this.builtSize = state[7]!;
+    if (this.builtSize > 0) for (let k = 0; k < this.cellOfParticle.length; k++) this.findCell(points, k);
+  }
+
+  /** Works out the cell of body-relative particle `k` at `points`. */
+  private findCell(points: Float64Array, k: number): void {
+    const inverse = 1 / this.cellSize;
+    const { nx, ny, nz } = this;
+    this.cellOfParticle[k] =
+      cellOf(points[k * 3]! - this.origin[0]!, inverse, nx) + nx * (cellOf(points[k * 3 + 1]! - this.origin[1]!, inverse, ny) + ny * cellOf(points[k * 3 + 2]! - this.origin[2]!, inverse, nz));
+  }
+
+  /** The counting sort into the grid's cells, each particle's cell worked out before. */
   private sort(points: Float64Array, ids: Int32Array, n: number): void {
     const first = this.first;
-    const { nx, ny, nz } = this;
-    const minX = this.origin[0]!;
-    const minY = this.origin[1]!;
-    const minZ = this.origin[2]!;
-    const cells = nx * ny * nz;
+    const cells = this.nx * this.ny * this.nz;
     const start = this.cellStart;
     start.fill(0, 0, cells + 1);
-    const inverse = 1 / this.cellSize;
     const cellOfParticle = this.cellOfParticle;
-    for (let e = 0; e < n; e++) {
-      const k = ids[e]! - first;
-      const c = cellOf(points[k * 3]! - minX, inverse, nx) + nx * (cellOf(points[k * 3 + 1]! - minY, inverse, ny) + ny * cellOf(points[k * 3 + 2]! - minZ, inverse, nz));
-      cellOfParticle[e] = c;
-      start[c]!++;
-    }
+    for (let e = 0; e < n; e++) start[cellOfParticle[ids[e]! - first]!]!++;
     // start[c] becomes where cell c ends; filled from its end, last particle first, it is left
     // where cell c begins, and each cell keeps the particles in the order they came.
     for (let c = 1; c < cells; c++) start[c] = start[c]! + start[c - 1]!;
@@ -112,7 +156,7 @@ export class ParticleGrid {
     for (let e = n - 1; e >= 0; e--) {
       const i = ids[e]!;
       const k = i - first;
-      const to = --start[cellOfParticle[e]!]!;
+      const to = --start[cellOfParticle[k]!]!;
       entries[to] = i;
       sorted[to * 3] = points[k * 3]!;
       sorted[to * 3 + 1] = points[k * 3 + 1]!;

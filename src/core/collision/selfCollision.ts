@@ -204,6 +204,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     return {
       count: this.record.count,
       list: this.list.saveState(),
+      grid: this.search.saveState(),
       edges: this.edges?.saveState(),
       listedTriangles: this.listedTriangles,
       searches: this.searches,
@@ -218,11 +219,13 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
       this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed, this.record.count);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
       this.fitAllowance();
+      this.search.loadState(undefined, this.list);
       this.listedTriangles = -1;
       this.searches = 0;
       return;
     }
     this.list.loadState(state.list);
+    this.search.loadState(state.grid, this.list);
     this.fitAllowance();
     if (state.edges !== undefined) this.edges?.loadState(state.edges);
     this.listedTriangles = state.listedTriangles;
@@ -321,6 +324,8 @@ interface SelfCollisionState {
   /** The body's particle count, to tell a snapshot of another body. */
   count: number;
   list: SelfContactListState;
+  /** The search's grid (absent in snapshots from before it was kept: the next listing sorts afresh). */
+  grid?: Float64Array;
   edges: EdgeSelfContactState | undefined;
   listedTriangles: number;
   searches: number;

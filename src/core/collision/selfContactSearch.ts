@@ -63,7 +63,7 @@ export class SelfContactSearch {
    * the triangles' hits only when `triangleCount` > 0. Allocates nothing.
    */
   search(list: SelfContactList, particles: ParticleStore, triangles: ArrayLike<number>, triangleCount: number): void {
-    if (!this.buildGrid(list, particles)) return;
+    if (!this.buildGrid(list, particles, false)) return;
     this.due[1] = 0;
     this.listPairs(list);
     if (triangleCount > 0) this.listHits(list, particles.flags, triangles, triangleCount);
@@ -75,18 +75,33 @@ export class SelfContactSearch {
    * every particle. Allocates nothing.
    */
   searchStrays(list: SelfContactList, particles: ParticleStore): void {
-    if (!this.buildGrid(list, particles)) return;
+    if (!this.buildGrid(list, particles, true)) return;
     // The others may have moved half the skin since they were listed.
     this.due[1] = list.span[Span.Skin]! / 2;
     for (let s = 0; s < list.strayCount; s++) this.strayPairs(list, list.strays[s]!);
   }
 
-  /** Sorts the live particles into the grid at their listed places; false when none lives. */
-  private buildGrid(list: SelfContactList, particles: ParticleStore): boolean {
+  /** What a snapshot keeps of the search: the grid's box and cells, which a listing of strays sorts into again. */
+  saveState(): Float64Array {
+    return this.grid.saveState();
+  }
+
+  /** Returns to {@link SelfContactSearch.saveState}'s grid, the particles' cells worked out at `list.listedAt`; without one, the next listing sorts afresh. */
+  loadState(state: Float64Array | undefined, list: SelfContactList): void {
+    this.grid.loadState(state, list.listedAt);
+  }
+
+  /**
+   * Sorts the live particles into the grid at their listed places; false when none lives.
+   * `strays`: only the strays were listed again since the latest sort, which keeps its box and
+   * works out only their cells (a whole sort took as long as listing 250 strays).
+   */
+  private buildGrid(list: SelfContactList, particles: ParticleStore, strays: boolean): boolean {
     const flags = particles.flags;
     let n = 0;
     for (let k = 0; k < this.live.length; k++) if ((flags[this.first + k]! & ParticleFlag.Alive) !== 0) this.live[n++] = this.first + k;
-    this.grid.build(list.listedAt, this.live, n, list.span, Span.Reach);
+    if (strays) this.grid.resort(list.listedAt, this.live, n, list.span, Span.Reach, list.strays, list.strayCount);
+    else this.grid.build(list.listedAt, this.live, n, list.span, Span.Reach);
     return n > 0;
   }
 
