@@ -21,10 +21,10 @@ export const PAIRS_SKIN = 0.5;
 /**
  * A listing takes only the particles that strayed (moved half the skin since
  * they were listed) while they are at most this share of the body's; more, and
- * a whole listing is cheaper than their own queries and the triangles they
- * touch.
+ * a whole listing is cheaper than their own queries. A whole listing also fits
+ * the grid's box to the body again, which the listings of strays keep.
  */
-export const STRAYS_ALONE = 0.25;
+export const STRAYS_ALONE = 0.15;
 
 /**
  * Barycentric slack: a particle this far (in weight) past a triangle's edge
