@@ -60,6 +60,8 @@ export class SelfContactList {
   private readonly sums = new Float64Array(Sums.Size);
   private readonly meanMove = new Float64Array(4);
   private readonly farthest = new Float64Array(Farthest.Size);
+  /** Whether the latest {@link SelfContactList.findStrays} found the list broken (its quick test is skipped the next time). */
+  private brokenLast = false;
   /** The particles (slots) past half the skin at the latest scan of each particle ({@link SelfContactList.findStrays}), and per particle (body-relative) 1 while it is one. */
   readonly strays: Int32Array;
   strayCount = 0;
@@ -171,20 +173,25 @@ export class SelfContactList {
   findStrays(particles: ParticleStore, withMoves: boolean, measure: boolean): number {
     // The quick test: one scan for the box of every particle's place less its listed one. While
     // its diagonal is within the skin, no two particles have closed the skin between them.
-    const box = this.box;
-    const live = boxMoves(particles, this.first, this.count, this.listedAt, box);
-    if (live === 0) return 0;
+    // Skipped while the substep before went past it and found the list broken: a body that
+    // strays every substep (a pile growing under a falling sheet) would scan for nothing.
     const skin = this.span[Span.Skin]!;
-    const wx = box[Box.HighX]! - box[Box.LowX]!;
-    const wy = box[Box.HighY]! - box[Box.LowY]!;
-    const wz = box[Box.HighZ]! - box[Box.LowZ]!;
-    if (!measure && wx * wx + wy * wy + wz * wz <= skin * skin) return 0;
+    if (!measure && !this.brokenLast) {
+      const box = this.box;
+      if (boxMoves(particles, this.first, this.count, this.listedAt, box) === 0) return 0;
+      const wx = box[Box.HighX]! - box[Box.LowX]!;
+      const wy = box[Box.HighY]! - box[Box.LowY]!;
+      const wz = box[Box.HighZ]! - box[Box.LowZ]!;
+      if (wx * wx + wy * wy + wz * wz <= skin * skin) return 0;
+    }
     // Past it: the centre and the mean move, then one scan of each particle's move. The list holds
     // while the two largest moves since listing, relative to the centre, sum to no more than the
     // skin; past that, the particles past half the skin are the strays. They are gathered in the
     // same scan, and left marked (until the next) when the list holds.
     const sums = this.sums;
-    sumBody(particles, this.first, this.count, sums);
+    const live = sumBody(particles, this.first, this.count, sums);
+    this.brokenLast = false;
+    if (live === 0) return 0;
     const centre = this.centre;
     centre[0] = sums[Sums.X]! / live;
     centre[1] = sums[Sums.Y]! / live;
@@ -200,7 +207,9 @@ export class SelfContactList {
     const n = gatherStrays(particles, this.first, this.count, this.listedAt, centre, meanMove, withMoves, this.strays, this.strayed, farthest);
     this.strayCount = n;
     if (withMoves) this.span[Span.Moves] = 2 * Math.sqrt(farthest[Farthest.Step]!);
-    return Math.sqrt(farthest[Farthest.Most]!) + Math.sqrt(farthest[Farthest.Next]!) <= 2 * half ? 0 : n;
+    if (Math.sqrt(farthest[Farthest.Most]!) + Math.sqrt(farthest[Farthest.Next]!) <= 2 * half) return 0;
+    this.brokenLast = true;
+    return n;
   }
 
   /** Lists particle k (body-relative) where it is now: its place less the body's centre. */

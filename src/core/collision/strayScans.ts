@@ -87,8 +87,8 @@ export function boxMoves(particles: ParticleStore, first: number, count: number,
   return live;
 }
 
-/** Sums the positions and the moves this substep of the live particles of slots `[first, first + count)` into `sums` (see {@link Sums}). Allocates nothing. */
-export function sumBody(particles: ParticleStore, first: number, count: number, sums: Float64Array): void {
+/** Sums the positions and the moves this substep of the live particles of slots `[first, first + count)` into `sums` (see {@link Sums}); returns how many are live. Allocates nothing. */
+export function sumBody(particles: ParticleStore, first: number, count: number, sums: Float64Array): number {
   const pos = particles.position;
   const prev = particles.previous;
   const flags = particles.flags;
@@ -98,11 +98,13 @@ export function sumBody(particles: ParticleStore, first: number, count: number, 
   let mx = 0;
   let my = 0;
   let mz = 0;
+  let live = 0;
   for (let start = 0; start < count; start += BLOCK) {
     const end = start + BLOCK < count ? start + BLOCK : count;
     for (let k = start; k < end; k++) {
       const o = (first + k) * 3;
       if ((flags[first + k]! & ParticleFlag.Alive) === 0) continue;
+      live++;
       sx += pos[o]!;
       sy += pos[o + 1]!;
       sz += pos[o + 2]!;
@@ -117,6 +119,7 @@ export function sumBody(particles: ParticleStore, first: number, count: number, 
     sums[Sums.MoveY] = my;
     sums[Sums.MoveZ] = mz;
   }
+  return live;
 }
 
 /**
