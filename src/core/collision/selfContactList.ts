@@ -316,6 +316,7 @@ export class SelfContactList {
       hitCount: this.hitCount,
       listedAt: this.listedAt.slice(),
       span: this.span.slice(),
+      brokenLast: this.brokenLast,
     };
   }
 
@@ -334,6 +335,7 @@ export class SelfContactList {
     this.hitCount = state.hitCount;
     this.listedAt.set(state.listedAt);
     this.span.set(state.span);
+    this.brokenLast = state.brokenLast ?? false;
   }
 
   /**
@@ -407,4 +409,6 @@ export interface SelfContactListState {
   hitCount: number;
   listedAt: Float64Array;
   span: Float64Array;
+  /** Absent in snapshots from before it was kept. */
+  brokenLast?: boolean;
 }
