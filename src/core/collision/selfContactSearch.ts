@@ -283,6 +283,8 @@ export class SelfContactSearch {
             const sy = sorted[e * 3 + 1]!;
             const sz = sorted[e * 3 + 2]!;
             if ((sx - gx) * (sx - gx) + (sy - gy) * (sy - gy) + (sz - gz) * (sz - gz) >= ball2) continue;
+            const p = entries[e]!;
+            if (p === a || p === b || p === c) continue;
             const px = sx - ax;
             const py = sy - ay;
             const pz = sz - az;
@@ -300,8 +302,6 @@ export class SelfContactSearch {
             const outside2 = os > ov ? (os > ou ? os : ou) : ov > ou ? ov : ou;
             const far2 = height * height + outside2;
             if (far2 >= reach2) continue;
-            const p = entries[e]!;
-            if (p === a || p === b || p === c) continue;
             this.near[0] = far2;
             this.near[1] = outside2;
             this.listHit(list, p, t, a, b, c);
