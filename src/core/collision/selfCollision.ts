@@ -9,7 +9,7 @@ import type { SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
 import { SelfContactList, Span, type SelfContactListState } from './selfContactList.js';
-import { SelfContactPush } from './selfContactPush.js';
+import { SelfContactPush, type SelfContactPushState } from './selfContactPush.js';
 import { SelfContactSearch } from './selfContactSearch.js';
 import { PAIRS_SKIN, PAIRS_SUFFICE, SKIN, STRAYS_ALONE } from './selfContactTuning.js';
 import { stickNeighbours } from './stickNeighbours.js';
@@ -19,11 +19,11 @@ export interface SelfCollisionOptions {
   /**
    * Least distance (m) between two particles of the body that no stick joins;
    * keep it below the stick lengths. Of 400 layers thrown onto another, none
-   * passed through from a fifth of the spacing up but one made inside the
-   * other's thickness; thinner, about one in 200 did at a tenth and a third of
-   * those onto a hanging layer at a fiftieth, mostly where one layer wraps
-   * round the other's rim, which `edges: true` holds from a twelfth of the
-   * spacing (docs/self-collision.md, "What is tested").
+   * passed through from a fifth of the spacing up; thinner, about one in 200
+   * did at a tenth and a third of those onto a hanging layer at a fiftieth,
+   * mostly where one layer wraps round the other's rim, which `edges: true`
+   * holds from a twelfth of the spacing (docs/self-collision.md, "What is
+   * tested").
    */
   thickness: number;
   /**
@@ -110,7 +110,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.allowance = new Float64Array(record.count).fill(skin / 2);
     this.list = new SelfContactList(this.first, record.count);
     this.search = new SelfContactSearch(this.first, record.count, joinedStart, joined);
-    this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed);
+    this.push = new SelfContactPush(this.list, this.first, record.count, thickness, pushOutSpeed);
     this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.allowance, joinedStart, joined) : undefined;
     this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
     this.hitsConstraint = addBuiltinConstraint(world, 'selfCollisionHits', { project: (w) => this.projectHits(w) });
@@ -195,6 +195,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     return {
       count: this.record.count,
       list: this.list.saveState(),
+      push: this.push.saveState(),
       edges: this.edges?.saveState(),
       listedTriangles: this.listedTriangles,
       searches: this.searches,
@@ -206,7 +207,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const state = data as SelfCollisionState | undefined;
     if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
       this.list = new SelfContactList(this.first, this.record.count);
-      this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed);
+      this.push = new SelfContactPush(this.list, this.first, this.record.count, this.thickness, this.pushOutSpeed);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
       this.fitAllowance();
       this.listedTriangles = -1;
@@ -214,6 +215,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
       return;
     }
     this.list.loadState(state.list);
+    this.push.loadState(state.push);
     this.fitAllowance();
     if (state.edges !== undefined) this.edges?.loadState(state.edges);
     this.listedTriangles = state.listedTriangles;
@@ -312,6 +314,8 @@ interface SelfCollisionState {
   /** The body's particle count, to tell a snapshot of another body. */
   count: number;
   list: SelfContactListState;
+  /** Absent in a snapshot of a version before it: the first pass counts as run, nothing made inside. */
+  push?: SelfContactPushState;
   edges: EdgeSelfContactState | undefined;
   listedTriangles: number;
   searches: number;
