@@ -220,9 +220,11 @@ export class SelfContactPush {
         this.room[0] = -depth;
         return false;
       }
-      push[0] = clamp01(foot[Foot.S]!);
-      push[1] = clamp01(foot[Foot.V]!);
-      push[2] = clamp01(foot[Foot.U]!);
+      // The weights clamped to [0, 1] here, not in a helper: a double handed to a call the
+      // compiler does not inline is boxed (an allocation per hit pushed).
+      push[0] = s < 0 ? 0 : s > 1 ? 1 : s;
+      push[1] = v < 0 ? 0 : v > 1 ? 1 : v;
+      push[2] = u < 0 ? 0 : u > 1 ? 1 : u;
       push[3] = foot[Foot.NX]! * side;
       push[4] = foot[Foot.NY]! * side;
       push[5] = foot[Foot.NZ]! * side;
@@ -399,7 +401,3 @@ export interface SelfContactPushState {
 
 /** A pair inside the thickness by more than this share of it beyond its approach, in the body's first pass, was made inside (above rounding: a layer laid at the thickness and pressed by gravity alone is not). */
 const MADE_INSIDE = 1e-6;
-
-function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
-}
