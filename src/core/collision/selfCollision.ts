@@ -183,7 +183,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   private projectHits(world: World): void {
     const particles = world.particles;
     if ((particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
-    const edges = this.edges !== undefined && this.edges.project(particles);
+    const edges = this.edges !== undefined && this.edges.project(particles, this.push);
     const hits = this.push.projectHits(world);
     if (!hits && !edges) return;
     const colliders = world.colliders;

@@ -2,7 +2,7 @@ import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
 import { moveAlong, pressedIntoCollider, separatePair } from './pairContact.js';
 import type { SelfContactList } from './selfContactList.js';
-import { OVER_EDGE, STUCK_PASSES } from './selfContactTuning.js';
+import { MADE_INSIDE, OVER_EDGE, STUCK_PASSES } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
 
 /**
@@ -54,16 +54,16 @@ export class SelfContactPush {
   private readonly room = new Float64Array(1);
   /** A push: the point's three weights, the unit normal, the depth. */
   private readonly push = new Float64Array(7);
-  /** Per particle of the body, 1 while made inside the thickness (see the class comment). */
-  private readonly inside: Uint8Array;
+  /** Per particle of the body, 1 while made inside the thickness (see the class comment; the edge pairs read and mark it too). */
+  readonly inside: Uint8Array;
   /** Per particle of the body, the latest pass in which one of its hits was within the thickness (while any is made inside). */
   private readonly touched: Int32Array;
-  /** Passes of hits run, and the particles marked made inside. */
+  /** Passes begun, and the particles marked made inside. */
   private passes = 0;
   private insideCount = 0;
-  /** Whether the body's first pass of hits has run, and whether the running pass is that one (it marks the particles made inside). */
+  /** Whether the body's first pass has begun, and whether the running pass is that one (it marks the particles made inside). */
   private started = false;
-  private marking = false;
+  marking = false;
 
   /**
    * @param list the pairs to project.
@@ -86,9 +86,13 @@ export class SelfContactPush {
 
   /**
    * The particle pairs of a relaxation pass, before the colliders (so the ground has the last
-   * word on them); the pass's odometer reading is taken here. Allocates nothing.
+   * word on them); the pass's odometer reading is taken here, and the pass begins (the body's
+   * first marks the particles made inside). Allocates nothing.
    */
   projectPairs(world: World): void {
+    this.marking = !this.started;
+    this.started = true;
+    this.passes = (this.passes + 1) | 0;
     const particles = world.particles;
     const list = this.list;
     this.limits[1] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
@@ -158,10 +162,6 @@ export class SelfContactPush {
     const hits = list.hits;
     const hitDue = list.hitDue;
     const room = this.room;
-    const marking = !this.started;
-    this.marking = marking;
-    this.started = true;
-    this.passes = (this.passes + 1) | 0;
     for (let k = 0; k < list.hitCount; k++) {
       // A joined hit stores its particle as ~p; p ^ (p >> 31) reads either without a branch,
       // which mixed joined and free hits would mispredict.
@@ -172,9 +172,10 @@ export class SelfContactPush {
       if (this.holdOff(world, k)) touching++;
       else hitDue[k] = travelled + room[0]!;
     }
-    this.marking = false;
-    if (marking) this.countInside();
+    // The pass ends here (the edge pairs ran before the hits).
+    if (this.marking) this.countInside();
     else if (this.insideCount > 0) this.clearInside();
+    this.marking = false;
     this.touching += touching;
     this.examined += examined;
     return touching > 0;
@@ -311,7 +312,7 @@ export class SelfContactPush {
     this.insideCount = count;
   }
 
-  /** After a pass: a particle made inside that had no hit within the thickness in it is clear. */
+  /** After a pass: a particle made inside that had no hit within the thickness in it is clear (the edge pairs do not keep it). */
   private clearInside(): void {
     const inside = this.inside;
     const touched = this.touched;
@@ -398,6 +399,3 @@ export interface SelfContactPushState {
   started: boolean;
   inside: Uint8Array | undefined;
 }
-
-/** A pair inside the thickness by more than this share of it beyond its approach, in the body's first pass, was made inside (above rounding: a layer laid at the thickness and pressed by gravity alone is not). */
-const MADE_INSIDE = 1e-6;
