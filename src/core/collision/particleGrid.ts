@@ -131,6 +131,23 @@ export class ParticleGrid {
     if (this.builtSize > 0) for (let k = 0; k < this.cellOfParticle.length; k++) this.findCell(points, k);
   }
 
+  /**
+   * The block of cells a box covers, clamped into the grid: `box` is the least x, y, z then the
+   * most (m), `block` gets the first cell along x, y, z then the last. {@link cellOf}'s arithmetic,
+   * written out so that no double crosses a call: a caller the compiler does not inline it into
+   * boxes them (the listing, which called it for every triangle, allocated 33 MB in 300 steps).
+   */
+  blockOf(box: Float64Array, block: Int32Array): void {
+    const inverse = 1 / this.cellSize;
+    const origin = this.origin;
+    for (let a = 0; a < 6; a++) {
+      const axis = a < 3 ? a : a - 3;
+      const cells = axis === 0 ? this.nx : axis === 1 ? this.ny : this.nz;
+      const cell = Math.floor((box[a]! - origin[axis]!) * inverse) | 0;
+      block[a] = cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
+    }
+  }
+
   /** Works out the cell of body-relative particle `k` at `points`. */
   private findCell(points: Float64Array, k: number): void {
     const inverse = 1 / this.cellSize;

@@ -34,6 +34,9 @@ export class SelfContactSearch {
   /** The rows after a cell's own: first and last entry + 1 of each, four rows at most. */
   private readonly rows = new Int32Array(8);
   private readonly frame = new Float64Array(Frame.Size);
+  /** A triangle's box grown by the reach (least x, y, z, most x, y, z; m), and the block of cells it covers. */
+  private readonly box = new Float64Array(6);
+  private readonly block = new Int32Array(6);
   /** A hit found: its squared distance from the triangle, and the part of it beside the triangle (m²). */
   private readonly near = new Float64Array(2);
   /**
@@ -211,11 +214,7 @@ export class SelfContactSearch {
    */
   private listHits(list: SelfContactList, flags: Uint8Array, triangles: ArrayLike<number>, triangleCount: number): void {
     const grid = this.grid;
-    const { nx, ny, nz } = grid;
-    const inverse = 1 / grid.cellSize;
-    const ox = grid.origin[0]!;
-    const oy = grid.origin[1]!;
-    const oz = grid.origin[2]!;
+    const { nx, ny } = grid;
     const reach = list.span[Span.Reach]!;
     const reach2 = reach * reach;
     const frame = this.frame;
@@ -252,12 +251,21 @@ export class SelfContactSearch {
       const ball = Math.sqrt(ga > gb ? (ga > gc ? ga : gc) : gb > gc ? gb : gc) + reach;
       const ball2 = ball * ball;
       // The block of cells the box grown by the reach covers, clamped into the grid.
-      const x0 = cellOf(Math.min(ax, bx, cx) - reach - ox, inverse, nx);
-      const y0 = cellOf(Math.min(ay, by, cy) - reach - oy, inverse, ny);
-      const z0 = cellOf(Math.min(az, bz, cz) - reach - oz, inverse, nz);
-      const x1 = cellOf(Math.max(ax, bx, cx) + reach - ox, inverse, nx);
-      const y1 = cellOf(Math.max(ay, by, cy) + reach - oy, inverse, ny);
-      const z1 = cellOf(Math.max(az, bz, cz) + reach - oz, inverse, nz);
+      const box = this.box;
+      box[0] = Math.min(ax, bx, cx) - reach;
+      box[1] = Math.min(ay, by, cy) - reach;
+      box[2] = Math.min(az, bz, cz) - reach;
+      box[3] = Math.max(ax, bx, cx) + reach;
+      box[4] = Math.max(ay, by, cy) + reach;
+      box[5] = Math.max(az, bz, cz) + reach;
+      const block = this.block;
+      grid.blockOf(box, block);
+      const x0 = block[0]!;
+      const y0 = block[1]!;
+      const z0 = block[2]!;
+      const x1 = block[3]!;
+      const y1 = block[4]!;
+      const z1 = block[5]!;
       const e1x = frame[Frame.E1X]!;
       const e1y = frame[Frame.E1Y]!;
       const e1z = frame[Frame.E1Z]!;
