@@ -25,8 +25,11 @@ export class ParticleGrid {
   sorted: Float64Array;
   /** Particles sorted in. */
   count = 0;
-  /** Per particle (body-relative), its cell at the latest sort. */
-  private readonly cellOfParticle: Int32Array;
+  /** Per particle (body-relative), its cell at the latest sort (x + nx · (y + ny · z)). */
+  readonly cellOfParticle: Int32Array;
+  /** Scratch of {@link ParticleGrid.findCell}: a point, and its cell along each axis. */
+  private readonly at = new Float64Array(3);
+  private readonly cell = new Int32Array(3);
   /** The cell size asked for at the latest {@link ParticleGrid.build} (0 before any). */
   private builtSize = 0;
 
@@ -94,8 +97,7 @@ export class ParticleGrid {
   /**
    * Sorts particles `ids[0 .. n)` again, the same cells over the same box, where since the
    * latest sort only `moved[0 .. movedCount)` (slots) have new places in `points`: only their
-   * cells are worked out again. A place outside the box is clamped into its edge cells (see
-   * {@link cellOf}): two particles within a cell of each other stay in neighbouring cells, so
+   * cells are worked out again. A place outside the box is clamped into its edge cells: two particles within a cell of each other stay in neighbouring cells, so
    * every query still finds them. Asked for another cell size than the latest build's, or before
    * any, it builds afresh ({@link ParticleGrid.build}). Allocates nothing.
    */
@@ -133,27 +135,40 @@ export class ParticleGrid {
 
   /**
    * The block of cells a box covers, clamped into the grid: `box` is the least x, y, z then the
-   * most (m), `block` gets the first cell along x, y, z then the last. {@link cellOf}'s arithmetic,
-   * written out so that no double crosses a call: a caller the compiler does not inline it into
-   * boxes them (the listing, which called it for every triangle, allocated 33 MB in 300 steps).
+   * most (m), `block` gets the first cell along x, y, z then the last.
    */
   blockOf(box: Float64Array, block: Int32Array): void {
-    const inverse = 1 / this.cellSize;
-    const origin = this.origin;
-    for (let a = 0; a < 6; a++) {
-      const axis = a < 3 ? a : a - 3;
-      const cells = axis === 0 ? this.nx : axis === 1 ? this.ny : this.nz;
-      const cell = Math.floor((box[a]! - origin[axis]!) * inverse) | 0;
-      block[a] = cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
-    }
+    this.clampedCells(box, block, 6);
   }
 
   /** Works out the cell of body-relative particle `k` at `points`. */
   private findCell(points: Float64Array, k: number): void {
+    const at = this.at;
+    const cell = this.cell;
+    at[0] = points[k * 3]!;
+    at[1] = points[k * 3 + 1]!;
+    at[2] = points[k * 3 + 2]!;
+    this.clampedCells(at, cell, 3);
+    this.cellOfParticle[k] = cell[0]! + this.nx * (cell[1]! + this.ny * cell[2]!);
+  }
+
+  /**
+   * The cell along each axis of `points[0 .. count)` (x, y, z in turn, m), clamped into the grid
+   * (rounding can put the farthest particle one past its end), into `cells`: the sort, a
+   * triangle's block and a stray's cell all come from here, so that a particle is looked for
+   * where it was sorted. Arrays, not doubles, cross the call: a caller the compiler does not
+   * inline it into would box them (a listing that took doubles here allocated 33 MB in 300
+   * steps).
+   */
+  private clampedCells(points: Float64Array, cells: Int32Array, count: number): void {
     const inverse = 1 / this.cellSize;
-    const { nx, ny, nz } = this;
-    this.cellOfParticle[k] =
-      cellOf(points[k * 3]! - this.origin[0]!, inverse, nx) + nx * (cellOf(points[k * 3 + 1]! - this.origin[1]!, inverse, ny) + ny * cellOf(points[k * 3 + 2]! - this.origin[2]!, inverse, nz));
+    const origin = this.origin;
+    for (let a = 0; a < count; a++) {
+      const axis = a < 3 ? a : a - 3;
+      const most = axis === 0 ? this.nx : axis === 1 ? this.ny : this.nz;
+      const cell = Math.floor((points[a]! - origin[axis]!) * inverse) | 0;
+      cells[a] = cell < 0 ? 0 : cell >= most ? most - 1 : cell;
+    }
   }
 
   /** The counting sort into the grid's cells, each particle's cell worked out before. */
@@ -185,13 +200,3 @@ export class ParticleGrid {
 
 /** The fewest cells a grid may use, however few its particles. */
 const MIN_CELLS = 4096;
-
-/**
- * The cell along one axis of a point `offset` (m) past the grid's corner, clamped into the
- * grid's `cells` (rounding can put the farthest particle one past). The sort and every query
- * of the grid find cells through it, so that a particle is looked for where it was sorted.
- */
-export function cellOf(offset: number, inverse: number, cells: number): number {
-  const cell = Math.floor(offset * inverse) | 0;
-  return cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
-}

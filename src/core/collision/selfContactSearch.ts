@@ -1,6 +1,6 @@
 import type { ParticleStore } from '../particles.js';
 import { ParticleFlag } from '../particles.js';
-import { cellOf, ParticleGrid } from './particleGrid.js';
+import { ParticleGrid } from './particleGrid.js';
 import { Span, type SelfContactList } from './selfContactList.js';
 import { JoinMarks } from './stickNeighbours.js';
 import { Frame, triangleFrame } from './triangleFoot.js';
@@ -112,13 +112,11 @@ export class SelfContactSearch {
   private strayPairs(list: SelfContactList, i: number): void {
     const grid = this.grid;
     const { nx, ny, nz } = grid;
-    const k = i - this.first;
-    const points = list.listedAt;
-    const inverse = 1 / grid.cellSize;
-    // The cell it was sorted into (a particle rounded one past the grid's end is in the last).
-    const cx = cellOf(points[k * 3]! - grid.origin[0]!, inverse, nx);
-    const cy = cellOf(points[k * 3 + 1]! - grid.origin[1]!, inverse, ny);
-    const cz = cellOf(points[k * 3 + 2]! - grid.origin[2]!, inverse, nz);
+    // The cell it was sorted into.
+    const c = grid.cellOfParticle[i - this.first]!;
+    const cx = c % nx;
+    const cy = ((c / nx) | 0) % ny;
+    const cz = (c / (nx * ny)) | 0;
     const x0 = cx > 0 ? cx - 1 : 0;
     const x1 = cx + 1 < nx ? cx + 1 : nx - 1;
     this.joins.mark(i, i + 1);
