@@ -27,9 +27,6 @@ export class ParticleGrid {
   count = 0;
   /** Per particle (body-relative), its cell at the latest sort (x + nx · (y + ny · z)). */
   readonly cellOfParticle: Int32Array;
-  /** Scratch of {@link ParticleGrid.findCell}: a point, and its cell along each axis. */
-  private readonly at = new Float64Array(3);
-  private readonly cell = new Int32Array(3);
   /** The cell size asked for at the latest {@link ParticleGrid.build} (0 before any). */
   private builtSize = 0;
 
@@ -135,40 +132,36 @@ export class ParticleGrid {
 
   /**
    * The block of cells a box covers, clamped into the grid: `box` is the least x, y, z then the
-   * most (m), `block` gets the first cell along x, y, z then the last.
+   * most (m), `block` gets the first cell along x, y, z then the last. Arrays, not doubles, cross
+   * the call: a caller the compiler does not inline it into would box them (the listing, which
+   * took doubles here for each triangle, allocated 33 MB in 300 steps).
    */
   blockOf(box: Float64Array, block: Int32Array): void {
-    this.clampedCells(box, block, 6);
-  }
-
-  /** Works out the cell of body-relative particle `k` at `points`. */
-  private findCell(points: Float64Array, k: number): void {
-    const at = this.at;
-    const cell = this.cell;
-    at[0] = points[k * 3]!;
-    at[1] = points[k * 3 + 1]!;
-    at[2] = points[k * 3 + 2]!;
-    this.clampedCells(at, cell, 3);
-    this.cellOfParticle[k] = cell[0]! + this.nx * (cell[1]! + this.ny * cell[2]!);
+    const inverse = 1 / this.cellSize;
+    const origin = this.origin;
+    for (let a = 0; a < 6; a++) {
+      const axis = a < 3 ? a : a - 3;
+      const cells = axis === 0 ? this.nx : axis === 1 ? this.ny : this.nz;
+      const cell = Math.floor((box[a]! - origin[axis]!) * inverse) | 0;
+      block[a] = cell < 0 ? 0 : cell >= cells ? cells - 1 : cell;
+    }
   }
 
   /**
-   * The cell along each axis of `points[0 .. count)` (x, y, z in turn, m), clamped into the grid
-   * (rounding can put the farthest particle one past its end), into `cells`: the sort, a
-   * triangle's block and a stray's cell all come from here, so that a particle is looked for
-   * where it was sorted. Arrays, not doubles, cross the call: a caller the compiler does not
-   * inline it into would box them (a listing that took doubles here allocated 33 MB in 300
-   * steps).
+   * Works out the cell of body-relative particle `k` at `points`: {@link ParticleGrid.blockOf}'s
+   * arithmetic for one point, written out (it runs for every particle of a whole sort), so that
+   * a particle is looked for where it was sorted. Clamped into the grid: rounding can put the
+   * farthest particle one past its end, and a stray placed outside the box of a sort of strays
+   * lands in an edge cell.
    */
-  private clampedCells(points: Float64Array, cells: Int32Array, count: number): void {
+  private findCell(points: Float64Array, k: number): void {
     const inverse = 1 / this.cellSize;
     const origin = this.origin;
-    for (let a = 0; a < count; a++) {
-      const axis = a < 3 ? a : a - 3;
-      const most = axis === 0 ? this.nx : axis === 1 ? this.ny : this.nz;
-      const cell = Math.floor((points[a]! - origin[axis]!) * inverse) | 0;
-      cells[a] = cell < 0 ? 0 : cell >= most ? most - 1 : cell;
-    }
+    const { nx, ny, nz } = this;
+    const x = Math.floor((points[k * 3]! - origin[0]!) * inverse) | 0;
+    const y = Math.floor((points[k * 3 + 1]! - origin[1]!) * inverse) | 0;
+    const z = Math.floor((points[k * 3 + 2]! - origin[2]!) * inverse) | 0;
+    this.cellOfParticle[k] = (x < 0 ? 0 : x >= nx ? nx - 1 : x) + nx * ((y < 0 ? 0 : y >= ny ? ny - 1 : y) + ny * (z < 0 ? 0 : z >= nz ? nz - 1 : z));
   }
 
   /** The counting sort into the grid's cells, each particle's cell worked out before. */
