@@ -132,21 +132,29 @@ export class SelfContactPush {
       const d2 = dx * dx + dy * dy + dz * dz;
       // Apart, it may still have passed through this substep: its separation turned about, and
       // the line from the one at the substep's start to this one came within the thickness of
-      // zero. Worked out for every pair looked at, in this hot loop: a rarely run branch of
-      // double arithmetic is left to the interpreter, which boxes every double (allocations).
-      const px = prev[j * 3]! - prev[i * 3]!;
-      const py = prev[j * 3 + 1]! - prev[i * 3 + 1]!;
-      const pz = prev[j * 3 + 2]! - prev[i * 3 + 2]!;
-      const mx = dx - px;
-      const my = dy - py;
-      const mz = dz - pz;
-      const along = Math.min(Math.max(-(px * mx + py * my + pz * mz) / (mx * mx + my * my + mz * mz + 1e-300), 0), 1);
-      const cx = px + mx * along;
-      const cy = py + my * along;
-      const cz = pz + mz * along;
-      const crossed = d2 >= thickness * thickness && px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
-      if ((d2 < thickness * thickness || crossed) && separatePair(world, i, j, this.limits, crossed)) touching++;
-      else if (d2 >= thickness * thickness) {
+      // zero. Worked out for every pair looked at and apart, in this hot loop: a rarely run
+      // branch of double arithmetic is left to the interpreter, which boxes every double
+      // (allocations).
+      const apart = d2 >= thickness * thickness;
+      let crossed = false;
+      let mx = 0;
+      let my = 0;
+      let mz = 0;
+      if (apart) {
+        const px = prev[j * 3]! - prev[i * 3]!;
+        const py = prev[j * 3 + 1]! - prev[i * 3 + 1]!;
+        const pz = prev[j * 3 + 2]! - prev[i * 3 + 2]!;
+        mx = dx - px;
+        my = dy - py;
+        mz = dz - pz;
+        const along = Math.min(Math.max(-(px * mx + py * my + pz * mz) / (mx * mx + my * my + mz * mz + 1e-300), 0), 1);
+        const cx = px + mx * along;
+        const cy = py + my * along;
+        const cz = pz + mz * along;
+        crossed = px * dx + py * dy + pz * dz < 0 && cx * cx + cy * cy + cz * cz < thickness * thickness;
+      }
+      if ((!apart || crossed) && separatePair(world, i, j, this.limits, crossed)) touching++;
+      else if (apart) {
         // Within twice its move of this substep of the thickness, it is looked at again in the next
         // pass (it may pass through in one move); farther, once its particles have travelled the gap.
         // The gap is taken where the odometers were read (this pass's start), not here: a push
