@@ -172,8 +172,8 @@ describe('the collision features in the step loop', () => {
   }, 300_000);
 
   it('allocate nothing where a self-colliding layer lies on another: 1,000 steps leave the heap flat', () => {
-    // Throw 84 of seed 1234 at 25 mm (layerThrows.ts): the free layer rests on the lower one,
-    // inside its thickness, and every pass pushes its particle–triangle contacts. The contact's
+    // Throw 84 of seed 1234 at 25 mm (layerThrows.ts): the free layer rests on the lower one, and
+    // every pass pushes its particle–triangle contacts. The contact's
     // weights clamped in a helper the compiler did not inline boxed three doubles a push
     // (measured: 3.5 MB over 300 steps).
     const { world } = layers(randomThrows(1234, 100)[84]!, 0.025, 'js', false);

@@ -27,7 +27,7 @@ describe('self-collision passes skip only pairs that cannot have closed', () => 
     const due = new Float64Array(1);
     list.addPair(i, k, due);
     list.addPair(i, j, due);
-    const push = new SelfContactPush(list, slot, 3, THICKNESS, Infinity);
+    const push = new SelfContactPush(list, slot, THICKNESS, Infinity, 3);
     const pos = world.particles.position;
     const x = (p: number) => pos[p * 3]!;
     push.projectPairs(world);

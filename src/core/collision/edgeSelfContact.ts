@@ -2,8 +2,6 @@ import type { ParticleStore } from '../particles.js';
 import { keepFront, restoreFront, type SavedFront } from './savedArrays.js';
 import { TriangleGrid } from './triangleGrid.js';
 import { moveAlong, pressedIntoCollider } from './pairContact.js';
-import type { SelfContactPush } from './selfContactPush.js';
-import { MADE_INSIDE } from './selfContactTuning.js';
 
 /**
  * Edge–edge self-contact of one triangulated surface: two edges of the surface
@@ -198,21 +196,15 @@ export class EdgeSelfContact {
   /**
    * One relaxation pass over this step's pairs, after the colliders: each crossing pair brought to
    * `thickness` apart on its starting side, none of its ends pushed back into a collider that
-   * pushed it this substep, one with an end made inside the thickness (`push.inside`, marked in
-   * the body's first pass) held where it is; returns whether any was pushed. Allocates nothing.
+   * pushed it this substep; returns whether any was pushed. Allocates nothing.
    */
-  project(particles: ParticleStore, push: SelfContactPush): boolean {
+  project(particles: ParticleStore): boolean {
     const pos = particles.position;
     const prev = particles.previous;
     const w = particles.inverseMass;
     const pairs = this.active;
     const thickness = this.thickness;
     const along = this.direction;
-    // The particles made inside (SelfContactPush.inside), read here without a call: a call in this
-    // loop took the compiler's inlining budget from `moveAlong`, whose doubles were then boxed.
-    const inside = push.inside;
-    const marking = push.marking;
-    const first = this.first;
     let pushed = false;
     for (let k = 0; k < this.activeCount; k++) {
       const p1 = pairs[k * 4]!;
@@ -270,6 +262,7 @@ export class EdgeSelfContact {
       const w3 = pressedIntoCollider(particles, q1, along, 0, 1) ? 0 : w[q1]! * (1 - t);
       const w4 = pressedIntoCollider(particles, q2, along, 0, 1) ? 0 : w[q2]! * t;
       const denominator = w1 * (1 - s) + w2 * s + w3 * (1 - t) + w4 * t;
+      if (denominator === 0) continue;
       // As at the particle–triangle hits, the pair parts by at most the push-out room this substep
       // beyond its own motion: where the sticks press two edges closer than the thickness, the
       // pushes and the sticks fight, and the speed they leave is bounded by it.
@@ -285,15 +278,7 @@ export class EdgeSelfContact {
           (1 - s) * (pos[p1 * 3 + 2]! - prev[p1 * 3 + 2]!) -
           s * (pos[p2 * 3 + 2]! - prev[p2 * 3 + 2]!)) *
           along[2]!;
-      // As there too, a pair with an end made inside the thickness is held on its side, not pushed
-      // out; in the body's first pass, one inside beyond its approach makes its ends so.
-      let made = inside[p1 - first] !== 0 || inside[p2 - first] !== 0 || inside[q1 - first] !== 0 || inside[q2 - first] !== 0;
-      if (marking && gap + moved > MADE_INSIDE * thickness) {
-        inside[p1 - first] = inside[p2 - first] = inside[q1 - first] = inside[q2 - first] = 1;
-        made = true;
-      }
-      if (denominator === 0) continue;
-      const room = (made && gap <= thickness ? 0 : particles.pushOutRoom) - moved;
+      const room = particles.pushOutRoom - moved;
       const depth = gap < room ? gap : room;
       if (depth <= 0) continue;
       // No end moves more than the depth (an end of small weight beside held ones would be levered).

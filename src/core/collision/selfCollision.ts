@@ -9,7 +9,7 @@ import type { SubstepStage } from '../stepContext.js';
 import type { World } from '../world.js';
 import { EdgeSelfContact, type EdgeSelfContactState } from './edgeSelfContact.js';
 import { SelfContactList, Span, type SelfContactListState } from './selfContactList.js';
-import { SelfContactPush, type SelfContactPushState } from './selfContactPush.js';
+import { SelfContactPush } from './selfContactPush.js';
 import { SelfContactSearch } from './selfContactSearch.js';
 import { PAIRS_SKIN, PAIRS_SUFFICE, SKIN, STRAYS_ALONE } from './selfContactTuning.js';
 import { stickNeighbours } from './stickNeighbours.js';
@@ -19,11 +19,11 @@ export interface SelfCollisionOptions {
   /**
    * Least distance (m) between two particles of the body that no stick joins;
    * keep it below the stick lengths. Of 400 layers thrown onto another, none
-   * passed through from a fifth of the spacing up; thinner, about one in 200
-   * did at a tenth and a third of those onto a hanging layer at a fiftieth,
-   * mostly where one layer wraps round the other's rim, which `edges: true`
-   * holds from a twelfth of the spacing (docs/self-collision.md, "What is
-   * tested").
+   * passed through from a fifth of the spacing up but one made inside the
+   * other's thickness; thinner, about one in 200 did at a tenth and a third of
+   * those onto a hanging layer at a fiftieth, mostly where one layer wraps
+   * round the other's rim, which `edges: true` holds from a twelfth of the
+   * spacing (docs/self-collision.md, "What is tested").
    */
   thickness: number;
   /**
@@ -110,7 +110,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     this.allowance = new Float64Array(record.count).fill(skin / 2);
     this.list = new SelfContactList(this.first, record.count);
     this.search = new SelfContactSearch(this.first, record.count, joinedStart, joined);
-    this.push = new SelfContactPush(this.list, this.first, record.count, thickness, pushOutSpeed);
+    this.push = new SelfContactPush(this.list, this.first, thickness, pushOutSpeed, record.count);
     this.edges = withEdges ? new EdgeSelfContact(this.first, record.count, thickness, this.allowance, joinedStart, joined) : undefined;
     this.constraint = addBuiltinConstraint(world, 'selfCollision', this);
     this.hitsConstraint = addBuiltinConstraint(world, 'selfCollisionHits', { project: (w) => this.projectHits(w) });
@@ -183,7 +183,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
   private projectHits(world: World): void {
     const particles = world.particles;
     if ((particles.flags[this.first]! & ParticleFlag.Asleep) !== 0) return;
-    const edges = this.edges !== undefined && this.edges.project(particles, this.push);
+    const edges = this.edges !== undefined && this.edges.project(particles);
     const hits = this.push.projectHits(world);
     if (!hits && !edges) return;
     const colliders = world.colliders;
@@ -205,7 +205,6 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
       count: this.record.count,
       list: this.list.saveState(),
       grid: this.search.saveState(),
-      push: this.push.saveState(),
       edges: this.edges?.saveState(),
       listedTriangles: this.listedTriangles,
       searches: this.searches,
@@ -217,7 +216,7 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     const state = data as SelfCollisionState | undefined;
     if (state === undefined || state.count !== this.record.count || (state.edges === undefined) !== (this.edges === undefined)) {
       this.list = new SelfContactList(this.first, this.record.count);
-      this.push = new SelfContactPush(this.list, this.first, this.record.count, this.thickness, this.pushOutSpeed);
+      this.push = new SelfContactPush(this.list, this.first, this.thickness, this.pushOutSpeed, this.record.count);
       this.edges = this.withEdges ? new EdgeSelfContact(this.first, this.record.count, this.thickness, this.allowance, this.joinedStart, this.joined) : undefined;
       this.fitAllowance();
       this.search.loadState(undefined, this.list);
@@ -227,7 +226,6 @@ class SelfCollisionPass implements Constraint, SubstepStage, WorldFeature {
     }
     this.list.loadState(state.list);
     this.search.loadState(state.grid, this.list);
-    this.push.loadState(state.push);
     this.fitAllowance();
     if (state.edges !== undefined) this.edges?.loadState(state.edges);
     this.listedTriangles = state.listedTriangles;
@@ -328,8 +326,6 @@ interface SelfCollisionState {
   list: SelfContactListState;
   /** The search's grid (absent in snapshots from before it was kept: the next listing sorts afresh). */
   grid?: Float64Array;
-  /** Absent in a snapshot of a version before it: the first pass counts as run, nothing made inside. */
-  push?: SelfContactPushState;
   edges: EdgeSelfContactState | undefined;
   listedTriangles: number;
   searches: number;

@@ -2,7 +2,7 @@ import type { World } from '../world.js';
 import { closestPointTriangle, PointTri } from './closestPoints.js';
 import { moveAlong, pressedIntoCollider, separatePair } from './pairContact.js';
 import type { SelfContactList } from './selfContactList.js';
-import { MADE_INSIDE, OVER_EDGE, STUCK_PASSES } from './selfContactTuning.js';
+import { OVER_EDGE, STUCK_PASSES } from './selfContactTuning.js';
 import { Foot, footOnTriangle } from './triangleFoot.js';
 
 /**
@@ -31,13 +31,6 @@ import { Foot, footOnTriangle } from './triangleFoot.js';
  * As between bodies, a pair is left parting by at most the push-out room this
  * substep beyond its own motion: where sticks press the sheet thinner than the
  * thickness (a cloth wound tight), it is held apart at that speed, not flung.
- * A particle made inside the thickness (inside it of a triangle in the body's
- * first pass beyond that substep's approach, and not clear of every triangle
- * since) is held where it is on its side, its approach taken back but no
- * push-out room: pushed out unevenly (over the other layer, not past its rim),
- * a layer made flat inside another's thickness turned the pushes into a wave
- * along its sticks that grew every substep (docs/self-collision.md, "Layers
- * made inside the thickness").
  */
 export class SelfContactPush {
   /** Pairs found closer than the thickness in the latest pass. */
@@ -59,47 +52,30 @@ export class SelfContactPush {
   movedCount = 0;
   /** Per particle (body-relative), 1 while it is in {@link SelfContactPush.moved}. */
   private readonly movedMark: Uint8Array;
-  /** Per particle of the body, 1 while made inside the thickness (see the class comment; the edge pairs read and mark it too). */
-  readonly inside: Uint8Array;
-  /** Per particle of the body, the latest pass in which one of its hits was within the thickness (while any is made inside). */
-  private readonly touched: Int32Array;
-  /** Passes begun, and the particles marked made inside. */
-  private passes = 0;
-  private insideCount = 0;
-  /** Whether the body's first pass has begun, and whether the running pass is that one (it marks the particles made inside). */
-  private started = false;
-  marking = false;
 
   /**
    * @param list the pairs to project.
    * @param first the body's first particle slot.
-   * @param count the body's particle count.
    * @param thickness least distance kept (m).
    * @param pushOutSpeed most speed (m/s) at which a particle and a triangle closer than `thickness` part beyond their own motion (Infinity: the world's `maxPushOutSpeed`).
    */
   constructor(
     private readonly list: SelfContactList,
     private readonly first: number,
-    count: number,
     thickness: number,
     private readonly pushOutSpeed: number,
+    count: number,
   ) {
     this.limits[0] = thickness;
     this.moved = new Int32Array(count);
     this.movedMark = new Uint8Array(count);
-    this.inside = new Uint8Array(count);
-    this.touched = new Int32Array(count);
   }
 
   /**
    * The particle pairs of a relaxation pass, before the colliders (so the ground has the last
-   * word on them); the pass's odometer reading is taken here, and the pass begins (the body's
-   * first marks the particles made inside). Allocates nothing.
+   * word on them); the pass's odometer reading is taken here. Allocates nothing.
    */
   projectPairs(world: World): void {
-    this.marking = !this.started;
-    this.started = true;
-    this.passes = (this.passes + 1) | 0;
     const particles = world.particles;
     const list = this.list;
     this.limits[1] = Math.min(particles.pushOutRoom, this.pushOutSpeed * world.substep);
@@ -197,10 +173,6 @@ export class SelfContactPush {
       if (this.holdOff(world, k)) touching++;
       else hitDue[k] = travelled + room[0]!;
     }
-    // The pass ends here (the edge pairs ran before the hits).
-    if (this.marking) this.countInside();
-    else if (this.insideCount > 0) this.clearInside();
-    this.marking = false;
     this.touching += touching;
     this.examined += examined;
     return touching > 0;
@@ -255,7 +227,7 @@ export class SelfContactPush {
       push[4] = foot[Foot.NY]! * side;
       push[5] = foot[Foot.NZ]! * side;
       push[6] = depth;
-      this.pushApart(world, p, a, b, c, this.madeInside(p, a, b, c));
+      this.pushApart(world, p, a, b, c);
       return true;
     }
     const far2 = height * height + foot[Foot.Outside2]!;
@@ -309,70 +281,16 @@ export class SelfContactPush {
     push[4] = ny / d;
     push[5] = nz / d;
     push[6] = thickness - d;
-    this.pushApart(world, p, a, b, c, this.madeInside(p, a, b, c));
+    this.pushApart(world, p, a, b, c);
     return true;
-  }
-
-  /**
-   * Whether hit (p; a, b, c), found within the thickness, has a particle made inside; notes its
-   * particles as within the thickness in this pass (while any particle is made inside).
-   */
-  private madeInside(p: number, a: number, b: number, c: number): boolean {
-    if (this.insideCount === 0 && !this.marking) return false;
-    const inside = this.inside;
-    const f = this.first;
-    if (!this.marking) {
-      const touched = this.touched;
-      const pass = this.passes;
-      touched[p - f] = touched[a - f] = touched[b - f] = touched[c - f] = pass;
-    }
-    return inside[p - f] !== 0 || inside[a - f] !== 0 || inside[b - f] !== 0 || inside[c - f] !== 0;
-  }
-
-  /** Counts the particles marked made inside. */
-  private countInside(): void {
-    const inside = this.inside;
-    let count = 0;
-    for (let i = 0; i < inside.length; i++) count += inside[i]!;
-    this.insideCount = count;
-  }
-
-  /** After a pass: a particle made inside that had no hit within the thickness in it is clear (the edge pairs do not keep it). */
-  private clearInside(): void {
-    const inside = this.inside;
-    const touched = this.touched;
-    const pass = this.passes;
-    let count = 0;
-    for (let i = 0; i < inside.length; i++) {
-      if (inside[i] !== 0 && touched[i] !== pass) inside[i] = 0;
-      count += inside[i]!;
-    }
-    this.insideCount = count;
-  }
-
-  /** What a snapshot keeps: whether the first pass ran, and the particles made inside (plain data, a copy). */
-  saveState(): SelfContactPushState {
-    return { started: this.started, inside: this.insideCount > 0 ? this.inside.slice() : undefined };
-  }
-
-  /** Returns to {@link SelfContactPush.saveState}'s copy. */
-  loadState(state: SelfContactPushState | undefined): void {
-    this.started = state?.started ?? true;
-    this.inside.fill(0);
-    if (state?.inside !== undefined && state.inside.length === this.inside.length) this.inside.set(state.inside);
-    this.countInside();
-    this.touched.fill(0);
-    this.passes = 0;
   }
 
   /**
    * Moves particle `p` from the point of triangle (a, b, c) with weights `push[0..3)` along the
    * unit normal `push[3..6)` by the depth `push[6]`, shared by inverse mass and those weights (so
-   * momentum is kept), at most the push-out room beyond the pair's own motion this substep. A
-   * pair `made` inside the thickness, or found so in the body's first pass (then marked), gets no
-   * push-out room while on its side: only its approach is taken back.
+   * momentum is kept), at most the push-out room beyond the pair's own motion this substep.
    */
-  private pushApart(world: World, p: number, a: number, b: number, c: number, made: boolean): void {
+  private pushApart(world: World, p: number, a: number, b: number, c: number): void {
     const particles = world.particles;
     const pos = particles.position;
     const prev = particles.previous;
@@ -389,22 +307,14 @@ export class SelfContactPush {
     const wa = pressedIntoCollider(particles, a, push, 3, -1) ? 0 : w[a]! * ba;
     const wb = pressedIntoCollider(particles, b, push, 3, -1) ? 0 : w[b]! * bb;
     const wc = pressedIntoCollider(particles, c, push, 3, -1) ? 0 : w[c]! * bc;
+    const denominator = wp + wa * ba + wb * bb + wc * bc;
+    if (denominator === 0) return;
     // How fast the pair parts along the normal already this substep (m).
     const moved =
       (pos[p * 3]! - prev[p * 3]! - ba * (pos[a * 3]! - prev[a * 3]!) - bb * (pos[b * 3]! - prev[b * 3]!) - bc * (pos[c * 3]! - prev[c * 3]!)) * nx +
       (pos[p * 3 + 1]! - prev[p * 3 + 1]! - ba * (pos[a * 3 + 1]! - prev[a * 3 + 1]!) - bb * (pos[b * 3 + 1]! - prev[b * 3 + 1]!) - bc * (pos[c * 3 + 1]! - prev[c * 3 + 1]!)) * ny +
       (pos[p * 3 + 2]! - prev[p * 3 + 2]! - ba * (pos[a * 3 + 2]! - prev[a * 3 + 2]!) - bb * (pos[b * 3 + 2]! - prev[b * 3 + 2]!) - bc * (pos[c * 3 + 2]! - prev[c * 3 + 2]!)) * nz;
-    // In the body's first pass, a pair still inside the thickness without this substep's approach was made there.
-    if (this.marking && push[6]! + moved > MADE_INSIDE * this.limits[0]!) {
-      const inside = this.inside;
-      const f = this.first;
-      inside[p - f] = inside[a - f] = inside[b - f] = inside[c - f] = 1;
-      made = true;
-    }
-    const denominator = wp + wa * ba + wb * bb + wc * bc;
-    if (denominator === 0) return;
-    // Made inside, it is held on its side; through the plane (deeper than the thickness), it is brought back.
-    const room = (made && push[6]! <= this.limits[0]! ? 0 : this.limits[1]!) - moved;
+    const room = this.limits[1]! - moved;
     const depth = push[6]! < room ? push[6]! : room;
     if (depth <= 0) return;
     // No particle moves more than the depth: where the particle and the heavy corners are held
@@ -429,10 +339,4 @@ export class SelfContactPush {
     this.movedMark[k] = 1;
     this.moved[this.movedCount++] = i;
   }
-}
-
-/** What a snapshot keeps of {@link SelfContactPush} (plain data). */
-export interface SelfContactPushState {
-  started: boolean;
-  inside: Uint8Array | undefined;
 }

@@ -46,15 +46,6 @@ export const OVER_EDGE = 1e-3;
 export const PAIRS_SUFFICE = 1.25;
 
 /**
- * A pair (particle–triangle, or two edges) inside the thickness in the body's
- * first pass by more than this share of the thickness beyond the substep's
- * approach was made there (it is held, not pushed out: docs/self-collision.md,
- * "Layers made inside the thickness"). Above rounding only: a layer laid at the
- * thickness and pressed in by gravity's first substep is not made inside.
- */
-export const MADE_INSIDE = 1e-6;
-
-/**
  * Relaxation passes in a row a particle may be found through its triangle and
  * brought back before it takes the side it is on (five frames at sinew's
  * defaults). A layer thrown through another is brought back in a pass or two;
